@@ -1,0 +1,100 @@
+/**
+ * The shape every tool shares (read, edit, write, apply_patch, list, glob, grep, bash): a zod input schema, and
+ * an `execute(input, ctx)` that never throws for an expected failure — it answers a `ToolOutcome`, whose error
+ * text is written for the model to act on (DESIGN §2, §10).
+ *
+ * Context is explicit (DESIGN §10: no ambient globals): the project root, the session, the observed-version
+ * store, and optional hooks for permission asks and language-server diagnostics.
+ */
+import type { z } from 'zod';
+import type { LandfallError } from '../../shared/errors';
+import type { Diagnostic, FileChange } from '../../shared/model';
+
+/** What a session last saw of a file: sizes in bytes, mtime in ms, sha256 hex of the raw bytes. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+/** Read-before-edit memory, keyed by (session id, real absolute path). Implemented in src/main/fs/observed.ts. */
+export interface ObservedStore {
+  record(sessionId: string, realPath: string, stamp: FileStamp): void;
+  get(sessionId: string, realPath: string): FileStamp | undefined;
+  forget(sessionId: string, realPath?: string): void;
+}
+
+/** A permission question (DESIGN §6). `patterns` are root-relative paths or a bash command. */
+export interface PermissionRequest {
+  tool: string;
+  permission: 'read' | 'edit' | 'bash' | 'external_directory';
+  patterns: string[];
+  title: string;
+  /** Preview diff of what the call would write (edit, write, apply_patch). */
+  preview?: FileChange[];
+}
+
+export type PermissionAnswer = { allow: true } | { allow: false; reason?: string };
+
+/** Asks the user (or the rules) whether a call may proceed. Absent from the context means "allow". */
+export type PermissionAsk = (request: PermissionRequest) => Promise<PermissionAnswer>;
+
+/** Outcome of asking the language servers about files after a write (src/main/lsp). */
+export interface DiagnosticsReport {
+  /** Text appended to the tool output (errors only; says when a server timed out or is unavailable). */
+  text: string;
+  /** All diagnostics (any severity) of the changed files, keyed by root-relative path, for the UI. */
+  diagnostics: Record<string, Diagnostic[]>;
+}
+
+/** The language-server side of a tool call. Absent from the context means "no diagnostics". */
+export interface DiagnosticsHook {
+  /** A file was read: warm its server up. Never waits. */
+  touch(absPath: string): void;
+  /** Files were written (absolute paths): sync them and wait for fresh diagnostics. */
+  afterWrite(absPaths: string[], options: { reportOtherFiles: boolean; signal?: AbortSignal }): Promise<DiagnosticsReport>;
+}
+
+export interface ToolContext {
+  /** Absolute, real (symlink-resolved) path of the project root. */
+  root: string;
+  sessionId: string;
+  observed: ObservedStore;
+  ask?: PermissionAsk;
+  diagnostics?: DiagnosticsHook;
+  signal?: AbortSignal;
+  /** Folder for tool scratch output (e.g. bash's full output); inside the app's data folder. */
+  scratchDir?: string;
+}
+
+export interface ToolSuccess {
+  ok: true;
+  /** Short label for the UI ("edit src/a.ts"). */
+  title: string;
+  /** Text the model reads. */
+  output: string;
+  /** Structured detail for the UI and the session store: commit diff (FileChange[]), rung, diagnostics… */
+  metadata: Record<string, unknown>;
+}
+
+export interface ToolFailure {
+  ok: false;
+  error: LandfallError;
+  /** Text the model reads: message plus hint. */
+  output: string;
+}
+
+export type ToolOutcome = ToolSuccess | ToolFailure;
+
+/** A tool: name, description for the model, zod input schema, and the executor. */
+export interface ToolDefinition<I = unknown> {
+  name: string;
+  description: string;
+  input: z.ZodType<I>;
+  execute(input: I, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** Turn a LandfallError into the failure the model reads. */
+export function toolFailure(error: LandfallError): ToolFailure {
+  return { ok: false, error, output: `Error (${error.code}): ${error.message}\n${error.hint}` };
+}
