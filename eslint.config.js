@@ -48,7 +48,25 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The edit engine is pure.' }],
           patterns: [
             { group: nodePatterns, message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).' },
-            { group: ['../*', '!../../shared/*', '../../main/*'], message: 'The edit engine imports only itself and src/shared.' },
+            // regex, not a gitignore group: a group cannot re-include ../../shared once ../* excluded its parent.
+            { regex: '^\\.\\./(?!\\.\\./shared/)', message: 'The edit engine imports only itself and src/shared.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // replacers sit one folder deeper: ../ stays inside the engine, ../../ leaves it.
+    files: ['src/main/edit/*/**/*.ts'],
+    ignores: ['src/main/edit/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The edit engine is pure.' }],
+          patterns: [
+            { group: nodePatterns, message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).' },
+            { regex: '^\\.\\./\\.\\./(?!\\.\\./shared/)', message: 'The edit engine imports only itself and src/shared.' },
           ],
         },
       ],

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'is_directory',
   'exists',
   'io_error',
+  'elided', // write content that stands for unchanged parts with a placeholder comment (bug B22)
   // apply_patch (src/main/patch)
   'parse',
   'no_match',

@@ -1,35 +1,85 @@
 /**
- * Electron entry: one BrowserWindow with the security baseline (contextIsolation, sandbox, no nodeIntegration).
- * The contract, ipcMain binding, dialogs and safeStorage are wired in by the app issue (#7); this is the shell.
+ * Electron entry: single instance, the app scheme, the contract bound to IPC, the menu, and one window with the
+ * security baseline (window.ts). Everything else — sessions, the agent, settings — is the same plain-Node service
+ * the web host runs (host/services.ts); this file only supplies what needs Electron: the folder dialog, safeStorage
+ * and the window.
  */
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import { join } from 'node:path';
+import { createRouter } from '../host/router';
+import { createServices } from '../host/services';
+import type { Services } from '../host/services';
+import type { AppCommand } from '../../shared/contract';
+import { bindContract, pushEvent } from './ipc';
+import { APP_ORIGIN, createWindow, cspForDevServer, registerAppScheme, serveRenderer } from './window';
+import { createSafeStorageSecrets } from './secrets';
+import { installMenu } from './menu';
 
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Landfall',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
-  });
-  const devUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (devUrl) void win.loadURL(devUrl);
-  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
-  return win;
+const devUrl = process.env['ELECTRON_RENDERER_URL'];
+let services: Services | undefined;
+
+function windows(): BrowserWindow[] {
+  return BrowserWindow.getAllWindows();
 }
 
-void app.whenReady().then(() => {
-  createWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
-  });
-});
+function focusOrCreate(): void {
+  const win = windows()[0];
+  if (!win) return void openWindow();
+  if (win.isMinimized()) win.restore();
+  win.focus();
+}
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
+function openWindow(): BrowserWindow {
+  return createWindow(join(import.meta.dirname, '../preload/index.cjs'), devUrl);
+}
+
+async function pickFolder(): Promise<string | null> {
+  const parent = BrowserWindow.getFocusedWindow() ?? windows()[0];
+  const options = { title: 'Open a project folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
+  const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+  return r.canceled ? null : (r.filePaths[0] ?? null);
+}
+
+async function start(): Promise<void> {
+  serveRenderer(join(import.meta.dirname, '../renderer'));
+  if (devUrl) cspForDevServer(devUrl);
+  const userData = app.getPath('userData');
+  const created = await createServices({
+    dataDir: userData,
+    platform: {
+      transport: 'electron',
+      version: app.getVersion(),
+      pickFolder,
+      secrets: createSafeStorageSecrets(userData),
+      resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
+    },
+  });
+  if (!created.ok) {
+    dialog.showErrorBox('Landfall cannot start', `${created.error.message}\n\n${created.error.hint}`);
+    return app.quit();
+  }
+  services = created.value;
+  const router = createRouter(services.handlers, (name, error) => console.error(`[landfall] ${name} failed:`, error));
+  bindContract(router, windows, [APP_ORIGIN, ...(devUrl ? [new URL(devUrl).origin] : [])]);
+  services.subscribe((event) => pushEvent(windows(), event));
+  const send = (command: AppCommand): void => pushEvent(windows(), { type: 'app.command', command });
+  installMenu(send, !app.isPackaged);
+  openWindow();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  registerAppScheme();
+  app.on('second-instance', focusOrCreate);
+  void app.whenReady().then(start);
+  app.on('activate', () => {
+    if (windows().length === 0 && services) openWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('will-quit', () => {
+    void services?.close();
+  });
+}

@@ -1,5 +1,20 @@
+import { useEffect } from 'react';
 import type React from 'react';
-/** Top-level layout; features live in src/renderer/src/features (filled in by issues #7 and #8). */
+import { useStore } from './stores';
+import { Shell } from './features/layout/Shell';
+import { installShortcuts } from './features/layout/keyboard';
+import { ProjectPicker } from './features/projects/ProjectPicker';
+import { ChatView } from './features/chat/ChatView';
+import { SettingsView } from './features/settings/SettingsView';
+
+/** Top-level: boots the store once, installs shortcuts, and picks the screen. Features live in features/. */
 export function App(): React.JSX.Element {
-  return <main className="app">Landfall</main>;
+  const screen = useStore((s) => s.screen);
+  const project = useStore((s) => s.project);
+  useEffect(() => {
+    void useStore.getState().boot();
+    return installShortcuts();
+  }, []);
+  const main = screen === 'settings' ? <SettingsView /> : screen === 'chat' && project ? <ChatView /> : <ProjectPicker />;
+  return <Shell main={main} />;
 }

@@ -1,0 +1,211 @@
+/**
+ * Shadow snapshot benchmark (issue 4): `npm run bench:snapshot`.
+ *
+ * Side by side with native git as the anchor (`git --git-dir=<tmp> --work-tree=<tree> add -A && git write-tree`;
+ * restore as `read-tree -u --reset`), alternating which side runs first, medians over REPS runs, on two trees:
+ *   - gen2k: ~2,000 generated source-like files in nested folders (deterministic);
+ *   - nm: a copy of this project's node_modules (files ≤ 2 MiB, no .gitignore/.git, ~22,000 files), snapshotted
+ *     as a plain project with no default ignores so both sides see the same files.
+ * Measured: first track, no-change track, no-change track right after reopening, track after touching 10 files
+ * and adding 2, diffFull/patch/diff/revert of those 12, restore of 10 modified files, full restore into an
+ * emptied folder, store size on disk (allocated blocks), peak RSS of this process (our store runs in-process;
+ * git runs in children), and whether tree ids are identical. Figures are taken on a shared, busy 2-core machine.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SnapshotStore } from '../src/main/snapshot';
+
+const REPS = 5;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const results: string[] = [];
+let failures = 0;
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** ~2,000 files, 3 levels of folders, 300 B – 8 KB each. */
+function genTree(root: string): void {
+  const r = rng(42);
+  for (let i = 0; i < 2000; i++) {
+    const dir = path.join(root, `pkg${i % 20}`, `mod${i % 7}`, i % 3 === 0 ? 'deep' : '');
+    mkdirSync(dir, { recursive: true });
+    const lines: string[] = [];
+    const n = 10 + Math.floor(r() * 200);
+    for (let l = 0; l < n; l++) lines.push(`export const v${l} = compute(${Math.floor(r() * 1e6)}, "${r().toString(36)}");`);
+    writeFileSync(path.join(dir, `file${i}.ts`), `${lines.join('\n')}\n`);
+  }
+}
+
+/** Copies node_modules into `root` until `limit` files: files ≤ 2 MiB, symlinks as links, no .gitignore / .git. */
+function copyModules(src: string, root: string, limit: number): number {
+  let count = 0;
+  const walk = (from: string, to: string): void => {
+    mkdirSync(to, { recursive: true });
+    for (const d of readdirSync(from, { withFileTypes: true })) {
+      if (count >= limit) return;
+      if (d.name === '.git' || d.name === '.gitignore' || d.name === '.cache') continue;
+      const a = path.join(from, d.name);
+      const b = path.join(to, d.name);
+      if (d.isDirectory()) walk(a, b);
+      else if (d.isSymbolicLink()) {
+        symlinkSync(readlinkSync(a), b);
+        count++;
+      } else if (d.isFile() && lstatSync(a).size <= 2 * 1024 * 1024) {
+        copyFileSync(a, b);
+        count++;
+      }
+    }
+  };
+  walk(src, root);
+  return count;
+}
+
+function git(gitdir: string, tree: string, cmd: string): string {
+  return execFileSync('sh', ['-c', `git --git-dir="${gitdir}" --work-tree="${tree}" ${cmd}`], { encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
+}
+const nativeTrack = (gd: string, tree: string): string => git(gd, tree, `add -A && git --git-dir="${gd}" --work-tree="${tree}" write-tree`);
+
+function duBytes(p: string): number {
+  const st = lstatSync(p);
+  let total = st.blocks * 512;
+  if (st.isDirectory()) for (const n of readdirSync(p)) total += duBytes(path.join(p, n));
+  return total;
+}
+
+async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const v = await fn();
+  return [performance.now() - t0, v];
+}
+
+/** Runs ours and native REPS times, alternating which goes first; `prep` runs before each side's run. */
+async function pair(label: string, target: number | undefined, ours: () => unknown, native: () => unknown, prep?: () => void): Promise<void> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < REPS; i++) {
+    const order: [number[], () => unknown][] = i % 2 === 0 ? [[a, ours], [b, native]] : [[b, native], [a, ours]];
+    for (const [acc, fn] of order) {
+      prep?.();
+      acc.push((await time(fn))[0]);
+    }
+  }
+  report(label, median(a), median(b), target);
+}
+
+function report(label: string, ours: number, native: number | undefined, target: number | undefined, unit = 'ms'): void {
+  const ratio = native ? ours / native : undefined;
+  const ok = target === undefined || ratio === undefined ? '' : ratio <= target ? 'OK  ' : 'MISS';
+  if (ok === 'MISS') failures++;
+  const r = ratio === undefined ? '' : `${ratio.toFixed(2)}x`;
+  const line = `${label.padEnd(34)} ours ${ours.toFixed(1).padStart(9)} ${unit}  git ${native === undefined ? '        -' : native.toFixed(1).padStart(9)} ${unit}  ${r.padStart(7)}  ${target === undefined ? '' : `target ≤${target}x ${ok}`}`;
+  results.push(line);
+  console.log(line);
+}
+
+function absolute(label: string, ms: number, limit: number): void {
+  const ok = ms <= limit ? 'OK  ' : 'MISS';
+  if (ok === 'MISS') failures++;
+  const line = `${label.padEnd(34)} ours ${ms.toFixed(1).padStart(9)} ms  target ≤${limit} ms ${ok}`;
+  results.push(line);
+  console.log(line);
+}
+
+async function benchTree(name: string, tree: string, base: string): Promise<void> {
+  const files = execFileSync('sh', ['-c', `find "${tree}" -type f -o -type l | wc -l`], { encoding: 'utf8' }).trim();
+  console.log(`\n== ${name}: ${files} files ==`);
+  const opts = (data: string) => ({ worktree: tree, dataDir: data, ignoreDefaults: [], log: () => undefined });
+  let run = 0;
+  let store: SnapshotStore | undefined;
+  let gd = '';
+  let ourTree = '';
+  let gitTree = '';
+  await pair(
+    'first track',
+    1.0,
+    async () => {
+      await store?.close();
+      store = await SnapshotStore.open(opts(path.join(base, `${name}-data${run++}`)));
+      ourTree = await store.track();
+    },
+    () => {
+      gd = path.join(base, `${name}-git${run++}`);
+      execFileSync('git', ['init', '-q', '--bare', gd]);
+      gitTree = nativeTrack(gd, tree);
+    },
+  );
+  const s = store as SnapshotStore;
+  const idsEqual = ourTree === gitTree;
+  if (!idsEqual) failures++;
+  results.push(`${name}: tree ids identical: ${idsEqual} (${ourTree} / ${gitTree})`);
+  report('store size on disk (MB)', duBytes(s.gitdir) / 1e6, duBytes(gd) / 1e6, 0.3, 'MB');
+  await pair('no-change track', 1.2, () => s.track(), () => nativeTrack(gd, tree));
+  let reopened: SnapshotStore | undefined;
+  await pair('no-change track after reopen', 1.2, async () => {
+    await reopened?.close();
+    reopened = await SnapshotStore.open(opts(path.join(base, `${name}-data${run - 2}`)));
+    await reopened.track();
+  }, () => nativeTrack(gd, tree));
+  await reopened?.close();
+  const all = s.listFiles(ourTree);
+  const targets = (await all).filter((f) => f.mode === '100644').map((f) => f.path);
+  const touched = targets.filter((_, i) => i % Math.floor(targets.length / 10) === 0).slice(0, 10);
+  let k = 0;
+  const touch = (): void => {
+    k++;
+    for (const f of touched) appendFileSync(path.join(tree, f), `// touch ${k}\n`);
+    writeFileSync(path.join(tree, `added-a-${k}.ts`), `export const a = ${k};\n`);
+    writeFileSync(path.join(tree, `added-b-${k}.ts`), `export const b = ${k};\n`);
+  };
+  const before = await s.track();
+  await pair('track after 10 touched + 2 added', 1.2, () => s.track(), () => nativeTrack(gd, tree), touch);
+  const after = await s.track();
+  const [dfMs, diffs] = await time(() => s.diffFull(before, after));
+  const gitDiffMs = (await time(() => git(gd, tree, `diff-tree -r -p ${before} ${after}`)))[0];
+  report(`diffFull of ${diffs.length} files`, dfMs, gitDiffMs, undefined);
+  absolute('patch of a dozen files', (await time(() => s.patch(before)))[0], 100);
+  absolute('diff of a dozen files', (await time(() => s.diff(before)))[0], 100);
+  const changed = (await s.patch(before)).files;
+  absolute(`revert of ${changed.length} files`, (await time(() => s.revert([{ hash: before, files: changed }])))[0], 100);
+  const base2 = await s.track();
+  const gitBase = nativeTrack(gd, tree);
+  const modify = (): void => {
+    k++;
+    for (const f of touched) appendFileSync(path.join(tree, f), `// modify ${k}\n`);
+  };
+  await pair('restore of 10 files', 1.0, () => s.restore(base2), () => git(gd, tree, `read-tree -u --reset ${gitBase}`), modify);
+  const empty = (): void => {
+    for (const n of readdirSync(tree)) rmSync(path.join(tree, n), { recursive: true, force: true });
+  };
+  await pair('full restore (emptied folder)', 1.0, () => s.restore(base2), () => git(gd, tree, `read-tree -u --reset ${gitBase}`), empty);
+  await s.close();
+}
+
+async function main(): Promise<void> {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'landfall-snapbench-'));
+  const t0 = performance.now();
+  try {
+    const gen = path.join(base, 'gen2k');
+    genTree(gen);
+    await benchTree('gen2k', gen, base);
+    const nm = path.join(base, 'nm');
+    const copied = copyModules(path.resolve(process.cwd(), 'node_modules'), nm, 22_000);
+    console.log(`copied ${copied} files of node_modules`);
+    await benchTree('nm', nm, base);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+  const peakMb = process.resourceUsage().maxRSS / 1024;
+  const line = `peak RSS of this process ${peakMb.toFixed(0)} MB (target ≤ 500 MB) ${peakMb <= 500 ? 'OK' : 'MISS'}`;
+  results.push(line);
+  if (peakMb > 500) failures++;
+  console.log(`\n== summary (medians of ${REPS}, alternating; machine shared and under load) ==`);
+  for (const r of results) console.log(r);
+  console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s; targets missed: ${failures}`);
+}
+
+await main();

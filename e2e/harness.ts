@@ -1,0 +1,99 @@
+/**
+ * The end-to-end harness: a temp data folder, the web host over real services (src/main/host/serve.ts), and a
+ * headless Debian Chromium via playwright-core (never `npx playwright install`: no browser download here). Every
+ * page records console errors and page errors so a test can require zero of them; screenshots go to
+ * test-results/e2e/.
+ */
+import { mkdtemp, mkdir, rm, cp, writeFile, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { serve } from '../src/main/host/serve';
+import type { Served } from '../src/main/host/serve';
+
+export const ROOT = process.cwd();
+export const SHOTS = resolve(ROOT, 'test-results/e2e');
+export const SAMPLE = resolve(ROOT, 'resources/sample');
+
+/** Chromium from the system (Debian package); the flags keep it quiet and offline. */
+export function chromiumPath(): string {
+  for (const p of [process.env['CHROMIUM_PATH'], '/usr/bin/chromium', '/usr/bin/chromium-browser'])
+    if (p && existsSync(p)) return p;
+  throw new Error('Chromium is missing: install it with `apt-get install chromium` (.ci/run does).');
+}
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface AppUnderTest {
+  served: Served;
+  dataDir: string;
+  temp: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the web host with a fresh data folder. `settings` (the core's settings.json) is written first when
+ * given — e.g. permission rules that make edits ask.
+ */
+export async function startApp(settings?: unknown): Promise<AppUnderTest> {
+  const temp = await mkdtemp(join(tmpdir(), 'landfall-e2e-'));
+  const dataDir = join(temp, 'data');
+  await mkdir(dataDir, { recursive: true });
+  if (settings !== undefined) await writeFile(join(dataDir, 'settings.json'), JSON.stringify(settings, null, 2));
+  const served = await serve({ projectRoot: ROOT, dataDir });
+  return {
+    served,
+    dataDir,
+    temp,
+    async close() {
+      await served.close();
+      await rm(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Copies the bundled sample project into a fresh folder under `temp`; returns its path. */
+export async function sampleProject(temp: string, name = 'greeter'): Promise<string> {
+  const dir = join(temp, name);
+  await cp(join(SAMPLE, 'project'), dir, { recursive: true });
+  return dir;
+}
+
+/** The sample recording's expected end state (path → text). */
+export async function sampleEndState(): Promise<Record<string, string>> {
+  return JSON.parse(await readFile(join(SAMPLE, 'expected/end-state.json'), 'utf8')) as Record<string, string>;
+}
+
+/** A page whose console errors and uncaught errors are collected in `errors`. */
+export async function openPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  await page.goto(url);
+  return { page, errors };
+}
+
+/** Saves a full-window screenshot as test-results/e2e/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** Reads a file of the project as UTF-8 text, or null when it does not exist. */
+export async function fileText(root: string, rel: string): Promise<string | null> {
+  try {
+    return await readFile(join(root, rel), 'utf8');
+  } catch {
+    return null;
+  }
+}

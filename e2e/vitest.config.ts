@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * End-to-end suite: the web host (`serve()`), real services in a temp data folder, and Debian's Chromium driven by
+ * playwright-core. One fork, files in sequence: a browser is heavy on a 2-core machine.
+ */
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.e2e.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+  },
+});

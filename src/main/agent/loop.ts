@@ -1,0 +1,124 @@
+/**
+ * The agent loop (DESIGN §6): one turn = steps until the model stops calling tools, the user stops, an error, or
+ * the step limit. Each step:
+ *   track() → step-start{snapshot} → model stream (deltas as events) → tool calls (permission gate) →
+ *   track() → step-finish{snapshot} → patch{hash: tree before the step, files} when files changed.
+ *
+ * Which files a patch part claims (B36, B37): only files this step's tools reported writing; when a tool ran
+ * that can change files without reporting them (bash), every file the snapshots show changed in the step,
+ * minus files another session's tools wrote meanwhile (ProjectWrites). So a revert touches only what this
+ * session's steps changed, and never deletes a file no agent tool wrote.
+ */
+import type { LanguageModel, ToolSet } from 'ai';
+import type { LandfallError } from '../../shared/errors';
+import type { CoreEvent } from '../../shared/events';
+import type { SessionStore } from '../session/store';
+import type { SnapshotPort } from '../session/snapshot-port';
+import { newId } from '../session/ids';
+import type { ToolContext, ToolDefinition } from '../tools/types';
+import type { PermissionGate } from './gate';
+import { buildHistory } from './history';
+import { streamStep } from './stream-step';
+import { runTools } from './tool-runner';
+import type { RetryPolicy } from './retry';
+import type { TurnResult } from './service-types';
+
+/** Files written by tools per project, with the session that wrote them and when (ms). */
+export class ProjectWrites {
+  private readonly log: { sessionId: string; file: string; time: number }[] = [];
+  /** Remember that `sessionId`'s tools wrote `files`. */
+  add(sessionId: string, files: string[]): void {
+    const now = Date.now();
+    for (const file of files) this.log.push({ sessionId, file, time: now });
+    if (this.log.length > 10_000) this.log.splice(0, this.log.length - 10_000);
+  }
+  /** Files other sessions wrote since `since` (ms). */
+  othersSince(sessionId: string, since: number): Set<string> {
+    return new Set(this.log.filter((w) => w.sessionId !== sessionId && w.time >= since).map((w) => w.file));
+  }
+}
+
+export interface TurnInput {
+  store: SessionStore;
+  snapshot: SnapshotPort;
+  gate: PermissionGate;
+  model: LanguageModel;
+  tools: ToolDefinition[];
+  sdkTools: ToolSet;
+  ctx: Omit<ToolContext, 'ask' | 'signal'>;
+  writes: ProjectWrites;
+  system?: string;
+  signal: AbortSignal;
+  emit: (e: CoreEvent) => void;
+  maxSteps: number;
+  retry?: RetryPolicy;
+  /** Called after every step with Landfall's own time (ms) spent outside model and tools (benchmark). */
+  onStepOverhead?: (ms: number) => void;
+}
+
+interface StepOutcome { continue: boolean; finishReason: TurnResult['finishReason']; error?: LandfallError }
+
+async function runStep(input: TurnInput, messageId: string): Promise<StepOutcome> {
+  const { store, snapshot, ctx } = input;
+  const sessionId = ctx.sessionId;
+  let t0 = performance.now();
+  const before = await snapshot.track();
+  const stepStarted = Date.now();
+  store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
+  const history = buildHistory(store.messages(sessionId), (id) => store.messageText(id));
+  let overhead = performance.now() - t0;
+  const streamed = await streamStep({
+    model: input.model, system: input.system, messages: history, tools: input.sdkTools, signal: input.signal,
+    store, emit: input.emit, sessionId, messageId, retry: input.retry,
+  });
+  const run = await runTools({
+    calls: streamed.toolCalls, finishReason: streamed.finishReason, tools: new Map(input.tools.map((t) => [t.name, t])),
+    store, gate: input.gate, ctx, messageId, signal: input.signal,
+  });
+  input.writes.add(sessionId, run.written);
+  t0 = performance.now();
+  const after = await snapshot.track();
+  const reason = run.aborted ? 'aborted' : streamed.finishReason;
+  store.tx(() => {
+    store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'step-finish', snapshot: after, reason });
+  });
+  if (after !== before) {
+    const changed = (await snapshot.patch(before)).files;
+    const others = input.writes.othersSince(sessionId, stepStarted);
+    const claimed = run.opaque ? changed.filter((f) => !others.has(f)) : changed.filter((f) => run.written.includes(f));
+    if (claimed.length > 0) {
+      store.tx(() => {
+        store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'patch', hash: before, files: claimed });
+        store.logSnapshot(sessionId, messageId, after, claimed);
+      });
+    }
+  }
+  overhead += performance.now() - t0;
+  input.onStepOverhead?.(overhead);
+  if (run.aborted || streamed.finishReason === 'aborted') return { continue: false, finishReason: 'aborted' };
+  if (streamed.finishReason === 'error') return { continue: false, finishReason: 'error', error: streamed.error };
+  if (streamed.finishReason === 'length') {
+    const truncated = streamed.toolCalls.length > 0;
+    return { continue: truncated, finishReason: 'length', error: truncated ? undefined : { code: 'truncated', message: 'The model reached its output limit; the reply is cut off.', hint: 'Ask it to continue, or raise the output limit in settings.' } };
+  }
+  const calledTools = streamed.toolCalls.length > 0;
+  return { continue: calledTools, finishReason: calledTools ? 'tool-calls' : streamed.finishReason === 'stop' ? 'stop' : 'other' };
+}
+
+/**
+ * Run one turn for the user message already stored: creates the assistant message and runs steps (see module
+ * docstring). Resolves when the turn ends; never throws for provider or tool failures (they are in the result
+ * and in the stored parts).
+ */
+export async function runTurn(input: TurnInput, userMessageId: string): Promise<TurnResult> {
+  const message = input.store.addMessage(input.ctx.sessionId, 'assistant');
+  let steps = 0;
+  let last: StepOutcome = { continue: true, finishReason: 'other' };
+  while (last.continue) {
+    if (steps >= input.maxSteps) return { userMessageId, messageId: message.id, finishReason: 'max-steps', steps };
+    steps++;
+    last = await runStep(input, message.id);
+    if (input.signal.aborted) return { userMessageId, messageId: message.id, finishReason: 'aborted', steps };
+  }
+  return { userMessageId, messageId: message.id, finishReason: last.finishReason, steps, error: last.error };
+}

@@ -1,0 +1,21 @@
+/**
+ * What the service keeps per open project: its real root, its shadow snapshot store (opened on first use, one
+ * per project in `<dataDir>/snapshot/`), and the record of which session's tools wrote which files (loop.ts).
+ */
+import type { Project } from '../../shared/model';
+import { SnapshotStore } from '../snapshot/store';
+import type { SnapshotPort } from '../session/snapshot-port';
+import { ProjectWrites } from './loop';
+
+export interface ProjectRuntime {
+  project: Project;
+  snapshot: SnapshotPort;
+  writes: ProjectWrites;
+  close(): Promise<void>;
+}
+
+/** Open the runtime of a project (its snapshot store lives under `dataDir`). Throws LandfallFailure from the store. */
+export async function openProjectRuntime(project: Project, dataDir: string): Promise<ProjectRuntime> {
+  const store = await SnapshotStore.open({ worktree: project.root, dataDir, projectId: project.id });
+  return { project, snapshot: store, writes: new ProjectWrites(), close: () => store.close() };
+}

@@ -1,0 +1,42 @@
+/**
+ * Providers (issue 5): the AI SDK provider packages behind one function. OpenAI-compatible covers local servers
+ * (Ollama, LM Studio, llama.cpp, vLLM) by base URL; Anthropic and OpenAI use their own packages. Keys come from
+ * the environment variable the settings name (never from the settings file).
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import { fail, ok } from '../../../shared/errors';
+import type { Result } from '../../../shared/errors';
+import type { ProviderSettings, Settings } from '../service-types';
+
+/** Pick the provider settings by id (default: settings.defaultProvider). Error `invalid_input` when unknown. */
+export function findProvider(settings: Settings, id?: string): Result<ProviderSettings> {
+  const want = id ?? settings.defaultProvider;
+  const p = settings.providers.find((x) => x.id === want);
+  if (!p) return fail('invalid_input', `No provider named ${want}.`, `Use one of: ${settings.providers.map((x) => x.id).join(', ')}, or add it in settings.`);
+  return ok(p);
+}
+
+/**
+ * The AI SDK language model for a provider. `env` supplies keys (default process.env). Error `unauthorized` when
+ * a hosted provider's key variable is unset.
+ */
+export function createModel(p: ProviderSettings, modelId?: string, env: NodeJS.ProcessEnv = process.env): Result<LanguageModel> {
+  const apiKey = p.apiKeyEnv ? env[p.apiKeyEnv] : undefined;
+  const model = modelId ?? p.model;
+  if (p.kind !== 'openai-compatible' && !apiKey) {
+    return fail('unauthorized', `No API key for ${p.id}: the environment variable ${p.apiKeyEnv ?? '(none named)'} is not set.`, `Set ${p.apiKeyEnv ?? 'the key variable'} (or store the key in the app settings) and try again.`);
+  }
+  switch (p.kind) {
+    case 'openai-compatible': {
+      if (!p.baseURL) return fail('invalid_input', `Provider ${p.id} has no base URL.`, 'Set baseURL, e.g. http://127.0.0.1:11434/v1 for Ollama.');
+      return ok(createOpenAICompatible({ name: p.id, baseURL: p.baseURL, apiKey, includeUsage: true }).chatModel(model));
+    }
+    case 'anthropic':
+      return ok(createAnthropic({ apiKey, baseURL: p.baseURL }).languageModel(model));
+    case 'openai':
+      return ok(createOpenAI({ apiKey, baseURL: p.baseURL }).languageModel(model));
+  }
+}

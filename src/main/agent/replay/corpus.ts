@@ -1,0 +1,92 @@
+/**
+ * Reading a recorded session in the corpus format (../shared/corpus/README.md): calls.jsonl (ordered calls),
+ * files.jsonl (base files), final.diff (the recorded end state). Validated with zod; a bad line is a typed
+ * `invalid_input` naming the file and line.
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { fail, ok } from '../../../shared/errors';
+import type { Result } from '../../../shared/errors';
+import { writeFileAtomic } from '../../fs/atomic-write';
+
+export const corpusCallSchema = z.object({
+  seq: z.number().int(),
+  tool: z.string(),
+  path: z.string().optional(),
+  orig_outcome: z.string().optional(),
+  old_string: z.string().optional(),
+  new_string: z.string().optional(),
+  replace_all: z.boolean().optional(),
+  content: z.string().optional(),
+  landed_in: z.string().optional(),
+  outside_repo: z.boolean().optional(),
+  response_index: z.number().optional(),
+  command: z.string().optional(),
+  insert_line: z.number().optional(),
+}).passthrough();
+
+export type CorpusCall = z.infer<typeof corpusCallSchema>;
+
+const fileSchema = z.object({
+  path: z.string(),
+  encoding: z.enum(['utf8', 'base64']),
+  content: z.string(),
+  mode: z.string().optional(),
+});
+export type CorpusFile = z.infer<typeof fileSchema>;
+
+export interface CorpusSession {
+  id: string;
+  dir: string;
+  calls: CorpusCall[];
+  files: CorpusFile[];
+  finalDiff: string;
+}
+
+async function readJsonl<T>(file: string, schema: z.ZodType<T>): Promise<Result<T[]>> {
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch {
+    return fail('file_not_found', `${file} does not exist.`, 'Point at a corpus session folder (it holds calls.jsonl, files.jsonl, final.diff).');
+  }
+  const out: T[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
+    if (line === '') continue;
+    let json: unknown;
+    try { json = JSON.parse(line); } catch (e) {
+      return fail('invalid_input', `${file}:${i + 1} is not JSON: ${(e as Error).message}`, 'Fix or regenerate that line.');
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) return fail('invalid_input', `${file}:${i + 1}: ${parsed.error.message}`, 'Fix or regenerate that line.');
+    out.push(parsed.data);
+  }
+  return ok(out);
+}
+
+/** Load a corpus session folder. Errors: `file_not_found`, `invalid_input`. */
+export async function loadCorpusSession(dir: string): Promise<Result<CorpusSession>> {
+  const calls = await readJsonl(path.join(dir, 'calls.jsonl'), corpusCallSchema);
+  if (!calls.ok) return calls;
+  const files = await readJsonl(path.join(dir, 'files.jsonl'), fileSchema);
+  if (!files.ok) return files;
+  let finalDiff = '';
+  try { finalDiff = await fsp.readFile(path.join(dir, 'final.diff'), 'utf8'); } catch { finalDiff = ''; }
+  const sorted = [...calls.value].sort((a, b) => a.seq - b.seq);
+  return ok({ id: path.basename(path.resolve(dir)), dir, calls: sorted, files: files.value, finalDiff });
+}
+
+/** Bytes of a corpus file. */
+export function fileBytes(f: CorpusFile): Buffer {
+  return f.encoding === 'base64' ? Buffer.from(f.content, 'base64') : Buffer.from(f.content, 'utf8');
+}
+
+/** Write every base file into `root` (mode 100755 → executable). */
+export async function seedProject(root: string, files: CorpusFile[]): Promise<void> {
+  for (const f of files) {
+    await writeFileAtomic(path.join(root, f.path), fileBytes(f), { mode: f.mode === '100755' ? 0o755 : 0o644 });
+  }
+}

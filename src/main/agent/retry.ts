@@ -1,0 +1,80 @@
+/**
+ * Provider error policy (issue 5): a request that fails BEFORE its stream produced anything is retried when the
+ * provider said 429 or 5xx (at most 2 retries, exponential backoff with full jitter, honouring a Retry-After
+ * header up to the cap); once a stream has produced output nothing is retried (the model's text was already
+ * shown, and a tool call may have been executed). A context-length error is reported as `context_length` with
+ * the next step; everything else is `provider_error` carrying the status code.
+ */
+import { APICallError } from 'ai';
+import type { LandfallError } from '../../shared/errors';
+
+export const MAX_RETRIES = 2;
+
+export interface RetryPolicy {
+  maxRetries: number;
+  /** First delay in ms; doubles per attempt. */
+  baseMs: number;
+  /** Upper bound of one delay in ms. */
+  capMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: MAX_RETRIES, baseMs: 500, capMs: 8000 };
+
+const CONTEXT_RE = /context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|context_length_exceeded|input is too long/i;
+
+function statusOf(error: unknown): number | undefined {
+  if (APICallError.isInstance(error)) return error.statusCode;
+  const s = (error as { statusCode?: unknown; status?: unknown } | null)?.statusCode ?? (error as { status?: unknown } | null)?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+function textOf(error: unknown): string {
+  if (APICallError.isInstance(error)) return `${error.message} ${error.responseBody ?? ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** True for 429 and 5xx (and connection resets with no status) — worth another attempt before streaming began. */
+export function isRetryable(error: unknown): boolean {
+  const status = statusOf(error);
+  if (status === undefined) return false;
+  return status === 429 || status >= 500;
+}
+
+/** Delay before retry number `attempt` (1-based): full jitter in [base·2^(attempt-1)/2, base·2^(attempt-1)], capped. */
+export function backoffMs(attempt: number, policy: RetryPolicy = DEFAULT_RETRY, error?: unknown, random = Math.random): number {
+  const header = APICallError.isInstance(error) ? error.responseHeaders?.['retry-after'] : undefined;
+  const retryAfter = header !== undefined ? Number(header) * 1000 : NaN;
+  if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter, policy.capMs);
+  const exp = Math.min(policy.capMs, policy.baseMs * 2 ** (attempt - 1));
+  return Math.round(exp / 2 + (random() * exp) / 2);
+}
+
+/** Turn a provider failure into the error the user and the session see. */
+export function classifyProviderError(error: unknown): LandfallError {
+  const status = statusOf(error);
+  const text = textOf(error);
+  if (CONTEXT_RE.test(text)) {
+    return {
+      code: 'context_length',
+      message: `The conversation no longer fits the model's context window: ${text.slice(0, 300)}`,
+      hint: 'Start a new session, or revert earlier turns to shorten this one; a model with a larger context also helps.',
+      data: status !== undefined ? { status } : undefined,
+    };
+  }
+  return {
+    code: 'provider_error',
+    message: `The model provider failed${status !== undefined ? ` (HTTP ${status})` : ''}: ${text.slice(0, 500)}`,
+    hint: status === 401 || status === 403 ? 'Check the API key in settings.' : 'Check the provider settings and that the server is running, then send the message again.',
+    data: status !== undefined ? { status } : undefined,
+  };
+}
+
+/** Resolve after `ms`, or reject early with the signal's reason when aborted. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) { reject(signal.reason as Error); return; }
+    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    const onAbort = (): void => { clearTimeout(t); reject(signal?.reason as Error); };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * Shapes AgentService (service.ts) takes and returns. Plain JSON so the contract (src/shared) can mirror them.
+ */
+import type { Message, Part, Project, Session } from '../../shared/model';
+import type { LandfallError } from '../../shared/errors';
+
+/** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
+export interface ServiceOptions {
+  dataDir: string;
+  /** Defaults to `<dataDir>/settings.json`. */
+  settingsPath?: string;
+}
+
+/** A message with its parts, in order. */
+export type MessageWithParts = Message & { parts: Part[] };
+
+/** Everything the UI needs to draw a session. */
+export interface SessionView {
+  session: Session;
+  messages: MessageWithParts[];
+  /** True while a turn runs. */
+  busy: boolean;
+}
+
+export interface PromptOptions {
+  /** Provider id from settings (`ollama`, `lmstudio`, `openai`, `anthropic`, or a custom id). Defaults to settings.defaultProvider. */
+  provider?: string;
+  /** Model id; defaults to the provider's configured model. */
+  model?: string;
+  /** Steps before the turn stops (default 50). */
+  maxSteps?: number;
+}
+
+/** How a turn ended. */
+export interface TurnResult {
+  /** The user message that started the turn. */
+  userMessageId: string;
+  /** The assistant message of the turn. */
+  messageId: string;
+  finishReason: 'stop' | 'tool-calls' | 'length' | 'aborted' | 'error' | 'max-steps' | 'other';
+  steps: number;
+  error?: LandfallError;
+}
+
+export interface ReplayOptions {
+  /** `recorded`: only calls whose original outcome was ok; `live`: every file call. */
+  mode: 'recorded' | 'live';
+  /** Seed the project from the session's files.jsonl before replaying (default true). */
+  seed?: boolean;
+}
+
+/** One replayed call next to what the original tool recorded. */
+export interface ReplayCallOutcome {
+  seq: number;
+  tool: string;
+  path?: string;
+  recorded: string;
+  /** `ok` or the Landfall error code; `skipped` for context-only calls (bash, submit). */
+  landfall: string;
+  /** Name of the engine rung that matched (edit). */
+  rung?: string;
+  synthetic?: boolean;
+}
+
+export interface ReplayReport {
+  sessionId: string;
+  calls: ReplayCallOutcome[];
+  /** Unified diff of the project from the start of the replay to its end (snapshot diff). */
+  finalDiff: string;
+  /** User message ids, one per replayed turn, in order. */
+  userMessageIds: string[];
+}
+
+export type PermissionReply = { answer: 'once' | 'always' | 'reject'; reason?: string };
+
+export interface RevertOptions {
+  /** Overwrite files the user changed after the agent's step. */
+  force?: boolean;
+  /** Compute what would happen, change nothing. */
+  preview?: boolean;
+}
+
+/** A file the user changed after the agent's step: its bytes differ from the step-finish tree. */
+export interface RevertConflict {
+  path: string;
+  reason: 'changed_after_step';
+}
+
+/** Outcome of revert/undo/redo: per-file lists; `applied` false when conflicts stopped it (or preview). */
+export interface RevertResult {
+  applied: boolean;
+  restored: string[];
+  deleted: string[];
+  skipped: string[];
+  conflicts: RevertConflict[];
+  diff: string;
+  session: Session;
+}
+
+export interface UndoResult extends RevertResult {
+  /** The text of the user message undone (to put back in the prompt box). */
+  text: string;
+}
+
+export interface ProviderSettings {
+  id: string;
+  kind: 'openai-compatible' | 'anthropic' | 'openai';
+  baseURL?: string;
+  model: string;
+  /** Name of the environment variable holding the key (keys are never stored in the settings file). */
+  apiKeyEnv?: string;
+}
+
+export interface Settings {
+  defaultProvider: string;
+  providers: ProviderSettings[];
+  permissions: import('./permission').PermissionRule[];
+}
+
+export type { Project, Session };

@@ -1,0 +1,288 @@
+/**
+ * AgentService — the one facade host/ (web, command line) and electron/ call. Everything it answers is data:
+ * expected failures come back as `Result` (codes from shared/errors.ts), never thrown; events (shared/events.ts)
+ * go to listeners registered with `on()`.
+ *
+ *   const svc = await AgentService.open({ dataDir });
+ *   const project = (await svc.openProject('/path/to/repo')).value;
+ *   const session = svc.createSession(project.id).value;
+ *   svc.on((event) => ...);
+ *   await svc.prompt(session.id, 'fix the failing test');      // resolves when the turn ends
+ *   await svc.undo(session.id);                                 // files back, prompt text returned
+ *
+ * State lives in `dataDir`: landfall.db (SQLite, WAL), snapshot/ (shadow git per project), settings.json,
+ * scratch/ (bash full outputs). Explicit context, no ambient "current project" (DESIGN §10).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { LanguageModel } from 'ai';
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import type { CoreEvent, CoreListener } from '../../shared/events';
+import type { Project, Session } from '../../shared/model';
+import { ObservedVersions } from '../fs/observed';
+import { realRoot } from '../fs/workspace';
+import { SessionStore } from '../session/store';
+import * as history from '../session/revert';
+import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
+import { defaultTools, toSdkTools } from '../tools/registry';
+import { PermissionGate } from './gate';
+import { runTurn } from './loop';
+import { openProjectRuntime } from './project';
+import type { ProjectRuntime } from './project';
+import { createModel, findProvider } from './providers';
+import { replayCorpusSession } from './replay/run';
+import type { ReplayHooks } from './replay/run';
+import type { RetryPolicy } from './retry';
+import { exportSession, importSession } from './session-io';
+import type { SessionExport } from './session-io';
+import { loadSettings, saveSettings, DEFAULT_SETTINGS } from './settings';
+import { testConnection } from './test-connection';
+import type {
+  PermissionReply, PromptOptions, ProviderSettings, ReplayOptions, ReplayReport, RevertOptions, RevertResult,
+  ServiceOptions, SessionView, Settings, TurnResult, UndoResult,
+} from './service-types';
+
+export const SYSTEM_PROMPT = 'You are a coding agent working in the user\'s project through tools. Read a file before editing it; make the smallest edit that does the job; when a tool reports an error, read its hint and act on it.';
+
+/** Extra knobs for embedding and tests; none is needed in normal use. */
+export interface ServiceExtras {
+  /** Language-server hook per project (src/main/lsp LspManager); none → no diagnostics. */
+  diagnostics?: (project: Project) => DiagnosticsHook | undefined;
+  tools?: ToolDefinition[];
+  retry?: RetryPolicy;
+  /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
+  onStepOverhead?: (ms: number) => void;
+}
+
+export class AgentService {
+  private readonly listeners = new Set<CoreListener>();
+  private readonly runtimes = new Map<string, Promise<ProjectRuntime>>();
+  private readonly running = new Map<string, AbortController>();
+  private readonly observed = new ObservedVersions();
+  private readonly gate: PermissionGate;
+  private readonly tools: ToolDefinition[];
+  readonly store: SessionStore;
+
+  private constructor(readonly options: ServiceOptions & ServiceExtras, private settings: Settings) {
+    this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
+    this.gate = new PermissionGate(this.store, () => this.settings.permissions);
+    this.tools = options.tools ?? defaultTools();
+  }
+
+  /** Open (creating) the data folder. Error `invalid_input` when settings.json is malformed (defaults are not silently used). */
+  static async open(options: ServiceOptions & ServiceExtras): Promise<Result<AgentService>> {
+    mkdirSync(options.dataDir, { recursive: true });
+    const settings = await loadSettings(AgentService.settingsFile(options));
+    if (!settings.ok) return settings;
+    return ok(new AgentService(options, settings.value));
+  }
+
+  private static settingsFile(o: ServiceOptions): string {
+    return o.settingsPath ?? path.join(o.dataDir, 'settings.json');
+  }
+
+  /** Register a listener for every event; returns the function that removes it. */
+  on(listener: CoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: CoreEvent): void {
+    for (const l of this.listeners) {
+      try { l(e); } catch { /* a listener's bug must not break the loop */ }
+    }
+  }
+
+  // ---- projects and sessions ----
+
+  /** Open (register) a project folder. Error `file_not_found` when the folder does not exist. */
+  async openProject(root: string): Promise<Result<Project>> {
+    let real: string;
+    try { real = await realRoot(root); } catch {
+      return fail('file_not_found', `${root} does not exist.`, 'Pick an existing folder.');
+    }
+    return ok(this.store.upsertProject(real, path.basename(real)));
+  }
+
+  listProjects(): Project[] { return this.store.listProjects(); }
+  listSessions(projectId: string): Session[] { return this.store.listSessions(projectId); }
+
+  /** New session in a project. Error `invalid_input` for an unknown project. */
+  createSession(projectId: string, title = 'New session'): Result<Session> {
+    if (!this.store.getProject(projectId)) return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
+    return ok(this.store.createSession(projectId, title));
+  }
+
+  renameSession(id: string, title: string): Result<Session> {
+    if (!this.store.getSession(id)) return fail('invalid_input', `No session ${id}.`, 'Pick a session from the list.');
+    return ok(this.store.updateSession(id, { title }));
+  }
+
+  /** Delete a session (refused while it runs). Its files stay as they are. */
+  deleteSession(id: string): Result<void> {
+    if (this.running.has(id)) return fail('busy', 'The session is running a turn.', 'Stop it first.');
+    this.store.deleteSession(id);
+    this.gate.forget(id);
+    this.observed.forget(id);
+    return ok(undefined);
+  }
+
+  exportSession(id: string): Result<SessionExport> { return exportSession(this.store, id); }
+  importSession(projectId: string, json: unknown): Result<Session> { return importSession(this.store, projectId, json); }
+
+  /** A session with its messages and parts. */
+  getSession(id: string): Result<SessionView> {
+    const session = this.store.getSession(id);
+    if (!session) return fail('invalid_input', `No session ${id}.`, 'Pick a session from the list.');
+    return ok({ session, messages: this.store.messages(id), busy: this.running.has(id) });
+  }
+
+  private runtime(projectId: string): Promise<ProjectRuntime> {
+    let r = this.runtimes.get(projectId);
+    if (!r) {
+      const project = this.store.getProject(projectId);
+      if (!project) return Promise.reject(new Error(`unknown project ${projectId}`));
+      r = openProjectRuntime(project, this.options.dataDir);
+      this.runtimes.set(projectId, r);
+    }
+    return r;
+  }
+
+  private async runtimeOf(sessionId: string): Promise<Result<{ session: Session; rt: ProjectRuntime }>> {
+    const session = this.store.getSession(sessionId);
+    if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
+    return ok({ session, rt: await this.runtime(session.projectId) });
+  }
+
+  // ---- turns ----
+
+  /**
+   * Run one turn with `model` for the user's `text`: commits a staged revert (cleanup), stores the user message,
+   * runs the loop. Error `busy` when a turn already runs in this session.
+   */
+  async runWithModel(sessionId: string, model: LanguageModel, text: string, maxSteps = 50): Promise<Result<TurnResult>> {
+    if (this.running.has(sessionId)) return fail('busy', 'The session is already running a turn.', 'Wait for it to end or stop it.');
+    const found = await this.runtimeOf(sessionId);
+    if (!found.ok) return found;
+    const { rt } = found.value;
+    const abort = new AbortController();
+    this.running.set(sessionId, abort);
+    this.emit({ type: 'session.state', sessionId, state: 'busy' });
+    try {
+      history.cleanup(this.store, sessionId);
+      const user = this.store.addMessage(sessionId, 'user', text);
+      this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
+      const result = await runTurn({
+        store: this.store, snapshot: rt.snapshot, gate: this.gate, model, tools: this.tools, sdkTools: toSdkTools(this.tools),
+        ctx: { root: rt.project.root, sessionId, observed: this.observed, diagnostics: this.options.diagnostics?.(rt.project), scratchDir: path.join(this.options.dataDir, 'scratch') },
+        writes: rt.writes, system: SYSTEM_PROMPT, signal: abort.signal, emit: (e) => this.emit(e), maxSteps,
+        retry: this.options.retry, onStepOverhead: this.options.onStepOverhead,
+      }, user.id);
+      const e = result.error;
+      this.emit(e ? { type: 'session.state', sessionId, state: 'error', error: { code: e.code, message: e.message, hint: e.hint } } : { type: 'session.state', sessionId, state: 'idle' });
+      return ok(result);
+    } catch (e) {
+      this.emit({ type: 'session.state', sessionId, state: 'error', error: { code: 'internal', message: (e as Error).message, hint: 'This is a bug; the session is stored as far as it got.' } });
+      throw e;
+    } finally {
+      this.running.delete(sessionId);
+    }
+  }
+
+  /** Send the user's message and run a turn with the configured provider. Errors: `busy`, `invalid_input`, `unauthorized`. */
+  async prompt(sessionId: string, text: string, options: PromptOptions = {}): Promise<Result<TurnResult>> {
+    const provider = findProvider(this.settings, options.provider);
+    if (!provider.ok) return provider;
+    const model = createModel(provider.value, options.model);
+    if (!model.ok) return model;
+    return this.runWithModel(sessionId, model.value, text, options.maxSteps);
+  }
+
+  /** Replay a recorded corpus session (folder) into this session's project; see replay/run.ts. */
+  async replay(sessionId: string, corpusSessionDir: string, options: ReplayOptions, hooks: ReplayHooks = {}): Promise<Result<ReplayReport>> {
+    const found = await this.runtimeOf(sessionId);
+    if (!found.ok) return found;
+    return replayCorpusSession(this, found.value.rt, sessionId, corpusSessionDir, options, hooks);
+  }
+
+  /** Stop a running turn (the running tool becomes `interrupted`, partial text is kept). False when idle. */
+  stop(sessionId: string): boolean {
+    const abort = this.running.get(sessionId);
+    if (!abort) return false;
+    this.gate.cancel(sessionId);
+    abort.abort(new Error('stopped by the user'));
+    return true;
+  }
+
+  /** True while a turn runs in the session. */
+  isBusy(sessionId: string): boolean { return this.running.has(sessionId); }
+
+  /** Answer a permission question. Error `invalid_input` when it is not waiting (answered or stopped). */
+  answerPermission(requestId: string, reply: PermissionReply): Result<void> {
+    return this.gate.answer(requestId, reply) ? ok(undefined) : fail('invalid_input', `No permission question ${requestId} is waiting.`, 'It was answered already or the turn was stopped.');
+  }
+
+  /** Questions waiting for an answer (for a UI that reconnects). */
+  pendingPermissions(sessionId?: string): ReturnType<PermissionGate['pending']> { return this.gate.pending(sessionId); }
+
+  /** Make every "ask" of this session a rejection (unattended runs such as replay). */
+  setUnattended(sessionId: string, unattended: boolean): void { this.gate.setUnattended(sessionId, unattended); }
+
+  // ---- history ----
+
+  private async deps(sessionId: string): Promise<Result<history.RevertDeps>> {
+    const found = await this.runtimeOf(sessionId);
+    if (!found.ok) return found;
+    return ok({ store: this.store, snapshot: found.value.rt.snapshot, busy: (id) => this.running.has(id) });
+  }
+
+  /** Revert to before a message (or a part of it). See session/revert.ts. */
+  async revert(sessionId: string, messageId: string, partId?: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
+    const d = await this.deps(sessionId);
+    return d.ok ? history.revertTo(d.value, sessionId, partId === undefined ? { messageId } : { messageId, partId }, options) : d;
+  }
+
+  async unrevert(sessionId: string): Promise<Result<RevertResult>> {
+    const d = await this.deps(sessionId);
+    return d.ok ? history.unrevert(d.value, sessionId) : d;
+  }
+
+  async undo(sessionId: string, options: RevertOptions = {}): Promise<Result<UndoResult>> {
+    const d = await this.deps(sessionId);
+    return d.ok ? history.undo(d.value, sessionId, options) : d;
+  }
+
+  async redo(sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
+    const d = await this.deps(sessionId);
+    return d.ok ? history.redo(d.value, sessionId, options) : d;
+  }
+
+  // ---- settings ----
+
+  getSettings(): Settings { return structuredClone(this.settings); }
+
+  /** Validate and save settings. Error `invalid_input` (nothing saved). */
+  async saveSettings(settings: unknown): Promise<Result<Settings>> {
+    const saved = await saveSettings(AgentService.settingsFile(this.options), settings);
+    if (saved.ok) this.settings = saved.value;
+    return saved;
+  }
+
+  /** Try a provider with a one-word request. Errors: `unauthorized`, `provider_error`, `context_length`. */
+  testConnection(provider: ProviderSettings): Promise<Result<{ text: string; ms: number }>> {
+    return testConnection(provider);
+  }
+
+  /** The built-in default settings (providers presets). */
+  static defaultSettings(): Settings { return structuredClone(DEFAULT_SETTINGS); }
+
+  /** Stop every turn, close snapshot stores and the database. */
+  async close(): Promise<void> {
+    for (const id of [...this.running.keys()]) this.stop(id);
+    for (let i = 0; i < 100 && this.running.size > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (const r of this.runtimes.values()) await (await r).close();
+    this.runtimes.clear();
+    this.store.close();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Export / import of one session as a single JSON document: the session row, its messages (with the user's
+ * prompt text) and their parts. Import gives every session, message and part a fresh id (so a session can be
+ * imported twice, or into another project) and drops the revert boundary; tree hashes in step and patch parts
+ * are kept as they are (they revert only when the snapshot store holds them).
+ */
+import { z } from 'zod';
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import { partSchema, sessionSchema, messageSchema } from '../../shared/events';
+import type { Part, Session } from '../../shared/model';
+import { newId } from '../session/ids';
+import type { SessionStore } from '../session/store';
+
+export const SESSION_EXPORT_FORMAT = 'landfall.session';
+
+export const sessionExportSchema = z.object({
+  format: z.literal(SESSION_EXPORT_FORMAT),
+  version: z.literal(1),
+  session: sessionSchema,
+  messages: z.array(messageSchema.extend({ text: z.string().optional(), parts: z.array(partSchema) })),
+});
+export type SessionExport = z.infer<typeof sessionExportSchema>;
+
+/** The export document of a session. Error `invalid_input` when the session does not exist. */
+export function exportSession(store: SessionStore, sessionId: string): Result<SessionExport> {
+  const session = store.getSession(sessionId);
+  if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
+  const messages = store.messages(sessionId).map((m) => ({ ...m, text: m.role === 'user' ? store.messageText(m.id) : undefined, parts: m.parts }));
+  return ok({ format: SESSION_EXPORT_FORMAT, version: 1, session, messages });
+}
+
+/** Import an export document (object or JSON text) into `projectId`. Error `invalid_input` (nothing written). */
+export function importSession(store: SessionStore, projectId: string, json: unknown): Result<Session> {
+  let value = json;
+  if (typeof json === 'string') {
+    try { value = JSON.parse(json); } catch (e) {
+      return fail('invalid_input', `Not JSON: ${(e as Error).message}`, 'Import a file written by Export session.');
+    }
+  }
+  const parsed = sessionExportSchema.safeParse(value);
+  if (!parsed.success) return fail('invalid_input', `Not a Landfall session export: ${parsed.error.message}`, 'Import a file written by Export session.');
+  if (!store.getProject(projectId)) return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
+  const doc = parsed.data;
+  const session = store.tx(() => {
+    const s = store.createSession(projectId, doc.session.title, newId('ses'), doc.session.created);
+    for (const m of doc.messages) {
+      const msg = store.addMessage(s.id, m.role, m.text, newId('msg'), m.time);
+      for (const p of m.parts) store.putPart({ ...(p as Part), id: newId('prt'), sessionId: s.id, messageId: msg.id });
+    }
+    return s;
+  });
+  return ok(store.getSession(session.id) as Session);
+}

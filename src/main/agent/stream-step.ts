@@ -1,0 +1,144 @@
+/**
+ * One model call of a step: `streamText` (AI SDK v6) limited to one step, tools declared WITHOUT `execute` so the
+ * SDK never runs a tool itself — the loop runs them after the stream ended, when it knows the finish reason
+ * (B23: a call whose arguments were cut off by the output limit must not run).
+ *
+ * Text and reasoning deltas are pushed as events as they arrive and stored as parts when they close (or when the
+ * stream stops early, so partial text is kept). Errors before the first streamed part are retried per retry.ts;
+ * after it, never.
+ */
+import { streamText } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { LandfallError } from '../../shared/errors';
+import type { CoreEvent } from '../../shared/events';
+import type { Part } from '../../shared/model';
+import type { SessionStore } from '../session/store';
+import { newId } from '../session/ids';
+import { backoffMs, classifyProviderError, DEFAULT_RETRY, isRetryable, sleep } from './retry';
+import type { RetryPolicy } from './retry';
+
+/** A tool call as the model sent it. `invalid` when its input did not parse or did not fit the schema. */
+export interface ModelToolCall {
+  callId: string;
+  toolName: string;
+  input: unknown;
+  invalid: boolean;
+  error?: string;
+}
+
+export interface StepStreamResult {
+  toolCalls: ModelToolCall[];
+  finishReason: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted';
+  error?: LandfallError;
+  /** Number of requests made (1 + retries). */
+  attempts: number;
+}
+
+export interface StepStreamInput {
+  model: LanguageModel;
+  system?: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  signal: AbortSignal;
+  store: SessionStore;
+  emit: (e: CoreEvent) => void;
+  sessionId: string;
+  messageId: string;
+  retry?: RetryPolicy;
+}
+
+interface OpenText { part: Extract<Part, { type: 'text' | 'reasoning' }> }
+
+class PartWriter {
+  private open = new Map<string, OpenText>();
+  constructor(private readonly input: StepStreamInput) {}
+
+  delta(kind: 'text' | 'reasoning', streamId: string, delta: string): void {
+    const key = `${kind}:${streamId}`;
+    let cur = this.open.get(key);
+    if (!cur) {
+      const { sessionId, messageId } = this.input;
+      cur = { part: { id: newId('prt'), sessionId, messageId, time: Date.now(), type: kind, text: '' } };
+      this.open.set(key, cur);
+    }
+    cur.part.text += delta;
+    this.input.emit({ type: kind === 'text' ? 'text.delta' : 'reasoning.delta', sessionId: this.input.sessionId, messageId: this.input.messageId, partId: cur.part.id, delta });
+  }
+
+  close(kind: 'text' | 'reasoning', streamId: string): void {
+    const key = `${kind}:${streamId}`;
+    const cur = this.open.get(key);
+    if (!cur) return;
+    this.open.delete(key);
+    if (cur.part.text !== '') this.input.store.putPart(cur.part);
+  }
+
+  /** Store whatever is still open (stop, error): partial text is kept. */
+  closeAll(): void {
+    for (const key of [...this.open.keys()]) {
+      const [kind, id] = key.split(/:(.*)/s) as ['text' | 'reasoning', string];
+      this.close(kind, id);
+    }
+  }
+}
+
+type Attempt = { started: boolean; result?: Omit<StepStreamResult, 'attempts'>; error?: unknown };
+
+async function attempt(input: StepStreamInput, writer: PartWriter): Promise<Attempt> {
+  const state: Attempt = { started: false };
+  const toolCalls: ModelToolCall[] = [];
+  let finishReason: StepStreamResult['finishReason'] = 'other';
+  const result = streamText({
+    model: input.model, system: input.system, messages: input.messages, tools: input.tools,
+    maxRetries: 0, abortSignal: input.signal,
+  });
+  try {
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'text-delta': state.started = true; writer.delta('text', part.id, part.text); break;
+        case 'text-end': writer.close('text', part.id); break;
+        case 'reasoning-delta': state.started = true; writer.delta('reasoning', part.id, part.text); break;
+        case 'reasoning-end': writer.close('reasoning', part.id); break;
+        case 'tool-input-start': state.started = true; break;
+        case 'tool-call':
+          state.started = true;
+          toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true,
+            error: part.invalid === true ? String((part.error as Error | undefined)?.message ?? part.error) : undefined });
+          break;
+        case 'finish-step': finishReason = part.finishReason; break;
+        case 'abort': finishReason = 'aborted'; break;
+        case 'error': state.error = part.error; break;
+        default: break;
+      }
+      if (state.error !== undefined) break;
+    }
+  } catch (e) {
+    state.error = e;
+  }
+  if (input.signal.aborted) finishReason = 'aborted';
+  writer.closeAll();
+  if (state.error !== undefined && finishReason !== 'aborted') return state;
+  state.error = undefined;
+  state.result = { toolCalls, finishReason };
+  return state;
+}
+
+/**
+ * Stream one step of the model. Never throws for provider failures: they come back as `finishReason: 'error'`
+ * with a classified `error` (`provider_error`, `context_length`).
+ */
+export async function streamStep(input: StepStreamInput): Promise<StepStreamResult> {
+  const policy = input.retry ?? DEFAULT_RETRY;
+  const writer = new PartWriter(input);
+  for (let n = 1; ; n++) {
+    const a = await attempt(input, writer);
+    if (a.result) return { ...a.result, attempts: n };
+    const canRetry = !a.started && n <= policy.maxRetries && isRetryable(a.error) && !input.signal.aborted;
+    if (!canRetry) return { toolCalls: [], finishReason: 'error', error: classifyProviderError(a.error), attempts: n };
+    try {
+      await sleep(backoffMs(n, policy, a.error), input.signal);
+    } catch {
+      return { toolCalls: [], finishReason: 'aborted', attempts: n };
+    }
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Runs the tool calls of one step, in the order the model sent them, each through its stored part:
+ * pending → running → completed | error. A failure is a result the model reads, never a crash of the turn.
+ *
+ * Before a tool runs:
+ * - the step finished with `length` (output limit): the call is not run, its part is `error: truncated` and the
+ *   model is told to send it again smaller (B23: cut-off arguments are never "repaired" and written);
+ * - input that did not parse or fit the tool's schema: `invalid_input`;
+ * - a path argument outside the project asks `external_directory` first.
+ * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
+ */
+import path from 'node:path';
+import type { ModelToolCall } from './stream-step';
+import type { SessionStore } from '../session/store';
+import { newId } from '../session/ids';
+import type { Part } from '../../shared/model';
+import type { ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
+import type { PermissionGate } from './gate';
+
+type ToolPart = Extract<Part, { type: 'tool' }>;
+
+export interface RunToolsInput {
+  calls: ModelToolCall[];
+  finishReason: string;
+  tools: Map<string, ToolDefinition>;
+  store: SessionStore;
+  gate: PermissionGate;
+  ctx: Omit<ToolContext, 'ask'>;
+  messageId: string;
+  signal: AbortSignal;
+}
+
+export interface RunToolsResult {
+  parts: ToolPart[];
+  aborted: boolean;
+  /** Root-relative paths the tools reported writing (from their commit diffs). */
+  written: string[];
+  /** True when a tool ran that may change files it does not report (bash). */
+  opaque: boolean;
+}
+
+const TRUNCATED = {
+  code: 'truncated',
+  message: 'Your reply hit the output-token limit while this tool call was being written, so its arguments were cut off. The call was NOT executed and nothing was written.',
+};
+
+/** Root-relative paths a tool outcome says it wrote: metadata FileChange lists under any key. */
+export function writtenFiles(outcome: ToolOutcome): string[] {
+  if (!outcome.ok) return [];
+  const found: string[] = [];
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) { v.forEach(visit); return; }
+    if (v && typeof v === 'object' && typeof (v as { file?: unknown }).file === 'string' && typeof (v as { additions?: unknown }).additions === 'number') {
+      found.push((v as { file: string }).file);
+    }
+  };
+  for (const value of Object.values(outcome.metadata)) visit(value);
+  return [...new Set(found)];
+}
+
+function outsideRoot(root: string, input: unknown): string | undefined {
+  const p = (input as { filePath?: unknown; path?: unknown } | null)?.filePath ?? (input as { path?: unknown } | null)?.path;
+  if (typeof p !== 'string' || p === '') return undefined;
+  const abs = path.resolve(root, p);
+  const rel = path.relative(root, abs);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? abs : undefined;
+}
+
+function abortPromise(signal: AbortSignal): Promise<'aborted'> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+}
+
+async function runOne(input: RunToolsInput, call: ModelToolCall, part: ToolPart): Promise<{ part: ToolPart; outcome?: ToolOutcome; aborted: boolean }> {
+  const { store } = input;
+  const finish = (p: ToolPart): ToolPart => store.putPart(p) as ToolPart;
+  if (input.finishReason === 'length') return { part: finish({ ...part, state: 'error', error: TRUNCATED, output: `Error (truncated): ${TRUNCATED.message} Send the call again with less content (split a large write into several smaller edits).` }), aborted: false };
+  const def = input.tools.get(call.toolName);
+  if (!def) return { part: finish({ ...part, state: 'error', error: { code: 'invalid_input', message: `Unknown tool ${call.toolName}` }, output: `Error (invalid_input): there is no tool named ${call.toolName}. Use one of: ${[...input.tools.keys()].join(', ')}.` }), aborted: false };
+  const parsed = call.invalid ? undefined : def.input.safeParse(call.input);
+  if (!parsed || !parsed.success) {
+    const why = call.error ?? parsed?.error.message ?? 'input did not parse';
+    return { part: finish({ ...part, state: 'error', error: { code: 'invalid_input', message: why }, output: `Error (invalid_input): the arguments of ${call.toolName} are not valid: ${why}\nSend the call again with arguments that match the tool's schema.` }), aborted: false };
+  }
+  const ask = input.gate.askFor(input.ctx.sessionId, part.id);
+  const outside = outsideRoot(input.ctx.root, parsed.data);
+  if (outside) {
+    const answer = await ask({ tool: call.toolName, permission: 'external_directory', patterns: [outside], title: `${call.toolName} outside the project: ${outside}` });
+    if (!answer.allow) {
+      const reason = answer.reason ?? 'Paths outside the project are not allowed.';
+      return { part: finish({ ...part, state: 'error', error: { code: 'permission_denied', message: reason }, output: `Error (permission_denied): ${outside} is outside the project. ${reason}` }), aborted: false };
+    }
+  }
+  const running = finish({ ...part, state: 'running', input: parsed.data });
+  const exec = def.execute(parsed.data, { ...input.ctx, ask, signal: input.signal });
+  const raced = await Promise.race([exec, abortPromise(input.signal)]);
+  if (raced === 'aborted') {
+    exec.catch(() => undefined);
+    return { part: finish({ ...running, state: 'error', error: { code: 'interrupted', message: 'Stopped by the user while the tool ran.' }, output: 'Error (interrupted): the user stopped the turn while this tool ran.' }), aborted: true };
+  }
+  const outcome = raced;
+  const done: ToolPart = outcome.ok
+    ? { ...running, state: 'completed', output: outcome.output, metadata: { title: outcome.title, ...outcome.metadata } }
+    : { ...running, state: 'error', output: outcome.output, error: { code: outcome.error.code, message: outcome.error.message }, metadata: outcome.error.data ? { data: outcome.error.data } : undefined };
+  return { part: finish(done), outcome, aborted: false };
+}
+
+/** Run every call of a step; see the module docstring. Tool exceptions (bugs) become `internal` errors. */
+export async function runTools(input: RunToolsInput): Promise<RunToolsResult> {
+  const result: RunToolsResult = { parts: [], aborted: false, written: [], opaque: false };
+  const pendingParts = input.calls.map((call) => input.store.putPart({
+    id: newId('prt'), sessionId: input.ctx.sessionId, messageId: input.messageId, time: Date.now(),
+    type: 'tool', tool: call.toolName, callId: call.callId, state: 'pending', input: call.input ?? {},
+  }) as ToolPart);
+  for (let i = 0; i < input.calls.length; i++) {
+    const call = input.calls[i] as ModelToolCall;
+    const part = pendingParts[i] as ToolPart;
+    if (result.aborted || input.signal.aborted) {
+      result.parts.push(input.store.putPart({ ...part, state: 'error', error: { code: 'interrupted', message: 'Not run: the turn was stopped.' }, output: 'Error (interrupted): not run, the user stopped the turn.' }) as ToolPart);
+      result.aborted = true;
+      continue;
+    }
+    try {
+      const r = await runOne(input, call, part);
+      result.parts.push(r.part);
+      result.aborted = r.aborted;
+      if (r.outcome) result.written.push(...writtenFiles(r.outcome));
+      const notRun = ['invalid_input', 'permission_denied', 'truncated'].includes(r.part.error?.code ?? '');
+      if (call.toolName === 'bash' && !notRun) result.opaque = true;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      result.parts.push(input.store.putPart({ ...part, state: 'error', error: { code: 'internal', message }, output: `Error (internal): the tool failed unexpectedly: ${message}` }) as ToolPart);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,79 @@
+/**
+ * The closest region of the file to an oldString that was not found, for the not_found error (line range and
+ * similarity), so the model knows where to read again.
+ *
+ * Bounded on purpose (this runs on every miss, also on 20k-line files):
+ * 1. Line votes: each non-blank oldString line that occurs (trimmed) in the file votes for the window start it
+ *    implies; lines occurring more than 64 times (braces, `else:`) do not vote. The best-voted window wins.
+ * 2. With no votes: the longest oldString line is compared with the file lines that contain one of its three
+ *    longest words, pruning by length (a line too short or long to beat the best so far costs nothing).
+ * Similarity is computed under its own small budget; when that runs out, the share of voting lines is reported.
+ */
+import type { Closest } from './failures';
+import type { SearchContext } from './types';
+import { Budget, similarity } from './similarity';
+
+const MAX_VOTERS_PER_LINE = 64;
+const CLOSEST_BUDGET = 4_000_000;
+
+function bestVotedStart(ctx: SearchContext, keys: readonly string[]): { start: number; votes: number } | undefined {
+  const votes = new Map<number, number>();
+  keys.forEach((key, k) => {
+    if (!key) return;
+    const hits = ctx.text.linesWithTrimmed(key);
+    if (hits.length > MAX_VOTERS_PER_LINE) return;
+    for (const i of hits) votes.set(i - k, (votes.get(i - k) ?? 0) + 1);
+  });
+  let best: { start: number; votes: number } | undefined;
+  for (const [start, count] of votes) {
+    if (!best || count > best.votes || (count === best.votes && start < best.start)) best = { start, votes: count };
+  }
+  return best;
+}
+
+function bestLineFor(ctx: SearchContext, probe: string, budget: Budget): { line: number; sim: number } | undefined {
+  const words = (probe.match(/[\p{L}\p{N}_]{3,}/gu) ?? []).sort((a, b) => b.length - a.length).slice(0, 3);
+  if (words.length === 0) return undefined;
+  let best: { line: number; sim: number } | undefined;
+  const trimmed = ctx.text.trimmed;
+  for (let i = 0; i < trimmed.length && !budget.exhausted; i++) {
+    const t = trimmed[i] ?? '';
+    if (!words.some((w) => t.includes(w))) continue;
+    const s = similarity(probe, t, best?.sim ?? 0, budget);
+    if (!budget.exhausted && (!best || s > best.sim)) best = { line: i, sim: s };
+  }
+  return best;
+}
+
+function windowSimilarity(ctx: SearchContext, keys: readonly string[], start: number, end: number, budget: Budget): number | undefined {
+  const want = keys.filter((k) => k.length > 0).join('\n');
+  const have = ctx.text.trimmed.slice(start, end + 1).filter((k) => k.length > 0).join('\n');
+  const s = similarity(want, have, 0, budget);
+  return budget.exhausted ? undefined : s;
+}
+
+/** The file region most like oldString, or undefined when nothing in the file resembles it. */
+export function closestRegion(ctx: SearchContext): Closest | undefined {
+  const keys = ctx.oldLines.map((l) => l.trim());
+  const nonBlank = keys.filter((k) => k.length > 0).length;
+  if (nonBlank === 0) return undefined;
+  const last = ctx.text.lines.length - 1;
+  const budget = new Budget(CLOSEST_BUDGET);
+  const clamp = (start: number): Closest => {
+    const s = Math.min(Math.max(0, start), last);
+    const e = Math.min(last, s + keys.length - 1);
+    return { startLine: s + 1, endLine: e + 1, similarity: 0 };
+  };
+  const voted = bestVotedStart(ctx, keys);
+  if (voted) {
+    const region = clamp(voted.start);
+    const sim = windowSimilarity(ctx, keys, region.startLine - 1, region.endLine - 1, budget);
+    return { ...region, similarity: sim ?? voted.votes / nonBlank };
+  }
+  const probe = keys.reduce((a, b) => (b.length > a.length ? b : a), '');
+  const line = bestLineFor(ctx, probe, budget);
+  if (!line) return undefined;
+  const region = clamp(line.line - keys.indexOf(probe));
+  const sim = keys.length === 1 ? line.sim : windowSimilarity(ctx, keys, region.startLine - 1, region.endLine - 1, budget);
+  return { ...region, similarity: sim ?? line.sim };
+}

@@ -1,0 +1,111 @@
+/**
+ * The engine's expected failures, as data (src/shared/errors.ts). Each says what happened, gives the next step
+ * as the hint, and carries structured detail for the tool and the UI. The not_found text describes the real
+ * tolerance rules (bug B02: never claim byte-exact matching is required when it is not).
+ *
+ * Codes: not_found, ambiguous, no_change, too_broad, already_applied, search_budget (the search hit its work
+ * limit before it could decide: distinct from not_found so a give-up is never silent), and conflict (applyEdits:
+ * two edits of one batch overlap).
+ */
+import type { Fail } from '../../shared/errors';
+import { fail } from '../../shared/errors';
+import { MAX_LISTED_MATCHES } from './policy';
+import type { RungName } from './types';
+
+const TOLERANCE =
+  'Tolerated before giving up: different indentation or trailing spaces, runs of spaces, tabs written as spaces, ' +
+  'over-escaping, curly quotes and dashes, blank lines around the text, small drift inside lines between exact ' +
+  'first and last lines, and read-tool line numbers equal to the real ones.';
+
+/** A closest region of the file, for not_found. */
+export interface Closest {
+  startLine: number;
+  endLine: number;
+  similarity: number;
+}
+
+export function notFound(closest: Closest | undefined): Fail<'not_found'> {
+  const where = closest
+    ? ` The closest region is lines ${closest.startLine}-${closest.endLine} (similarity ${closest.similarity.toFixed(2)}).`
+    : '';
+  return fail('not_found', `oldString was not found in the file. ${TOLERANCE}${where}`, 'Read the file again and copy the exact lines you want to change into oldString.', {
+    startLine: closest?.startLine ?? null,
+    endLine: closest?.endLine ?? null,
+    similarity: closest?.similarity ?? 0,
+  });
+}
+
+export function cutsWord(rung: RungName, line: number): Fail<'not_found'> {
+  return fail(
+    'not_found',
+    `oldString only fits inside a longer word or number (line ${line}, ${rung} match); replacing it would change that token.`,
+    'Read the line again and include the whole word or number in oldString.',
+    { rung, startLine: line, endLine: line, similarity: 1 },
+  );
+}
+
+export function truncatedMarker(): Fail<'not_found'> {
+  return fail(
+    'not_found',
+    'oldString contains the read tool\'s "line truncated" marker: the line was shown cut, so its real text is not in oldString.',
+    'Edit a shorter exact piece of that line (read it with an offset), or keep the truncated line out of oldString.',
+    { startLine: null, endLine: null, similarity: 0 },
+  );
+}
+
+export function ambiguous(rung: RungName, matches: { startLine: number; endLine: number }[]): Fail<'ambiguous'> {
+  const listed = matches.slice(0, MAX_LISTED_MATCHES);
+  const where = listed.map((m) => (m.startLine === m.endLine ? `${m.startLine}` : `${m.startLine}-${m.endLine}`)).join(', ');
+  return fail(
+    'ambiguous',
+    `oldString fits ${matches.length} places (${rung} match), at lines ${where}${matches.length > listed.length ? ', …' : ''}.`,
+    'Add surrounding lines to oldString so it fits one place only, or set replaceAll to change every one.',
+    { rung, count: matches.length, matches: listed },
+  );
+}
+
+export function noChange(lineEndingsOnly: boolean): Fail<'no_change'> {
+  return lineEndingsOnly
+    ? fail('no_change', 'oldString and newString differ only in line endings; line endings are preserved, so nothing would change.', 'Nothing to do: the file keeps its own line endings.')
+    : fail('no_change', 'The edit would leave the file byte-identical.', 'Check newString: it must differ from the text it replaces.');
+}
+
+export function emptyOld(): Fail<'too_broad'> {
+  return fail('too_broad', 'An empty oldString would replace the whole existing file.', 'Use write to replace a whole file, or put the lines next to the insertion point in oldString.');
+}
+
+export function spanTooBroad(rung: RungName, startLine: number, endLine: number): Fail<'too_broad'> {
+  return fail(
+    'too_broad',
+    `The only fit (${rung} match, lines ${startLine}-${endLine}) covers far more text than oldString.`,
+    'Read the file again and copy the exact, contiguous lines you want to change.',
+    { rung, startLine, endLine },
+  );
+}
+
+export function alreadyApplied(startLine: number, endLine: number): Fail<'already_applied'> {
+  return fail(
+    'already_applied',
+    `oldString is not in the file, but newString already is (lines ${startLine}-${endLine}): this edit seems to have landed before. Nothing was written.`,
+    'Read those lines to confirm, then go on with the next change.',
+    { startLine, endLine },
+  );
+}
+
+export function budgetHit(rung: RungName): Fail<'search_budget'> {
+  return fail(
+    'search_budget',
+    `The search stopped at its work limit in the ${rung} rung before it could decide; nothing was written.`,
+    'Give a shorter oldString copied exactly from the file (a few distinctive lines).',
+    { rung },
+  );
+}
+
+export function overlap(first: number, second: number): Fail<'conflict'> {
+  return fail(
+    'conflict',
+    `Edits ${first + 1} and ${second + 1} of the batch touch overlapping text of the original file.`,
+    'Merge those two edits into one, or make their oldStrings cover separate lines.',
+    { edits: [first, second] },
+  );
+}

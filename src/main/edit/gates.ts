@@ -1,0 +1,61 @@
+/**
+ * The safety gates the decision loop applies to every candidate, whatever rung found it (DESIGN §2).
+ *
+ * - span gate: a candidate from a tolerant rung may not cover much more than oldString: its non-blank lines and
+ *   its non-whitespace characters are capped at 1.25 × oldString's plus a small slack (whitespace is not counted,
+ *   so indentation drift never trips it). Bug B07: a stitched oldString must never swallow the lines between.
+ * - fidelity gate: a similarity-scored candidate needs every compared line ≥ LINE_FLOOR (policy.ts).
+ * - token boundary (conformance policy 5): a span that starts or ends inside a word or number is no fit, unless
+ *   the replacement keeps the cut token's fragment unchanged at that edge (replacing the first 2,000 characters
+ *   of a long line with an edit in their middle is fine; 'port = 90' → 'port = 8080' inside 'port = 9000' is not).
+ */
+import type { Candidate } from './types';
+import { LINE_FLOOR, SPAN_CHAR_SLACK, SPAN_FACTOR, SPAN_LINE_SLACK } from './policy';
+import { isWordChar } from './text';
+
+const nonBlankLines = (s: string): number => s.split('\n').filter((l) => l.trim().length > 0).length;
+const solidChars = (s: string): number => s.replace(/\s+/g, '').length;
+
+/** True when the span text is not much larger than what the rung matched (exact rungs always pass). */
+export function passesSpanGate(candidate: Candidate, spanText: string): boolean {
+  if (candidate.rung === 'simple' || candidate.rung === 'multi-occurrence') return true;
+  const lines = nonBlankLines(candidate.matched);
+  const chars = solidChars(candidate.matched);
+  return (
+    nonBlankLines(spanText) <= Math.ceil(lines * SPAN_FACTOR) + SPAN_LINE_SLACK &&
+    solidChars(spanText) <= Math.ceil(chars * SPAN_FACTOR) + SPAN_CHAR_SLACK
+  );
+}
+
+/** True when no compared line of a similarity-scored candidate fell below the floor. */
+export function passesFidelityGate(candidate: Candidate): boolean {
+  return candidate.minLineSimilarity === undefined || candidate.minLineSimilarity >= LINE_FLOOR;
+}
+
+/** True when [start, end) starts or ends inside a word or number of `content`. */
+export function cutsToken(content: string, start: number, end: number): boolean {
+  return (isWordChar(content[start - 1]) && isWordChar(content[start])) || (isWordChar(content[end - 1]) && isWordChar(content[end]));
+}
+
+function leadingWord(s: string): string {
+  return /^[\p{L}\p{N}_]*/u.exec(s)?.[0] ?? '';
+}
+
+function trailingWord(s: string): string {
+  return /[\p{L}\p{N}_]*$/u.exec(s)?.[0] ?? '';
+}
+
+/** True when replacing [start, end) by `replacement` leaves every token the span cuts through unchanged. */
+export function keepsTokens(content: string, start: number, end: number, replacement: string): boolean {
+  const span = content.slice(start, end);
+  if (isWordChar(content[start - 1]) && isWordChar(content[start])) {
+    const head = leadingWord(span);
+    if (head.length === span.length || !replacement.startsWith(head) || isWordChar(replacement[head.length])) return false;
+  }
+  if (isWordChar(content[end - 1]) && isWordChar(content[end])) {
+    const tail = trailingWord(span);
+    const before = replacement[replacement.length - tail.length - 1];
+    if (tail.length === span.length || !replacement.endsWith(tail) || isWordChar(before)) return false;
+  }
+  return true;
+}

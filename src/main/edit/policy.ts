@@ -1,0 +1,23 @@
+/**
+ * The numbers the safety rules use, in one place so the tests and the docs name the same values.
+ * Sources: DESIGN §2 and issue 2 (block-anchor 0.65, ±25 %, context-aware 50 %); the per-line floor comes from the
+ * conformance corpus: averaging hides one invented line among real ones (anchor-one-hallucinated-line,
+ * context-half-hallucinated, bug B08), so every middle line must clear the floor on its own.
+ */
+
+/** Block-anchor: mean similarity of the middle lines must reach this. */
+export const BLOCK_ANCHOR_THRESHOLD = 0.65;
+/** Fidelity gate: every compared line of a similarity-scored candidate must reach this on its own. */
+export const LINE_FLOOR = 0.65;
+/** Block-anchor and context-aware need at least this many lines in oldString. */
+export const MIN_ANCHOR_LINES = 3;
+/** Block-anchor candidate size, relative to oldString's line count. */
+export const SIZE_TOLERANCE = 0.25;
+/** Context-aware: share of middle lines that must be equal after trimming. */
+export const CONTEXT_EQUAL_SHARE = 0.5;
+/** Span gate: a candidate may hold at most this factor (plus the slack below) of oldString's non-blank lines/chars. */
+export const SPAN_FACTOR = 1.25;
+export const SPAN_LINE_SLACK = 1;
+export const SPAN_CHAR_SLACK = 16;
+/** How many matches an `ambiguous` error lists by line range (the count is always complete). */
+export const MAX_LISTED_MATCHES = 50;

@@ -1,0 +1,55 @@
+/**
+ * Helpers the line-based replacers share: turning a window of file lines into a candidate, and the normalisations
+ * (trim, whitespace collapse) they compare lines in.
+ */
+import type { Candidate, Distortion, RungName, SearchContext } from '../types';
+
+/** Collapse every whitespace run to one space and trim: the whitespace-normalized comparison form of a line. */
+export function collapse(line: string): string {
+  return line.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A candidate covering file lines [first, first + count) (whole lines, line break of the last one excluded).
+ * When oldString ended with a line break, the `trailing_newline` distortion tells the loop so.
+ */
+export function lineWindow(
+  ctx: SearchContext,
+  first: number,
+  count: number,
+  rung: RungName,
+  extra: { matched?: string; distortions?: Distortion[]; minLineSimilarity?: number } = {},
+): Candidate {
+  const distortions = [...(extra.distortions ?? [])];
+  if (ctx.oldEndsWithNewline) distortions.push({ kind: 'trailing_newline' });
+  const candidate: Candidate = {
+    start: ctx.text.lineStarts[first] ?? 0,
+    end: ctx.text.lineEnd(first + count - 1),
+    rung,
+    matched: extra.matched ?? ctx.oldLines.join('\n'),
+    lineAligned: true,
+    distortions,
+  };
+  if (extra.minLineSimilarity !== undefined) candidate.minLineSimilarity = extra.minLineSimilarity;
+  return candidate;
+}
+
+/** True when file lines [first, first + keys.length) equal `keys` under `form` (keys already in that form). */
+export function windowEquals(lines: readonly string[], first: number, keys: readonly string[], form: (l: string) => string): boolean {
+  if (first < 0 || first + keys.length > lines.length) return false;
+  for (let k = 0; k < keys.length; k++) {
+    const line = lines[first + k];
+    if (line === undefined || form(line) !== keys[k]) return false;
+  }
+  return true;
+}
+
+/** Exact occurrences of `needle` as candidates (overlapping ones included, so 'aa' in 'aaa' is two places). */
+export function exactCandidates(ctx: SearchContext, needle: string, rung: RungName, distortions: Distortion[] = []): Candidate[] {
+  const out: Candidate[] = [];
+  if (needle.length === 0) return out;
+  for (let at = ctx.content.indexOf(needle); at !== -1; at = ctx.content.indexOf(needle, at + 1)) {
+    out.push({ start: at, end: at + needle.length, rung, matched: needle, lineAligned: false, distortions });
+  }
+  return out;
+}

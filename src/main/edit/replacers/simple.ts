@@ -1,0 +1,12 @@
+/**
+ * Rung 1, simple: oldString occurs byte-for-byte (after CRLF/BOM normalisation). Every occurrence is a candidate,
+ * overlapping ones too, so the uniqueness gate sees every place. Exact always wins over looser rungs (B13, and the
+ * conformance case where a straight apostrophe matches exactly next to a curly one).
+ */
+import type { Replacer } from '../types';
+import { exactCandidates } from './shared';
+
+export const simple: Replacer = {
+  name: 'simple',
+  find: (ctx) => exactCandidates(ctx, ctx.old, 'simple'),
+};

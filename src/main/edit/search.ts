@@ -1,0 +1,29 @@
+/**
+ * Building the search context the replacers share, and the small candidate utilities the loop uses.
+ */
+import type { Candidate, SearchContext } from './types';
+import { Budget } from './similarity';
+import type { TextIndex } from './text';
+import { splitBlock } from './text';
+
+/** A search context over `text` for `old` (both already normalised). */
+export function makeContext(text: TextIndex, old: string, budget: Budget = new Budget()): SearchContext {
+  const { lines, endsWithNewline } = splitBlock(old);
+  return { content: text.text, old, text, oldLines: lines, oldEndsWithNewline: endsWithNewline, budget };
+}
+
+/** Every candidate of a rung, sorted by place, one per distinct span. */
+export function distinctPlaces(found: Iterable<Candidate>): Candidate[] {
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const c of found) {
+    const key = `${c.start}:${c.end}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(c);
+  }
+  return out.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** The read tool's marker for a line it cut (issue 2 §4: lines over 2,000 chars are cut with a marker). */
+export const TRUNCATION_MARKER = /\(line truncated to \d+ chars\)/;

@@ -1,0 +1,203 @@
+/**
+ * Text files in their own encoding (DESIGN §2–3, bugs B18–B20). Detection order on the raw bytes:
+ *   1. a BOM: EF BB BF → UTF-8+BOM; FF FE → UTF-16 LE; FE FF → UTF-16 BE (the BOM is removed from `text` and
+ *      written back by `encodeText`);
+ *   2. a NUL byte (without a UTF-16 BOM) → `binary`;
+ *   3. valid UTF-8 → UTF-8;
+ *   4. otherwise the detector's (chardet) guess, then Latin-1 as the last resort (every byte maps to one code
+ *      point, so it always round-trips).
+ * A decoding is accepted only if encoding the decoded text gives back the very same bytes, so a later edit of
+ * one line can never rewrite bytes elsewhere (no U+FFFD, no '?'). `encodeText` refuses characters the file's
+ * encoding cannot hold (`unencodable`) instead of substituting them.
+ */
+import { promises as fsp } from 'node:fs';
+import chardet from 'chardet';
+import iconv from 'iconv-lite';
+import { fail, ok, type Result } from '../../shared/errors';
+import type { FileStamp } from '../tools/types';
+import { stampOf } from './stamp';
+
+/** How a file's bytes map to text. `encoding` is an iconv-lite name ('utf8', 'utf16le', 'utf16be', 'latin1'…). */
+export interface TextEncodingInfo {
+  encoding: string;
+  bom: boolean;
+}
+
+/** A decoded text file: `text` has no BOM and its line endings untouched. */
+export interface TextFile {
+  text: string;
+  encoding: TextEncodingInfo;
+  bytes: Buffer;
+  stamp: FileStamp;
+  /** Permission bits (st_mode & 0o7777). */
+  mode: number;
+}
+
+/** Default size limit for text files the tools load (bytes). */
+export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * Read and decode a text file. Errors: `file_not_found`, `is_directory`, `binary` (NUL bytes or no encoding that
+ * round-trips), `too_large` (over `maxBytes`, default 50 MB), `io_error`.
+ */
+export async function readTextFile(absPath: string, options: { maxBytes?: number } = {}): Promise<Result<TextFile>> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let st;
+  try {
+    st = await fsp.stat(absPath);
+  } catch (e) {
+    return fsError(e, absPath);
+  }
+  if (st.isDirectory()) return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
+  if (st.size > maxBytes) {
+    return fail('too_large', `${absPath} is ${st.size} bytes, over the ${maxBytes}-byte limit.`, 'Use bash tools (head, sed) on this file, or edit a smaller file.', { size: st.size, maxBytes });
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await fsp.readFile(absPath);
+  } catch (e) {
+    return fsError(e, absPath);
+  }
+  const decoded = decodeBytes(bytes);
+  if (!decoded.ok) return decoded;
+  return ok({ ...decoded.value, bytes, stamp: stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }), mode: st.mode & 0o7777 });
+}
+
+/** Map an fs error to a Result failure. */
+function fsError(e: unknown, absPath: string): Result<never> {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return fail('file_not_found', `${absPath} does not exist.`, 'Check the path with list or glob.');
+  if (code === 'EISDIR') return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
+  return fail('io_error', `Cannot read ${absPath}: ${(e as Error).message}`, 'Check the file permissions and try again.', { errno: code });
+}
+
+/**
+ * Decode raw bytes following the module's detection order. Errors: `binary`. Pure (no fs).
+ */
+export function decodeBytes(bytes: Buffer): Result<{ text: string; encoding: TextEncodingInfo }> {
+  const bomInfo = bomOf(bytes);
+  if (bomInfo) {
+    const text = iconv.decode(bytes.subarray(bomLength(bomInfo)), bomInfo.encoding, { stripBOM: false });
+    if (roundTrips(text, bomInfo, bytes)) return ok({ text, encoding: bomInfo });
+  }
+  if (bytes.includes(0)) return binaryFail('it contains NUL bytes');
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  try {
+    const text = utf8.decode(bytes);
+    if (!bomInfo) return ok({ text, encoding: { encoding: 'utf8', bom: false } });
+  } catch {
+    // not UTF-8: try the detector's guess, then Latin-1
+  }
+  for (const name of legacyCandidates(bytes)) {
+    const info = { encoding: name, bom: false };
+    const text = iconv.decode(bytes, name, { stripBOM: false });
+    if (roundTrips(text, info, bytes)) return ok({ text, encoding: info });
+  }
+  return binaryFail('no text encoding reproduces its bytes');
+}
+
+function binaryFail(why: string): Result<never> {
+  return fail('binary', `The file looks binary (${why}).`, 'Binary files cannot be read or edited as text; use bash tools if you must inspect it.');
+}
+
+function bomOf(bytes: Buffer): TextEncodingInfo | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf8', bom: true };
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf16le', bom: true };
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf16be', bom: true };
+  return undefined;
+}
+
+function bomLength(info: TextEncodingInfo): number {
+  if (!info.bom) return 0;
+  return info.encoding === 'utf8' ? 3 : 2;
+}
+
+/** The detector's candidates (iconv-lite names), Latin-1 last. */
+function legacyCandidates(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (const match of chardet.analyse(bytes)) {
+    const name = match.name.toLowerCase();
+    if (name.startsWith('utf') || name.startsWith('iso-2022') || !iconv.encodingExists(name)) continue;
+    if (match.confidence < 10) continue;
+    if (!out.includes(name)) out.push(name);
+    if (out.length >= 3) break;
+  }
+  out.push('latin1');
+  return out;
+}
+
+function roundTrips(text: string, info: TextEncodingInfo, bytes: Buffer): boolean {
+  const back = encodeText(text, info);
+  return back.ok && back.value.equals(bytes);
+}
+
+/** True when `text` holds an unpaired UTF-16 surrogate (cannot be written as UTF-8). */
+function loneSurrogateAt(text: string): number {
+  const m = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
+  return m ? m.index : -1;
+}
+
+/**
+ * Encode `text` (no BOM in it) in the file's encoding, adding the BOM when `info.bom`. Error `unencodable`
+ * (data: `{ encoding, index, line, char }`) when a character has no representation — never a substitute.
+ */
+export function encodeText(text: string, info: TextEncodingInfo): Result<Buffer> {
+  const enc = info.encoding.toLowerCase();
+  let body: Buffer;
+  if (enc === 'utf8' || enc === 'utf-8') {
+    const bad = loneSurrogateAt(text);
+    if (bad >= 0) return unencodable(text, bad, 'UTF-8');
+    body = Buffer.from(text, 'utf8');
+    return ok(info.bom ? Buffer.concat([UTF8_BOM, body]) : body);
+  }
+  if (enc === 'utf16le' || enc === 'utf16be') {
+    body = Buffer.from(text, 'utf16le');
+    if (enc === 'utf16be') body.swap16();
+    if (!info.bom) return ok(body);
+    return ok(Buffer.concat([Buffer.from(enc === 'utf16le' ? [0xff, 0xfe] : [0xfe, 0xff]), body]));
+  }
+  body = iconv.encode(text, enc, { addBOM: false });
+  const back = iconv.decode(body, enc, { stripBOM: false });
+  if (back !== text) {
+    let i = 0;
+    while (i < text.length && text[i] === back[i]) i++;
+    return unencodable(text, i, info.encoding);
+  }
+  return ok(body);
+}
+
+function unencodable(text: string, index: number, encoding: string): Result<never> {
+  const line = text.slice(0, index).split('\n').length;
+  const char = String.fromCodePoint(text.codePointAt(index) ?? 0xfffd);
+  const hex = 'U+' + (text.codePointAt(index) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return fail(
+    'unencodable',
+    `The character ${JSON.stringify(char)} (${hex}) on line ${line} cannot be written in this file's encoding (${encoding}).`,
+    `Use only characters that ${encoding} can hold (e.g. an escape sequence), or convert the file to UTF-8 first.`,
+    { encoding, index, line, char: hex },
+  );
+}
+
+/** The dominant line ending of `text`: CRLF when at least half of its line breaks are CRLF, else LF (POSIX default). */
+export function lineEnding(text: string): '\n' | '\r\n' {
+  let lf = 0;
+  let crlf = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  return crlf > 0 && crlf >= lf ? '\r\n' : '\n';
+}
+
+/** `text` with every line break (CRLF or LF) turned into `eol`. Lone CRs are kept as they are. */
+export function toLineEnding(text: string, eol: '\n' | '\r\n'): string {
+  const lf = text.replace(/\r\n/g, '\n');
+  return eol === '\n' ? lf : lf.replace(/\n/g, '\r\n');
+}
+
+/** `text` without a leading U+FEFF (a BOM the model copied into content; the file's BOM lives in TextEncodingInfo). */
+export function stripBomChar(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

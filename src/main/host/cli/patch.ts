@@ -1,0 +1,47 @@
+/**
+ * `landfall apply_patch --dir D (--file patch.txt | --file - | stdin)` — apply one patch to a folder with the
+ * patch engine (all or nothing), printing the outcome as JSON: `{ ok: true, title, output, metadata: { files,
+ * landed } }` or `{ ok: false, error, output }`. Exit code 0 on success, 1 when the patch is refused (nothing was
+ * changed), 2 on bad usage.
+ *
+ * A one-shot run has no session, so no observed versions are checked: running the command is the user's
+ * consent, and every hunk must still match the current bytes of its file, so nothing unseen is overwritten.
+ */
+import { promises as fsp } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { toolFailure } from '../../tools/types';
+import { applyPatch } from '../../patch';
+
+const USAGE = 'usage: landfall apply_patch --dir D [--file patch.txt | --file -]   (no --file: the patch is read from stdin)';
+
+async function readPatch(file: string | undefined): Promise<string> {
+  if (file !== undefined && file !== '-') return fsp.readFile(file, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Run `apply_patch` with its arguments; prints JSON to stdout and returns the exit code. */
+export async function run(_command: string, args: string[]): Promise<number> {
+  let values: { dir?: string; file?: string };
+  try {
+    values = parseArgs({ args, options: { dir: { type: 'string' }, file: { type: 'string' } }, allowPositionals: false }).values;
+  } catch (e) {
+    process.stderr.write(`landfall apply_patch: ${(e as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.dir === undefined) {
+    process.stderr.write(`landfall apply_patch: --dir is required\n${USAGE}\n`);
+    return 2;
+  }
+  const text = await readPatch(values.file);
+  const result = await applyPatch(text, { root: values.dir });
+  if (!result.ok) {
+    process.stdout.write(`${JSON.stringify(toolFailure(result.error), null, 2)}\n`);
+    return 1;
+  }
+  const { files, landed, summary } = result.value;
+  const outcome = { ok: true, title: `apply_patch ${files.length} file(s)`, output: summary, metadata: { files, landed } };
+  process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+  return 0;
+}

@@ -1,0 +1,184 @@
+/**
+ * Session commands of the command line (issue 5):
+ *   landfall run --dir D [--provider ID] [--model M] [--data DATA] "prompt"
+ *   landfall replay --dir D --session <corpus session folder> [--mode recorded|live] [--no-seed] [--data DATA]
+ *   landfall sessions list --dir D | show ID | revert ID MESSAGE [--part P] [--force] [--preview]
+ *                     | unrevert ID | undo ID [--force] | redo ID [--force]        (all take --data DATA)
+ * The data folder defaults to $LANDFALL_DATA_DIR, else ~/.landfall. Exit codes: 0 ok, 1 refused/failed, 2 usage.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import type { Result } from '../../../shared/errors';
+import type { CoreEvent } from '../../../shared/events';
+import type { Part } from '../../../shared/model';
+import { AgentService } from '../../agent/service';
+
+interface Args { flags: Map<string, string | true>; positional: string[] }
+
+function parse(args: string[]): Args {
+  const flags = new Map<string, string | true>();
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (!a.startsWith('--')) { positional.push(a); continue; }
+    const next = args[i + 1];
+    if (['--force', '--preview', '--no-seed'].includes(a) || next === undefined || next.startsWith('--')) flags.set(a.slice(2), true);
+    else { flags.set(a.slice(2), next); i++; }
+  }
+  return { flags, positional };
+}
+
+function str(a: Args, name: string): string | undefined {
+  const v = a.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+const out = (s: string): void => { process.stdout.write(s); };
+const err = (s: string): void => { process.stderr.write(s); };
+
+function failed<T>(r: Result<T>): r is Extract<Result<T>, { ok: false }> {
+  if (r.ok) return false;
+  err(`landfall: ${r.error.code}: ${r.error.message}\n${r.error.hint}\n`);
+  return true;
+}
+
+async function openService(a: Args): Promise<AgentService | undefined> {
+  const dataDir = str(a, 'data') ?? process.env.LANDFALL_DATA_DIR ?? path.join(os.homedir(), '.landfall');
+  const svc = await AgentService.open({ dataDir });
+  return failed(svc) ? undefined : svc.value;
+}
+
+function describePart(p: Part): string | undefined {
+  if (p.type !== 'tool' || (p.state !== 'completed' && p.state !== 'error')) return undefined;
+  const title = typeof p.metadata?.title === 'string' ? p.metadata.title : p.tool;
+  const head = p.state === 'completed' ? `✓ ${title}` : `✗ ${p.tool} (${p.error?.code ?? 'error'})`;
+  const body = (p.output ?? p.error?.message ?? '').split('\n').slice(0, p.state === 'completed' ? 3 : 6).join('\n  ');
+  return `\n${head}\n  ${body}\n`;
+}
+
+async function runPrompt(a: Args): Promise<number> {
+  const dir = str(a, 'dir');
+  const text = a.positional.join(' ');
+  if (!dir || text === '') { err('usage: landfall run --dir D [--provider ID] [--model M] "prompt"\n'); return 2; }
+  const svc = await openService(a);
+  if (!svc) return 1;
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const project = await svc.openProject(dir);
+    if (failed(project)) return 1;
+    const session = svc.createSession(project.value.id, text.slice(0, 60));
+    if (failed(session)) return 1;
+    svc.on((e: CoreEvent) => {
+      if (e.type === 'text.delta' && e.sessionId === session.value.id) out(e.delta);
+      if (e.type === 'part.updated') { const d = describePart(e.part); if (d) out(d); }
+      if (e.type === 'permission.asked') {
+        void rl.question(`\n? ${e.title} — allow [o]nce, [a]lways, [r]eject: `).then((ans) => {
+          const answer = ans.startsWith('a') ? 'always' : ans.startsWith('o') || ans.startsWith('y') ? 'once' : 'reject';
+          svc.answerPermission(e.requestId, { answer });
+        });
+      }
+    });
+    process.once('SIGINT', () => svc.stop(session.value.id));
+    const r = await svc.prompt(session.value.id, text, { provider: str(a, 'provider'), model: str(a, 'model') });
+    if (failed(r)) return 1;
+    out(`\n[${r.value.finishReason}, ${r.value.steps} steps, session ${session.value.id}]\n`);
+    if (r.value.error) err(`${r.value.error.code}: ${r.value.error.message}\n${r.value.error.hint}\n`);
+    return r.value.error ? 1 : 0;
+  } finally {
+    rl.close();
+    await svc.close();
+  }
+}
+
+async function runReplay(a: Args): Promise<number> {
+  const dir = str(a, 'dir');
+  const corpus = str(a, 'session');
+  const mode = str(a, 'mode') ?? 'recorded';
+  if (!dir || !corpus || (mode !== 'recorded' && mode !== 'live')) { err('usage: landfall replay --dir D --session <corpus folder> [--mode recorded|live] [--no-seed]\n'); return 2; }
+  mkdirSync(dir, { recursive: true });
+  const svc = await openService(a);
+  if (!svc) return 1;
+  try {
+    const project = await svc.openProject(dir);
+    if (failed(project)) return 1;
+    const session = svc.createSession(project.value.id, `replay ${path.basename(corpus)}`);
+    if (failed(session)) return 1;
+    const r = await svc.replay(session.value.id, corpus, { mode, seed: a.flags.get('no-seed') !== true });
+    if (failed(r)) return 1;
+    out(`${'seq'.padStart(4)}  ${'tool'.padEnd(11)} ${'recorded'.padEnd(10)} ${'landfall'.padEnd(14)} path\n`);
+    for (const c of r.value.calls) {
+      const lf = `${c.landfall}${c.rung && c.rung !== 'simple' ? ` (${c.rung})` : ''}`;
+      out(`${String(c.seq).padStart(4)}  ${(c.synthetic ? `(${c.tool})` : c.tool).padEnd(11)} ${c.recorded.padEnd(10)} ${lf.padEnd(14)} ${c.path ?? ''}\n`);
+    }
+    out(`\nsession ${session.value.id}, ${r.value.userMessageIds.length} turns\n\n${r.value.finalDiff}`);
+    return 0;
+  } finally {
+    await svc.close();
+  }
+}
+
+function showSession(svc: AgentService, id: string): number {
+  const v = svc.getSession(id);
+  if (failed(v)) return 1;
+  out(`${v.value.session.title} (${v.value.session.id})${v.value.session.revert ? ` — reverted to ${v.value.session.revert.messageId}` : ''}\n`);
+  for (const m of v.value.messages) {
+    out(`\n${m.role} ${m.id}\n`);
+    for (const p of m.parts) {
+      if (p.type === 'text') out(`  ${p.text.split('\n')[0]?.slice(0, 100)}\n`);
+      else if (p.type === 'tool') out(`  [${p.tool} ${p.state}${p.error ? `: ${p.error.code}` : ''}] ${p.id}\n`);
+      else if (p.type === 'patch') out(`  patch ${p.hash.slice(0, 10)} ${p.files.join(', ')}\n`);
+    }
+  }
+  return 0;
+}
+
+async function runSessions(a: Args): Promise<number> {
+  const [verb, id, messageId] = a.positional;
+  const svc = await openService(a);
+  if (!svc) return 1;
+  try {
+    const opts = { force: a.flags.get('force') === true, preview: a.flags.get('preview') === true };
+    const report = (r: Result<{ restored: string[]; deleted: string[]; skipped: string[]; conflicts: { path: string }[] }>): number => {
+      if (failed(r)) return 1;
+      out(`restored: ${r.value.restored.join(', ') || '-'}\ndeleted: ${r.value.deleted.join(', ') || '-'}\nskipped: ${r.value.skipped.join(', ') || '-'}\n`);
+      if (r.value.conflicts.length > 0) out(`conflicts (changed after the agent's step; use --force to overwrite): ${r.value.conflicts.map((c) => c.path).join(', ')}\n`);
+      return 0;
+    };
+    switch (verb) {
+      case 'list': {
+        const dir = str(a, 'dir');
+        if (!dir) { err('usage: landfall sessions list --dir D\n'); return 2; }
+        const p = await svc.openProject(dir);
+        if (failed(p)) return 1;
+        for (const s of svc.listSessions(p.value.id)) out(`${s.id}  ${new Date(s.updated).toISOString()}  ${s.title}${s.revert ? ' (reverted)' : ''}\n`);
+        return 0;
+      }
+      case 'show': return id ? showSession(svc, id) : 2;
+      case 'revert': return id && messageId ? report(await svc.revert(id, messageId, str(a, 'part'), opts)) : 2;
+      case 'unrevert': return id ? report(await svc.unrevert(id)) : 2;
+      case 'undo': {
+        if (!id) return 2;
+        const r = await svc.undo(id, opts);
+        const code = report(r);
+        if (r.ok) out(`undone prompt: ${r.value.text}\n`);
+        return code;
+      }
+      case 'redo': return id ? report(await svc.redo(id, opts)) : 2;
+      default:
+        err('usage: landfall sessions list|show|revert|unrevert|undo|redo …\n');
+        return 2;
+    }
+  } finally {
+    await svc.close();
+  }
+}
+
+/** Entry point for the dispatcher (host/cli.ts). */
+export async function run(command: string, args: string[]): Promise<number> {
+  const a = parse(args);
+  if (command === 'run') return runPrompt(a);
+  if (command === 'replay') return runReplay(a);
+  return runSessions(a);
+}

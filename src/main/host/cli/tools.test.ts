@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../cli';
+
+let dir: string;
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-cli-')));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Run the dispatcher in-process; returns the exit code and the JSON it printed. */
+async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
+  const chunks: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => {
+    chunks.push(String(c));
+    return true;
+  });
+  const code = await main(args);
+  vi.restoreAllMocks();
+  return { code, json: JSON.parse(chunks.join('')) as Record<string, unknown> };
+}
+
+describe('landfall read|edit|write|list|glob|grep', () => {
+  it('edit records the read implicitly (oldString must match the current bytes) and prints the outcome', async () => {
+    writeFileSync(path.join(dir, 'x.txt'), 'a\r\nb\r\n');
+    const r = await cli('edit', '--dir', dir, '--path', 'x.txt', '--old', 'b', '--new', 'B');
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ ok: true, title: 'edit x.txt', metadata: { rung: 'simple', diff: { file: 'x.txt', additions: 1, deletions: 1 } } });
+    expect(readFileSync(path.join(dir, 'x.txt'), 'latin1')).toBe('a\r\nB\r\n');
+    const miss = await cli('edit', '--dir', dir, '--path', 'x.txt', '--old', 'zzz', '--new', 'q');
+    expect(miss.code).toBe(1);
+    expect(miss.json).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('write over an existing file needs --force; a new file does not', async () => {
+    writeFileSync(path.join(dir, 'keep.txt'), 'mine\n');
+    const refused = await cli('write', '--dir', dir, '--path', 'keep.txt', '--content', 'theirs\n');
+    expect(refused.code).toBe(1);
+    expect(refused.json).toMatchObject({ ok: false, error: { code: 'not_observed', hint: expect.stringContaining('--force') } });
+    expect(readFileSync(path.join(dir, 'keep.txt'), 'latin1')).toBe('mine\n');
+    expect((await cli('write', '--dir', dir, '--path', 'keep.txt', '--content', 'theirs\n', '--force')).code).toBe(0);
+    expect(readFileSync(path.join(dir, 'keep.txt'), 'latin1')).toBe('theirs\n');
+    expect((await cli('write', '--dir', dir, '--path', 'new/n.txt', '--content', 'n\n')).code).toBe(0);
+  });
+
+  it('read, list, glob and grep print their outcomes; bad usage exits 2', async () => {
+    writeFileSync(path.join(dir, 'a.ts'), 'const alpha = 1;\n');
+    expect((await cli('read', '--dir', dir, '--path', 'a.ts')).json).toMatchObject({ ok: true, output: '1: const alpha = 1;' });
+    expect((await cli('list', '--dir', dir)).json).toMatchObject({ ok: true, output: './\na.ts' });
+    expect((await cli('glob', '--dir', dir, '--pattern', '*.ts')).json).toMatchObject({ ok: true, output: 'a.ts' });
+    expect((await cli('grep', '--dir', dir, '--pattern', 'alp')).json).toMatchObject({ ok: true, output: 'a.ts:\n  1: const alpha = 1;' });
+    expect((await cli('read', '--dir', dir)).code).toBe(2);
+    expect((await cli('read', '--dir', dir, '--path', '../x')).json).toMatchObject({ ok: false, error: { code: 'outside_root' } });
+  });
+
+  it('bin/landfall.mjs runs the same dispatcher through tsx', () => {
+    writeFileSync(path.join(dir, 'x.txt'), 'one\n');
+    const bin = path.resolve(process.cwd(), 'bin', 'landfall.mjs');
+    const r = spawnSync(process.execPath, [bin, 'edit', '--dir', dir, '--path', 'x.txt', '--old', 'one', '--new', 'two'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, output: 'x.txt: Edited line 1 (rung simple, exact match).' });
+    expect(readFileSync(path.join(dir, 'x.txt'), 'latin1')).toBe('two\n');
+  });
+});

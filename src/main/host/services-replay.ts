@@ -1,0 +1,58 @@
+/**
+ * Replay in the app: plays a recorded session (corpus format) through the real loop with the replay provider,
+ * turn by turn, like `AgentService.replay` — but ATTENDED: permission questions wait for the user's answer
+ * (the core's replay answers them "reject" because nobody watches a command-line replay). Base files missing from
+ * the project are written from files.jsonl first; files already there are left alone. A stop ends the replay.
+ */
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import type { AgentService } from '../agent/service';
+import { ReplayModel } from '../agent/providers/replay';
+import { loadCorpusSession, seedProject } from '../agent/replay/corpus';
+import { planReplay } from '../agent/replay/plan';
+
+async function missing(root: string, rel: string): Promise<boolean> {
+  try {
+    await access(join(root, rel));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** What to say as each turn's user message: the given text (first turn), else the turn's place in the recording. */
+function turnText(i: number, total: number, id: string, first: string | undefined): string {
+  if (i === 0 && first) return first;
+  return `Continue the recorded session ${id} (turn ${i + 1} of ${total}).`;
+}
+
+/**
+ * Loads the recording and returns the function that runs it (so a bad folder is an error before anything starts);
+ * the run answers the first turn's failure to start (e.g. `busy`).
+ * Errors: `file_not_found` / `invalid_input` from the corpus reader, `invalid_input` for an unknown session.
+ */
+export async function prepareReplay(svc: AgentService, sessionId: string, dir: string, firstText?: string): Promise<Result<() => Promise<Result<void>>>> {
+  const view = svc.getSession(sessionId);
+  if (!view.ok) return view;
+  const project = svc.listProjects().find((p) => p.id === view.value.session.projectId);
+  if (!project) return fail('invalid_input', `The project of session ${sessionId} is gone.`, 'Open the project again.');
+  const corpus = await loadCorpusSession(dir);
+  if (!corpus.ok) return corpus;
+  const plan = planReplay(corpus.value.calls, 'recorded');
+  if (plan.turns.length === 0) return fail('invalid_input', `${dir} holds no call that can be replayed.`, 'Pick a recording with read, edit or write calls.');
+  const toSeed = [];
+  for (const f of corpus.value.files) if (await missing(project.root, f.path)) toSeed.push(f);
+  const model = new ReplayModel(plan, `replay:${corpus.value.id}`);
+  return ok(async () => {
+    await seedProject(project.root, toSeed);
+    for (let i = 0; i < plan.turns.length; i++) {
+      const turn = plan.turns[i] ?? [];
+      const r = await svc.runWithModel(sessionId, model, turnText(i, plan.turns.length, corpus.value.id, firstText), turn.length + 2);
+      if (!r.ok) return r;
+      if (r.value.finishReason === 'aborted' || r.value.finishReason === 'error') break;
+    }
+    return ok(undefined);
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * Settings between the screen and the core: the core keeps providers in settings.json with keys named by an
+ * environment variable (never stored there); the screen shows one provider choice, model, base URL and whether a
+ * key is stored. A key typed in the app goes to the platform's SecretStore and is handed to the core through a
+ * process environment variable `LANDFALL_KEY_<ID>` that the provider entry names.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROVIDER_PRESETS } from '../../shared/contract';
+import type { ProviderId, SettingsInput, SettingsView } from '../../shared/contract';
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import type { AgentService } from '../agent/service';
+import type { ProviderSettings, Settings } from '../agent/service-types';
+import { testConnection } from '../agent/test-connection';
+import type { SecretStore } from './services';
+
+const KNOWN: ProviderId[] = ['ollama', 'lmstudio', 'anthropic', 'openai'];
+
+/** The environment variable that carries an app-stored key for provider `id`. */
+export function keyVariable(id: string): string {
+  return `LANDFALL_KEY_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/** Puts every stored key into the process environment, where the core's providers read keys. */
+export function exportStoredKeys(svc: AgentService, secrets: SecretStore): void {
+  for (const p of svc.getSettings().providers) {
+    const key = secrets.get(p.id);
+    if (key) process.env[keyVariable(p.id)] = key;
+  }
+}
+
+/** True when no settings file exists yet: the first-run screen shows. */
+export function isFirstRun(dataDir: string): boolean {
+  return !existsSync(join(dataDir, 'settings.json'));
+}
+
+/** The screen's view of the core's settings. */
+export function settingsView(svc: AgentService, secrets: SecretStore, dataDir: string): SettingsView {
+  const settings = svc.getSettings();
+  const current = settings.providers.find((p) => p.id === settings.defaultProvider);
+  const choice: ProviderId | null = isFirstRun(dataDir) || !current ? null : KNOWN.includes(current.id as ProviderId) ? (current.id as ProviderId) : 'custom';
+  const envKey = current?.apiKeyEnv ? process.env[current.apiKeyEnv] : undefined;
+  return {
+    provider: choice,
+    model: current?.model ?? '',
+    baseURL: current?.baseURL ?? '',
+    hasKey: current ? secrets.get(current.id) !== undefined || !!envKey : false,
+    keyStorage: secrets.kind(),
+  };
+}
+
+/** The provider entry a settings input describes, merged over the existing one. */
+function providerFrom(settings: Settings, input: Partial<SettingsInput> & { provider: ProviderId }): Result<ProviderSettings> {
+  const id = input.provider;
+  const existing = settings.providers.find((p) => p.id === id);
+  const kind: ProviderSettings['kind'] = id === 'anthropic' || id === 'openai' ? id : 'openai-compatible';
+  const model = input.model?.trim() || existing?.model || '';
+  if (!model) return fail('invalid_input', 'No model is named.', 'Type the model id (for Ollama, e.g. qwen2.5-coder:7b).');
+  const baseURL = input.baseURL?.trim() || existing?.baseURL || (PROVIDER_PRESETS[id] as { baseURL: string } | undefined)?.baseURL || undefined;
+  if (kind === 'openai-compatible' && !baseURL) return fail('invalid_input', 'An OpenAI-compatible server needs a base URL.', 'Type the server URL, e.g. http://127.0.0.1:8080/v1.');
+  const apiKeyEnv = existing?.apiKeyEnv && !existing.apiKeyEnv.startsWith('LANDFALL_KEY_') ? existing.apiKeyEnv : undefined;
+  return ok({ id, kind, model, ...(baseURL ? { baseURL } : {}), apiKeyEnv: apiKeyEnv ?? keyVariable(id) });
+}
+
+/** Saves the screen's settings; a key goes to the secret store (or is removed with `apiKey: null`). */
+export async function saveSettingsInput(svc: AgentService, secrets: SecretStore, dataDir: string, input: SettingsInput): Promise<Result<SettingsView>> {
+  if (input.provider === null) return ok(settingsView(svc, secrets, dataDir));
+  const settings = svc.getSettings();
+  const provider = providerFrom(settings, { ...input, provider: input.provider });
+  if (!provider.ok) return provider;
+  if (input.apiKey !== undefined) {
+    await secrets.set(provider.value.id, input.apiKey);
+    if (input.apiKey === null) delete process.env[keyVariable(provider.value.id)];
+    else provider.value.apiKeyEnv = keyVariable(provider.value.id);
+  }
+  const key = secrets.get(provider.value.id);
+  if (key) process.env[keyVariable(provider.value.id)] = key;
+  const providers = [...settings.providers.filter((p) => p.id !== provider.value.id), provider.value];
+  const saved = await svc.saveSettings({ ...settings, defaultProvider: provider.value.id, providers });
+  if (!saved.ok) return saved;
+  return ok(settingsView(svc, secrets, dataDir));
+}
+
+/** Tries the described (or saved) provider with a one-word request; the key may be one typed but not saved. */
+export async function testSettings(svc: AgentService, secrets: SecretStore, input: Partial<SettingsInput>): Promise<Result<{ model: string; latencyMs: number }>> {
+  const settings = svc.getSettings();
+  const id = (input.provider ?? null) || (settings.defaultProvider as ProviderId);
+  const provider = providerFrom(settings, { ...input, provider: id });
+  if (!provider.ok) return provider;
+  const variable = keyVariable(id);
+  const key = input.apiKey ?? secrets.get(id) ?? (provider.value.apiKeyEnv ? process.env[provider.value.apiKeyEnv] : undefined);
+  const env = { ...process.env, ...(key ? { [variable]: key } : {}) };
+  const r = await testConnection({ ...provider.value, apiKeyEnv: key ? variable : provider.value.apiKeyEnv }, env);
+  return r.ok ? ok({ model: provider.value.model, latencyMs: r.value.ms }) : r;
+}

@@ -1,0 +1,176 @@
+/**
+ * The contract's handlers over the core (AgentService): the ONLY place where the app's two transports call into
+ * main's services. Each handler receives input the router already parsed and answers a Result. What the platform
+ * supplies differs per transport and comes in as `Platform`: the folder dialog and the secret store exist in
+ * Electron; the web host has neither (a typed path; keys from the environment).
+ *
+ * Adaptations to the core, kept here: turns run in the background (a call answers once the turn has started,
+ * progress arrives as events); permission questions still waiting are remembered from events so a reloaded window
+ * shows them; replay is attended (services-replay.ts); settings map to one provider choice (services-settings.ts).
+ */
+import { cp, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AnyEvent, CallOutput, PermissionAsk } from '../../shared/contract';
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import type { CoreEvent } from '../../shared/events';
+import { AgentService } from '../agent/service';
+import type { Handlers } from './router';
+import { prepareReplay } from './services-replay';
+import { exportStoredKeys, isFirstRun, saveSettingsInput, settingsView, testSettings } from './services-settings';
+
+/** Where API keys live. `kind` tells the settings screen what to say about it. */
+export interface SecretStore {
+  kind(): 'os-secret-store' | 'unprotected' | 'environment';
+  get(providerId: string): string | undefined;
+  /** Stores (or with null removes) the key of a provider. */
+  set(providerId: string, key: string | null): Promise<void>;
+}
+
+/** What the transport supplies. */
+export interface Platform {
+  transport: 'electron' | 'web';
+  version: string;
+  /** The native open-folder dialog (Electron); absent in the web host. */
+  pickFolder?: () => Promise<string | null>;
+  secrets: SecretStore;
+  /** Folder holding `sample/` (project + recording). */
+  resourcesDir: string;
+}
+
+export interface Services {
+  handlers: Handlers;
+  /** Every core event, in order; returns the unsubscribe function. */
+  subscribe(listener: (event: AnyEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Keys for the web host: read from the environment; one typed in the page lives in memory for this run only. */
+export function environmentSecrets(): SecretStore {
+  const memory = new Map<string, string>();
+  return {
+    kind: () => 'environment',
+    get: (id) => memory.get(id) ?? process.env['LANDFALL_API_KEY'],
+    set: async (id, key) => void (key === null ? memory.delete(id) : memory.set(id, key)),
+  };
+}
+
+/**
+ * Waits until the session reports busy (the turn started) or `run` settles (it failed to start, or was over at
+ * once). Answers run's failure, else `{ started: true }`; the run goes on in the background.
+ */
+async function startTurn(svc: AgentService, sessionId: string, run: () => Promise<Result<unknown>>): Promise<Result<{ started: true }>> {
+  let off = (): void => {};
+  const started = new Promise<'started'>((resolve) => {
+    off = svc.on((e) => {
+      if (e.type === 'session.state' && e.sessionId === sessionId && e.state === 'busy') resolve('started');
+    });
+  });
+  const done = run().catch((error: unknown) => fail('internal', `The turn failed: ${error instanceof Error ? error.message : String(error)}`, 'This is a bug; the session is stored as far as it got.'));
+  const first = await Promise.race([started, done]);
+  off();
+  if (first !== 'started' && !first.ok) return first;
+  return ok({ started: true });
+}
+
+/** Remembers permission questions still waiting, from the event stream. */
+function trackAsks(svc: AgentService): (sessionId: string) => PermissionAsk[] {
+  const asks = new Map<string, PermissionAsk>();
+  svc.on((e: CoreEvent) => {
+    if (e.type === 'permission.asked') asks.set(e.requestId, e);
+    else if (e.type === 'permission.answered') asks.delete(e.requestId);
+  });
+  return (sessionId) => {
+    const waiting = new Set(svc.pendingPermissions(sessionId).map((p) => p.requestId));
+    return [...asks.values()].filter((a) => a.sessionId === sessionId && waiting.has(a.requestId));
+  };
+}
+
+function slug(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'session';
+}
+
+/** Opens the core in `dataDir` and builds the handlers. Error: the core's (e.g. malformed settings.json). */
+export async function createServices(options: { dataDir: string; platform: Platform }): Promise<Result<Services>> {
+  const { dataDir, platform } = options;
+  const opened = await AgentService.open({ dataDir });
+  if (!opened.ok) return opened;
+  const svc = opened.value;
+  exportStoredKeys(svc, platform.secrets);
+  const asksOf = trackAsks(svc);
+  const sampleDir = join(platform.resourcesDir, 'sample');
+  const handlers: Handlers = {
+    'app.info': async () => ok({ version: platform.version, transport: platform.transport, nativeDialog: !!platform.pickFolder, firstRun: isFirstRun(dataDir) }),
+    'projects.list': async () => ok(svc.listProjects()),
+    'projects.open': (i) => svc.openProject(i.root),
+    'projects.pickFolder': async () =>
+      platform.pickFolder ? ok({ root: await platform.pickFolder() }) : fail('unavailable', 'There is no folder dialog in the browser.', 'Type the folder path instead.'),
+    'projects.openSample': async () => {
+      const target = join(dataDir, 'samples', `greeter-${Date.now().toString(36)}`);
+      await mkdir(join(dataDir, 'samples'), { recursive: true });
+      await cp(join(sampleDir, 'project'), target, { recursive: true });
+      const project = await svc.openProject(target);
+      if (!project.ok) return project;
+      const session = svc.createSession(project.value.id, 'Sample: add a --shout flag');
+      return session.ok ? ok({ project: project.value, session: session.value }) : session;
+    },
+    'sessions.list': async (i) => ok(svc.listSessions(i.projectId)),
+    'sessions.create': async (i) => svc.createSession(i.projectId, i.title),
+    'sessions.get': async (i) => {
+      const view = svc.getSession(i.sessionId);
+      return view.ok ? ok({ ...view.value, asks: asksOf(i.sessionId) }) : view;
+    },
+    'sessions.rename': async (i) => svc.renameSession(i.sessionId, i.title),
+    'sessions.delete': async (i) => {
+      const r = svc.deleteSession(i.sessionId);
+      return r.ok ? ok({ deleted: true as const }) : r;
+    },
+    'sessions.export': async (i) => {
+      const r = svc.exportSession(i.sessionId);
+      return r.ok ? ok({ fileName: `${slug(r.value.session.title)}.landfall.json`, json: JSON.stringify(r.value, null, 2) }) : r;
+    },
+    'sessions.import': async (i) => svc.importSession(i.projectId, i.json),
+    'chat.prompt': (i) => startTurn(svc, i.sessionId, () => svc.prompt(i.sessionId, i.text)),
+    'chat.replay': async (i) => {
+      const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
+      const run = await prepareReplay(svc, i.sessionId, dir, i.text);
+      return run.ok ? startTurn(svc, i.sessionId, run.value) : run;
+    },
+    'chat.stop': async (i) => ok({ stopped: svc.stop(i.sessionId) }),
+    'permission.answer': async (i) => {
+      const r = svc.answerPermission(i.askId, { answer: i.answer, ...(i.reason ? { reason: i.reason } : {}) });
+      return r.ok ? ok({ answered: true as const }) : r;
+    },
+    'history.undo': async (i) => {
+      const r = await svc.undo(i.sessionId);
+      if (!r.ok) return r;
+      return r.value.applied ? ok({ text: r.value.text || null }) : conflictOf(r.value.conflicts);
+    },
+    'history.redo': async (i) => {
+      const r = await svc.redo(i.sessionId);
+      if (!r.ok) return r;
+      return r.value.conflicts.length > 0 && !r.value.applied ? conflictOf(r.value.conflicts) : ok({ redone: r.value.applied });
+    },
+    'history.revert': async (i) => {
+      const r = await svc.revert(i.sessionId, i.messageId, i.partId, { force: i.force ?? false });
+      if (!r.ok) return r;
+      return r.value.applied ? ok(r.value.session) : conflictOf(r.value.conflicts);
+    },
+    'history.unrevert': async (i) => {
+      const r = await svc.unrevert(i.sessionId);
+      return r.ok ? ok(r.value.session) : r;
+    },
+    'settings.get': async () => ok(settingsView(svc, platform.secrets, dataDir)),
+    'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
+    'settings.test': (i) => testSettings(svc, platform.secrets, i),
+  };
+  return ok({ handlers, subscribe: (listener) => svc.on(listener), close: () => svc.close() });
+}
+
+/** A revert stopped by files the user changed after the agent: nothing was written. */
+function conflictOf(conflicts: { path: string }[]): Result<never> {
+  const files = conflicts.map((c) => c.path);
+  return fail('conflict', `You changed ${files.join(', ')} after the agent did; nothing was undone.`, 'Save or discard your changes to those files, then undo again.', { files });
+}
+
+export type { CallOutput };

@@ -1,0 +1,130 @@
+/**
+ * The other built-in servers, real processes: pyright (introduce / fix), the JSON server (syntax error), YAML,
+ * and bash-language-server with shellcheck; then the failure paths: a server that is not installed (reported
+ * as unavailable, looked up once, nothing hangs), a server that keeps crashing (restarted with backoff, then
+ * marked broken), and a server stopped after its idle period. One manager serves the real-server cases.
+ */
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LspManager } from './manager';
+import { processesInGroups } from './proc-table';
+
+let root: string;
+let manager: LspManager;
+
+async function put(rel: string, text: string): Promise<string> {
+  const abs = path.join(root, rel);
+  await mkdir(path.dirname(abs), { recursive: true });
+  await writeFile(abs, text);
+  return abs;
+}
+
+function make(extra: Partial<Parameters<typeof LspManager.create>[0]> = {}): LspManager {
+  const created = LspManager.create({ root, timeoutScale: 2, log: () => undefined, ...extra });
+  if (!created.ok) throw new Error(created.error.message);
+  return created.value;
+}
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-lsp-')));
+  manager = make();
+  // Warm the servers up once, as reads would.
+  manager.touch(await put('app/main.py', 'count: int = 1\n'));
+  manager.touch(await put('conf/settings.json', '{"a": 1}\n'));
+});
+
+afterAll(async () => {
+  await manager?.shutdown();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('pyright', () => {
+  it('reports an introduced type error on its line, then nothing after the fix', async () => {
+    const abs = await put('app/main.py', 'count: int = 1\nname: str = 2\n');
+    const broke = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(broke.text).toContain('Errors in app/main.py (pyright):');
+    expect(broke.text).toMatch(/^ {2}2:13 Type "Literal\[2\]" is not assignable to declared type "str"/m);
+    expect(broke.diagnostics['app/main.py']).toEqual([expect.objectContaining({ file: 'app/main.py', line: 2, col: 13, severity: 1 })]);
+
+    await put('app/main.py', 'count: int = 1\nname: str = "two"\n');
+    const fixed = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(fixed.text).toContain('No errors in app/main.py (pyright).');
+    expect(fixed.diagnostics['app/main.py']!.filter((d) => d.severity === 1)).toEqual([]);
+  });
+});
+
+describe('JSON, YAML and shell', () => {
+  it('a JSON syntax error is reported with its position', async () => {
+    const abs = await put('conf/settings.json', '{"a": 1,,\n "b": 2}\n');
+    const r = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(r.text).toContain('Errors in conf/settings.json (json):');
+    expect(r.text).toMatch(/^ {2}1:9 Property expected/m);
+  });
+
+  it('a YAML syntax error is reported (push-only server, judged by arrival after the change)', async () => {
+    const abs = await put('ci.yaml', 'a: 1\n  b: [\n');
+    const r = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(r.text).toContain('Errors in ci.yaml (yaml):');
+    await put('ci.yaml', 'a: 1\nb: [2]\n');
+    const fixed = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(fixed.text).toContain('No errors in ci.yaml (yaml).');
+  });
+
+  it('a shell syntax error comes back through bash-language-server and shellcheck (versioned pushes)', async () => {
+    const abs = await put('run.sh', '#!/bin/bash\nif [ -z "$1" ]; then\n  echo hi\n');
+    const r = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(r.text).toContain('Errors in run.sh (bash):');
+    expect(r.text).toMatch(/Couldn't find 'fi' for this 'if'/);
+  });
+});
+
+describe('failure paths', () => {
+  it('a server that is not installed: the output says unavailable, it is looked up once, nothing hangs', async () => {
+    const logs: string[] = [];
+    const m = make({ log: (l) => logs.push(l), settings: { servers: [{ id: 'zed-lsp', command: ['landfall-no-such-server', '--stdio'], extensions: ['.zed'] }] } });
+    const abs = await put('x.zed', 'anything\n');
+    const started = Date.now();
+    const first = await m.afterWrite([abs], { reportOtherFiles: false });
+    const second = await m.afterWrite([abs], { reportOtherFiles: false });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(first.text).toContain('x.zed: diagnostics unavailable — language server "landfall-no-such-server" is not installed.');
+    expect(second.text).toBe(first.text);
+    expect(logs.filter((l) => l.includes('unavailable'))).toHaveLength(1);
+    await m.shutdown();
+  });
+
+  it('a turned-off server is not started and its files get no diagnostics block', async () => {
+    const m = make({ settings: { disabled: ['json'] } });
+    const r = await m.afterWrite([await put('off.json', '{,}\n')], { reportOtherFiles: false });
+    expect(r).toEqual({ text: '', diagnostics: {} });
+    expect(m.clients()).toEqual([]);
+    await m.shutdown();
+  });
+
+  it('a server that keeps crashing is restarted with backoff, then marked broken', async () => {
+    const crash = { id: 'crashy', command: [process.execPath, '-e', 'process.exit(3)'], extensions: ['.crash'] };
+    const m = make({ settings: { servers: [crash] }, backoffMs: [0, 50], maxFailures: 2 });
+    const abs = await put('a.crash', 'x\n');
+    const first = await m.afterWrite([abs], { reportOtherFiles: false });
+    expect(first.text).toMatch(/a\.crash: the crashy language server crashed before answering \(crashy failed to start: exited during start/);
+    const second = await m.afterWrite([abs], { reportOtherFiles: false });
+    expect(second.text).toContain('a.crash: diagnostics unavailable — the crashy language server failed repeatedly and is turned off');
+    await m.shutdown();
+  });
+
+  it('an idle server is stopped (shutdown + exit) and restarted on the next use', async () => {
+    const m = make({ idleMs: 300 });
+    const abs = await put('idle.json', '{"a": 1}\n');
+    expect((await m.afterWrite([abs], { reportOtherFiles: false })).text).toContain('No errors in idle.json (json).');
+    const pid = m.clients()[0]!.proc.pid;
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(m.clients()).toEqual([]);
+    expect(processesInGroups([pid])).toEqual([]);
+    await put('idle.json', '{"a": }\n');
+    expect((await m.afterWrite([abs], { reportOtherFiles: false })).text).toContain('Errors in idle.json (json):');
+    await m.shutdown();
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * applyPatch: parse → check paths → lock → read → check freshness → plan → approve → write as one transaction.
+ *
+ *   1. parse (pure, parse.ts); every header path is checked lexically (absolute or `..` above the root →
+ *      `outside_root`) before the file system is consulted at all, then resolved with symlinks followed
+ *      (src/main/fs/workspace.ts) — still before any file is read;
+ *   2. the locks of every target are taken (withFileLocks: sorted order, the same per-file locks edit and write
+ *      use), so nothing this process runs can change the files between reading and writing;
+ *   3. sources are read (`missing_file` when absent or not a regular file), Add and Move targets must not exist
+ *      (`exists`: never overwrite), and with a tool context the session's observed versions are honoured
+ *      (`not_observed` / `stale`, checked before matching so "the file changed" is never reported as no_match);
+ *   4. the plan (plan.ts) computes every file's new text; texts are encoded back in each file's own encoding
+ *      (a BOM stays); commit diffs are computed from the real before/after;
+ *   5. `approve` (the permission ask) sees every file's diff; then the transaction (transaction.ts) writes all or
+ *      nothing, and the session's observed versions become what was written.
+ */
+import { fail, ok, type Result } from '../../shared/errors';
+import { checkFresh, encodeText, readTextFile, realRoot, recordWrite, resolveInRoot, withFileLocks, type ResolvedPath, type TextFile } from '../fs';
+import type { ToolContext } from '../tools/types';
+import { planDiff } from './commit-diff';
+import { parsePatch } from './parse';
+import { normalisePatchPath } from './paths';
+import { planPatch } from './plan';
+import { patchResult, type PatchFileResult, type PatchResult } from './report';
+import { diskIo, runTransaction, type FileStep, type PatchIo } from './transaction';
+import type { ParsedPatch, PatchPlan, PlannedFile } from './types';
+
+export interface ApplyPatchOptions {
+  /** The project root (realpath'd here). */
+  root: string;
+  /** A tool context: when given, observed versions are checked and updated (DESIGN §3). */
+  ctx?: ToolContext;
+  /** Called inside the locks with every file (its diff in `change`) before anything is written; a failure aborts the patch. */
+  approve?: (files: PatchFileResult[]) => Promise<Result<void>>;
+  /** Called inside the locks after the patch landed, with the absolute paths of files that now exist changed. */
+  onLanded?: (result: PatchResult, writtenPaths: string[]) => Promise<void>;
+  /** File operations (tests inject faults here). */
+  io?: PatchIo;
+}
+
+type Resolved = Map<string, ResolvedPath>;
+
+function outsideRoot(raw: string, why: string): Result<never> {
+  return fail('outside_root', `${raw} ${why}.`, 'Use a path relative to the project root that stays inside it.', { path: raw });
+}
+
+/** Lexical check of every header path, then resolution with symlinks followed. Reads no file. */
+async function resolvePaths(patch: ParsedPatch, rootReal: string): Promise<Result<Resolved>> {
+  const raws: string[] = [];
+  for (const op of patch.operations) {
+    raws.push(op.rawPath);
+    if (op.kind === 'update' && op.rawMovePath !== undefined) raws.push(op.rawMovePath);
+  }
+  for (const raw of raws) {
+    const n = normalisePatchPath(raw);
+    if (n.absolute) return outsideRoot(raw, 'is an absolute path');
+    if (n.escapes) return outsideRoot(raw, 'leads outside the project root');
+  }
+  const resolved: Resolved = new Map();
+  const byReal = new Map<string, string>();
+  for (const raw of raws) {
+    const key = normalisePatchPath(raw).path;
+    const r = await resolveInRoot(rootReal, key);
+    if (!r.ok) return r.error.code === 'outside_root' ? outsideRoot(raw, `resolves outside the project root (${String(r.error.data?.real ?? 'symlink')})`) : r;
+    const other = byReal.get(r.value.real);
+    if (other !== undefined && other !== key) {
+      return fail('parse', `${other} and ${key} are the same file (${r.value.rel}); two operations target it.`, 'Merge all changes to one file into a single Update File operation.');
+    }
+    byReal.set(r.value.real, key);
+    resolved.set(key, r.value);
+  }
+  return ok(resolved);
+}
+
+/** Read every update/delete source; check that Add and Move targets are free. */
+async function readSources(patch: ParsedPatch, resolved: Resolved): Promise<Result<Map<string, TextFile>>> {
+  const files = new Map<string, TextFile>();
+  for (const op of patch.operations) {
+    const target = resolved.get(op.path) as ResolvedPath;
+    if (op.kind === 'add') {
+      if (target.exists) return fail('exists', `Add File ${op.rawPath}: the file already exists.`, `Use "*** Update File: ${op.rawPath}" to change it (read it first).`, { file: op.path });
+      continue;
+    }
+    if (op.kind === 'update' && op.movePath !== undefined && op.movePath !== op.path && (resolved.get(op.movePath) as ResolvedPath).exists) {
+      return fail('exists', `Move to ${op.rawMovePath}: the destination already exists.`, 'Move to a path that is free, or delete the destination first in a separate step.', { file: op.movePath });
+    }
+    const kind = op.kind === 'delete' ? 'Delete' : 'Update';
+    const read = target.exists ? await readTextFile(target.real) : undefined;
+    if (!read || (!read.ok && (read.error.code === 'file_not_found' || read.error.code === 'is_directory'))) {
+      return fail('missing_file', `${kind} File ${op.rawPath}: the file does not exist or is not a regular file.`, `Check the path (list or glob), or use "*** Add File: ${op.rawPath}" to create it.`, { file: op.path });
+    }
+    if (!read.ok) return fail(read.error.code, `${kind} File ${op.rawPath}: ${read.error.message}`, read.error.hint, { ...read.error.data, file: op.path });
+    files.set(op.path, read.value);
+  }
+  return ok(files);
+}
+
+/** With a session: every update/delete source must be observed and unchanged since (DESIGN §3). */
+async function checkObserved(ctx: ToolContext | undefined, files: Map<string, TextFile>, resolved: Resolved): Promise<Result<void>> {
+  if (!ctx) return ok(undefined);
+  for (const [path, file] of files) {
+    const fresh = await checkFresh(ctx, resolved.get(path) as ResolvedPath, file.bytes);
+    if (!fresh.ok) return fresh;
+  }
+  return ok(undefined);
+}
+
+interface Staged {
+  steps: FileStep[];
+  results: PatchFileResult[];
+}
+
+/** Encode one planned file into transaction steps (a move is a write of the destination and a removal). */
+function stageFile(f: PlannedFile, resolved: Resolved, files: Map<string, TextFile>, staged: Staged): Result<void> {
+  const src = resolved.get(f.path) as ResolvedPath;
+  const source = files.get(f.path);
+  const original = source ? { bytes: source.bytes, mode: source.mode } : null;
+  const dest = f.kind === 'move' ? (resolved.get(f.movePath as string) as ResolvedPath) : src;
+  if (f.after !== null) {
+    const bytes = encodeText(f.after, source?.encoding ?? { encoding: 'utf8', bom: false });
+    if (!bytes.ok) return fail(bytes.error.code, `${dest.rel}: ${bytes.error.message}`, bytes.error.hint, bytes.error.data);
+    const unchanged = f.kind === 'update' && original !== null && Buffer.from(bytes.value).equals(original.bytes);
+    if (!unchanged) staged.steps.push({ real: dest.real, rel: dest.rel, bytes: bytes.value, mode: source?.mode, original: f.kind === 'move' ? null : original });
+  }
+  if (f.kind === 'delete' || f.kind === 'move') staged.steps.push({ real: src.real, rel: src.rel, bytes: null, original });
+  const change = planDiff(dest.rel, f.before ?? '', f.after ?? '', f.origin);
+  staged.results.push(f.kind === 'move' ? { kind: 'move', path: f.path, movePath: f.movePath as string, change } : { kind: f.kind, path: f.path, change });
+  return ok(undefined);
+}
+
+function stage(plan: PatchPlan, resolved: Resolved, files: Map<string, TextFile>): Result<Staged> {
+  const staged: Staged = { steps: [], results: [] };
+  for (const f of plan.files) {
+    const r = stageFile(f, resolved, files, staged);
+    if (!r.ok) return r;
+  }
+  return ok(staged);
+}
+
+/** Steps 3–5 of the module docstring; runs while the locks are held. */
+async function landLocked(patch: ParsedPatch, resolved: Resolved, options: ApplyPatchOptions): Promise<Result<PatchResult>> {
+  const files = await readSources(patch, resolved);
+  if (!files.ok) return files;
+  const fresh = await checkObserved(options.ctx, files.value, resolved);
+  if (!fresh.ok) return fresh;
+  const texts = new Map([...files.value].map(([p, f]) => [p, f.text] as const));
+  const plan = planPatch(patch, texts);
+  if (!plan.ok) return plan;
+  const staged = stage(plan.value, resolved, files.value);
+  if (!staged.ok) return staged;
+  if (options.approve) {
+    const approved = await options.approve(staged.value.results);
+    if (!approved.ok) return approved;
+  }
+  const written = await runTransaction(staged.value.steps, options.io ?? diskIo);
+  if (!written.ok) return written;
+  const { ctx } = options;
+  const present: string[] = [];
+  for (const step of staged.value.steps) {
+    if (step.bytes === null) ctx?.observed.forget(ctx.sessionId, step.real);
+    else {
+      present.push(step.real);
+      if (ctx) await recordWrite(ctx, step.real, step.bytes);
+    }
+  }
+  const result = patchResult(staged.value.results, staged.value.steps.map((s) => s.rel));
+  if (options.onLanded) await options.onLanded(result, present);
+  return ok(result);
+}
+
+/**
+ * Apply a patch (the whole tool input, codex/opencode envelope) to the project at `options.root`, all or nothing.
+ * Returns the files with their change kind and commit diff. Errors: `parse`, `outside_root`, `missing_file`,
+ * `exists`, `no_match`, `ambiguous`, and with a context `not_observed` / `stale`; also `binary`, `too_large`,
+ * `unencodable` (a source that cannot be patched as text), `io_error` (a write failed: everything was rolled back),
+ * or whatever `approve` answered (e.g. `permission_denied`). On any failure no byte on disk changed.
+ */
+export async function applyPatch(text: string, options: ApplyPatchOptions): Promise<Result<PatchResult>> {
+  const parsed = parsePatch(text);
+  if (!parsed.ok) return parsed;
+  let rootReal: string;
+  try {
+    rootReal = await realRoot(options.root);
+  } catch {
+    return fail('file_not_found', `The project root ${options.root} does not exist.`, 'Open an existing project folder.');
+  }
+  const resolved = await resolvePaths(parsed.value, rootReal);
+  if (!resolved.ok) return resolved;
+  const reals = [...resolved.value.values()].map((r) => r.real);
+  return withFileLocks(reals, () => landLocked(parsed.value, resolved.value, options));
+}
+
+/** The plan alone (no writes) — exported for callers that want to preview: parse and plan over given texts. */
+export function planFromText(text: string, texts: ReadonlyMap<string, string>): Result<PatchPlan> {
+  const parsed = parsePatch(text);
+  return parsed.ok ? planPatch(parsed.value, texts) : parsed;
+}

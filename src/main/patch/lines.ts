@@ -1,0 +1,51 @@
+/**
+ * A file's text as lines that remember their own terminators, so that every byte outside a change is written
+ * back exactly (conformance policy 7–8): a CRLF file stays CRLF line by line, a mixed file stays mixed, and a file
+ * without a final newline keeps none. Splitting recognises "\r\n" and "\n"; a lone "\r" is part of a line's text.
+ */
+
+/** `texts[i]` is line i without its terminator; `eols[i]` is its terminator ('' only for an unterminated last line). */
+export interface FileLines {
+  texts: string[];
+  eols: string[];
+  /** True when the text is empty or ends with a terminator. */
+  finalNewline: boolean;
+  /** Terminator for inserted lines: the first line's, or "\n" when the file has none. */
+  eol: string;
+}
+
+/** Split `text` into lines with their terminators. O(length). */
+export function splitLines(text: string): FileLines {
+  const texts: string[] = [];
+  const eols: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+    const crlf = i > start && text.charCodeAt(i - 1) === 13;
+    texts.push(text.slice(start, crlf ? i - 1 : i));
+    eols.push(crlf ? '\r\n' : '\n');
+    start = i + 1;
+  }
+  const finalNewline = start === text.length;
+  if (!finalNewline) {
+    texts.push(text.slice(start));
+    eols.push('');
+  }
+  const first = eols[0];
+  return { texts, eols, finalNewline, eol: first !== undefined && first !== '' ? first : '\n' };
+}
+
+/**
+ * Join lines back into text. Every line but the last gets a terminator (the file's `eol` where it had none, i.e.
+ * the old unterminated last line that is no longer last); the last line keeps the file's final-newline state.
+ */
+export function joinLines(texts: readonly string[], eols: readonly string[], finalNewline: boolean, eol: string): string {
+  const parts: string[] = [];
+  const last = texts.length - 1;
+  for (let i = 0; i <= last; i++) {
+    parts.push(texts[i] as string);
+    const own = eols[i] ?? '';
+    if (i < last) parts.push(own === '' ? eol : own);
+    else if (finalNewline) parts.push(own === '' ? eol : own);
+  }
+  return parts.join('');
+}

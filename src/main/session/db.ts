@@ -1,0 +1,68 @@
+/**
+ * The session database (DESIGN §5): one SQLite file (better-sqlite3, WAL) in the app's data folder.
+ *
+ * Migrations are an ordered list; `PRAGMA user_version` records how many ran, and each runs in its own
+ * transaction, so an interrupted upgrade leaves the previous version intact. Foreign keys are on: parts belong to
+ * messages, messages to sessions, sessions to projects, each deleted with its owner. The event log has no foreign
+ * key on purpose — it is append-only and outlives what it describes.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+const MIGRATIONS: string[] = [
+  `CREATE TABLE projects (
+     id TEXT PRIMARY KEY, root TEXT NOT NULL UNIQUE, name TEXT NOT NULL, last_opened INTEGER NOT NULL);
+   CREATE TABLE sessions (
+     id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+     title TEXT NOT NULL, created INTEGER NOT NULL, updated INTEGER NOT NULL, revert TEXT);
+   CREATE INDEX sessions_project ON sessions(project_id, updated);
+   CREATE TABLE messages (
+     ord INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+     role TEXT NOT NULL CHECK (role IN ('user','assistant')), time INTEGER NOT NULL, text TEXT);
+   CREATE INDEX messages_session ON messages(session_id, ord);
+   CREATE TABLE parts (
+     ord INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+     message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+     type TEXT NOT NULL, state TEXT, data TEXT NOT NULL, time INTEGER NOT NULL);
+   CREATE INDEX parts_message ON parts(message_id, ord);
+   CREATE INDEX parts_session_type ON parts(session_id, type);
+   CREATE INDEX parts_state ON parts(state) WHERE state IS NOT NULL;
+   CREATE TABLE events (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, type TEXT NOT NULL, data TEXT NOT NULL, time INTEGER NOT NULL);`,
+];
+
+/** Schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Open (creating if needed) the database at `file`, in WAL mode with foreign keys on, and run pending migrations.
+ * Throws when the file's schema is newer than this code (a downgrade would lose data).
+ */
+export function openDb(file: string): Db {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(`session database schema ${current} is newer than this Landfall (${SCHEMA_VERSION}); update Landfall`);
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v] ?? '');
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * ReviewService — the review side of a session (issue 8, DESIGN §5 "Per-hunk review", §8 timeline).
+ *
+ * - `timeline(sessionId)`: one point per agent step and per review decision (review/timeline.ts).
+ * - `diff(sessionId, target)`: files changed at a point (vs previous / session start / now), in a turn, or in the
+ *   session, each with status, guarded text (B40) and hunks with stable ids and their decision state.
+ * - `decide(input)`: keep or reject hunks (listed, or every pending hunk of a file / of the target — B39). A reject
+ *   reverse-applies exactly those hunks to the files as they are now, or answers `conflict` naming the lines and
+ *   writes nothing. Every decision is an event in the session log and a snapshot on the timeline.
+ * - `undo(sessionId, decisionId?)`: undo a decision (the latest live one by default).
+ * Revert / unrevert of whole messages stay with the session core (AgentService.revert with `preview`).
+ */
+import { fail, ok, type Result } from '../../shared/errors';
+import type { DecideInput, Decision, HunkState, ReviewDiff, ReviewTarget, TimelineEntry } from '../../shared/review-schemas';
+import type { ReviewDeps, ReviewSnapshots } from './review/context';
+import { decide, undoDecision, type DecideEnv } from './review/decide';
+import { toReviewFile, type FileAnalysis } from './review/file-analysis';
+import { loadFiles, resolveTarget, type ResolvedTarget } from './review/load';
+import { hunkStates, liveDecisions } from './review/log';
+import { buildTimeline } from './review/timeline';
+
+export type { ReviewDeps, ReviewSnapshots } from './review/context';
+export { ReviewLog } from './review/log';
+
+interface Loaded {
+  root: string;
+  snapshots: ReviewSnapshots;
+  target: ResolvedTarget;
+  files: FileAnalysis[];
+}
+
+function idsOf(a: FileAnalysis): string[] {
+  return a.kind === 'file' ? [a.fileHunkId as string] : a.hunks.map((h) => h.id);
+}
+
+export class ReviewService {
+  constructor(private readonly deps: ReviewDeps) {}
+
+  /** The session's timeline: steps and decisions in time order (TimelineEntry[]). */
+  timeline(sessionId: string): TimelineEntry[] {
+    return buildTimeline(this.deps.messages(sessionId), this.deps.log.list(sessionId));
+  }
+
+  private async load(sessionId: string, target: ReviewTarget): Promise<Result<Loaded>> {
+    const project = await this.deps.project(sessionId);
+    if (!project.ok) return project;
+    const { root, snapshots } = project.value;
+    const t = await resolveTarget(target, this.timeline(sessionId), snapshots);
+    if (!t.ok) return t;
+    return ok({ root, snapshots, target: t.value, files: await loadFiles(t.value, snapshots) });
+  }
+
+  /** The diff of a target with each hunk's decision state. Errors: `invalid_input` (unknown session or point). */
+  async diff(sessionId: string, target: ReviewTarget): Promise<Result<ReviewDiff>> {
+    const l = await this.load(sessionId, target);
+    if (!l.ok) return l;
+    const states = hunkStates(this.deps.log.list(sessionId));
+    const stateOf = (id: string): { state: HunkState; decisionId?: string } => states.get(id) ?? { state: 'pending' };
+    return ok({ from: l.value.target.from, to: l.value.target.to, scope: l.value.target.scope, files: l.value.files.map((a) => toReviewFile(a, stateOf)) });
+  }
+
+  private env(sessionId: string, root: string, snapshots: ReviewSnapshots): DecideEnv {
+    return { sessionId, root, snapshots, log: this.deps.log, now: this.deps.now?.() ?? Date.now() };
+  }
+
+  private busy(sessionId: string): Result<never> | null {
+    if (!this.deps.isBusy?.(sessionId)) return null;
+    return fail('busy', 'The agent is running a turn in this session.', 'Wait for the turn to finish (or stop it), then decide.');
+  }
+
+  /**
+   * Keep or reject hunks. Without `hunkIds`: every pending hunk of `path`, or of the whole target. Errors: `busy`,
+   * `invalid_input` (unknown or already-decided hunk ids), `no_change` (nothing pending), `conflict`
+   * (data.conflicts: HunkConflict[]; nothing written), `outside_root`, `io_error`.
+   */
+  async decide(input: DecideInput): Promise<Result<Decision>> {
+    const busy = this.busy(input.sessionId);
+    if (busy) return busy;
+    const l = await this.load(input.sessionId, input.target);
+    if (!l.ok) return l;
+    const states = hunkStates(this.deps.log.list(input.sessionId));
+    const files = input.path ? l.value.files.filter((a) => a.path === input.path) : l.value.files;
+    const known = new Set(files.flatMap(idsOf));
+    let ids: string[];
+    if (input.hunkIds) {
+      const unknown = input.hunkIds.filter((id) => !known.has(id));
+      if (unknown.length > 0) return fail('invalid_input', `Unknown hunk ids: ${unknown.join(', ')}.`, 'Reload the diff; the hunks may belong to another point.', { hunkIds: unknown });
+      const decided = input.hunkIds.filter((id) => states.has(id));
+      if (decided.length > 0) return fail('invalid_input', `Already decided: ${decided.join(', ')}.`, 'Undo that decision first to change it.', { hunkIds: decided });
+      ids = input.hunkIds;
+    } else {
+      ids = [...known].filter((id) => !states.has(id));
+    }
+    if (ids.length === 0) return fail('no_change', 'No pending hunks to decide.', 'Pick another point or file; every hunk here is decided.');
+    return decide(this.env(input.sessionId, l.value.root, l.value.snapshots), l.value.target, files, input.action, new Set(ids));
+  }
+
+  /**
+   * Undo a decision (by id, or the latest one still in force). Errors: `busy`, `invalid_input` (no such live
+   * decision), `conflict` (a file changed after the decision; nothing written), `unavailable`.
+   */
+  async undo(sessionId: string, decisionId?: string): Promise<Result<Decision>> {
+    const busy = this.busy(sessionId);
+    if (busy) return busy;
+    const live = [...liveDecisions(this.deps.log.list(sessionId)).values()];
+    const d = decisionId ? live.find((x) => x.decisionId === decisionId) : live[live.length - 1];
+    if (!d) return fail('invalid_input', decisionId ? `No decision ${decisionId} in force.` : 'No decision to undo.', 'Reload the timeline; it may have been undone already.');
+    const project = await this.deps.project(sessionId);
+    if (!project.ok) return project;
+    return undoDecision(this.env(sessionId, project.value.root, project.value.snapshots), d);
+  }
+}

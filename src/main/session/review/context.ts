@@ -1,0 +1,31 @@
+/**
+ * What review needs from the rest of main, as plain interfaces (explicit context, DESIGN §10): the project root
+ * and snapshot store of a session, its messages, the event log, and whether a turn is running.
+ */
+import type { Result } from '../../../shared/errors';
+import type { FileDiff } from '../../../shared/model';
+import type { MessageWithParts } from '../../agent/service-types';
+import type { ReviewLog } from './log';
+
+/** The snapshot store calls review makes (src/main/snapshot). Paths are root-relative with '/' separators. */
+export interface ReviewSnapshots {
+  /** Stage the work tree; its tree hash. */
+  track(): Promise<string>;
+  /** Files that differ between two trees (status, rename source). */
+  diffFull(from: string, to: string): Promise<FileDiff[]>;
+  /** A file's bytes in a tree; null or undefined when the tree has no such file. */
+  readFile(hash: string, path: string): Promise<Uint8Array | null | undefined>;
+}
+
+/** Everything a ReviewService is given. */
+export interface ReviewDeps {
+  /** Real project root and snapshot store of a session; `invalid_input` for an unknown session. */
+  project(sessionId: string): Result<{ root: string; snapshots: ReviewSnapshots }> | Promise<Result<{ root: string; snapshots: ReviewSnapshots }>>;
+  /** The session's messages with their parts, in order. */
+  messages(sessionId: string): MessageWithParts[];
+  log: ReviewLog;
+  /** True while a turn runs (decisions that write are refused then: `busy`). */
+  isBusy?(sessionId: string): boolean;
+  /** Clock (ms since the epoch); Date.now by default. */
+  now?(): number;
+}

@@ -1,0 +1,126 @@
+/**
+ * Keep / reject / undo (issue 8; bug B39). A decision names hunks of one target (explicitly, or every pending hunk
+ * of a file or of the whole target). Keep records the decision and writes nothing. Reject plans every chosen hunk
+ * of every file first (reject-plan.ts) and writes only when none conflicts — all or nothing. Each decision snapshots
+ * the work tree before and after (its own point on the timeline) and is appended to the session's event log.
+ * Undo of a reject puts each file back to its bytes before the decision, if the file is still exactly as the
+ * decision left it (else a conflict, nothing written); undo of a keep only records that it was undone.
+ */
+import { randomUUID } from 'node:crypto';
+import { fail, ok, type Result } from '../../../shared/errors';
+import type { Decision, HunkConflict } from '../../../shared/review-schemas';
+import type { ReviewSnapshots } from './context';
+import { lockedUpdate } from './disk';
+import { sha1, type FileAnalysis } from './file-analysis';
+import type { ResolvedTarget } from './load';
+import type { DecidedEvent, FileEffect, ReviewLog } from './log';
+import { planReject, type PlannedWrite } from './reject-plan';
+
+export interface DecideEnv {
+  sessionId: string;
+  root: string;
+  snapshots: ReviewSnapshots;
+  log: ReviewLog;
+  now: number;
+}
+
+function idsOf(a: FileAnalysis): string[] {
+  return a.kind === 'file' ? [a.fileHunkId as string] : a.hunks.map((h) => h.id);
+}
+
+function conflictMessage(cs: readonly HunkConflict[]): string {
+  const parts = cs.map((c) =>
+    c.reason === 'lines_changed'
+      ? `${c.path} lines ${c.fromLine}–${c.toLine} (expected ${JSON.stringify(c.expected.slice(0, 3).join('\n'))})`
+      : `${c.path} (${c.reason.replace('_', ' ')})`,
+  );
+  return `Cannot reject: the lines the hunk produced changed since — ${parts.join('; ')}. Nothing was written.`;
+}
+
+function effects(writes: readonly PlannedWrite[], previous: Map<string, Buffer | null>): FileEffect[] {
+  return writes.map((w) => ({ path: w.path, before: sha1(previous.get(w.path) ?? null), after: sha1(w.bytes) }));
+}
+
+/**
+ * Decide on `ids` (hunks of `files`, all present in them). Errors: `conflict` (data.conflicts: HunkConflict[]),
+ * `outside_root`, `io_error`.
+ */
+export async function decide(env: DecideEnv, t: ResolvedTarget, files: readonly FileAnalysis[], action: 'accept' | 'reject', ids: ReadonlySet<string>): Promise<Result<Decision>> {
+  const touched = files.filter((a) => idsOf(a).some((id) => ids.has(id)));
+  const treeBefore = await env.snapshots.track();
+  let writes: PlannedWrite[] = [];
+  let previous = new Map<string, Buffer | null>();
+  if (action === 'reject') {
+    const paths = touched.flatMap((a) => (a.oldPath ? [a.path, a.oldPath] : [a.path]));
+    const r = await lockedUpdate(env.root, paths, (read) => {
+      const out: PlannedWrite[] = [];
+      const conflicts: HunkConflict[] = [];
+      for (const a of touched) {
+        const p = planReject(a, ids, read);
+        if (p.ok) out.push(...p.writes);
+        else conflicts.push(...p.conflicts);
+      }
+      if (conflicts.length > 0) return fail('conflict', conflictMessage(conflicts), 'Look at the file as it is now; undo the later change first, or edit the lines by hand.', { conflicts });
+      return ok({ writes: out, value: null });
+    });
+    if (!r.ok) return r;
+    writes = r.value.writes;
+    previous = r.value.previous;
+  }
+  const treeAfter = writes.length > 0 ? await env.snapshots.track() : treeBefore;
+  const hunks = touched.flatMap((a) => idsOf(a).filter((id) => ids.has(id)).map((id) => ({ id, path: a.path })));
+  const event: DecidedEvent = {
+    type: 'review.decided',
+    sessionId: env.sessionId,
+    decisionId: `dec_${randomUUID()}`,
+    action,
+    scope: t.scope,
+    from: t.from,
+    to: t.to,
+    ...(t.messageId ? { messageId: t.messageId } : {}),
+    hunks,
+    files: effects(writes, previous),
+    treeBefore,
+    treeAfter,
+    time: env.now,
+  };
+  const seq = env.log.append(event);
+  return ok({
+    decisionId: event.decisionId,
+    action,
+    hunkIds: hunks.map((h) => h.id),
+    written: writes.filter((w) => w.bytes !== null).map((w) => w.path),
+    deleted: writes.filter((w) => w.bytes === null).map((w) => w.path),
+    snapshot: treeAfter,
+    seq,
+  });
+}
+
+/** Undo a live decision (see module doc). Errors: `conflict` (data.files: paths changed since), `unavailable`. */
+export async function undoDecision(env: DecideEnv, d: DecidedEvent): Promise<Result<Decision>> {
+  const treeBefore = await env.snapshots.track();
+  const restore = new Map<string, Buffer | null>();
+  for (const f of d.files) {
+    const bytes = f.before === null ? null : await env.snapshots.readFile(d.treeBefore, f.path);
+    if (f.before !== null && bytes == null) return fail('unavailable', `The bytes of ${f.path} before the decision are not in the snapshot store.`, 'Restore the file by hand from your editor history.');
+    restore.set(f.path, bytes == null ? null : Buffer.from(bytes));
+  }
+  const r = await lockedUpdate(env.root, d.files.map((f) => f.path), (read) => {
+    const changed = d.files.filter((f) => sha1(read(f.path)) !== f.after).map((f) => f.path);
+    if (changed.length > 0) return fail('conflict', `Cannot undo: ${changed.join(', ')} changed after the decision. Nothing was written.`, 'Undo the later changes first, or edit the file by hand.', { files: changed });
+    return ok({ writes: d.files.map((f) => ({ path: f.path, bytes: restore.get(f.path) ?? null })), value: null });
+  });
+  if (!r.ok) return r;
+  const treeAfter = r.value.writes.length > 0 ? await env.snapshots.track() : treeBefore;
+  const files = effects(r.value.writes, r.value.previous);
+  const seq = env.log.append({ type: 'review.undone', sessionId: env.sessionId, decisionId: d.decisionId, files, treeBefore, treeAfter, time: env.now });
+  return ok({
+    decisionId: d.decisionId,
+    action: d.action,
+    hunkIds: d.hunks.map((h) => h.id),
+    written: r.value.writes.filter((w) => w.bytes !== null).map((w) => w.path),
+    deleted: r.value.writes.filter((w) => w.bytes === null).map((w) => w.path),
+    snapshot: treeAfter,
+    seq,
+  });
+}

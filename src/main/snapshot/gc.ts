@@ -1,0 +1,86 @@
+/**
+ * Garbage collection (isomorphic-git has none). Marks every object reachable from the kept trees, then:
+ * loose objects that are unmarked and older than the retention are deleted; a pack older than the retention
+ * that holds unmarked objects is rewritten with only its marked objects (loose copies when few), then deleted.
+ * Objects younger than the retention survive either way, so a track running in another process just before is
+ * never robbed of its fresh objects.
+ */
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ObjectDb } from './object-db';
+import { ObjectSink } from './object-db';
+import type { TreeReader } from './tree-read';
+import type { GcReport } from './types';
+
+/** Ids reachable from `roots` (trees and their blobs). Unknown roots are skipped. */
+function mark(reader: TreeReader, roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (t: string): void => {
+    if (seen.has(t)) return;
+    seen.add(t);
+    for (const e of reader.read(t)) {
+      if (e.mode === '40000') visit(e.oid);
+      else seen.add(e.oid);
+    }
+  };
+  for (const r of roots) {
+    try {
+      visit(r);
+    } catch {
+      seen.delete(r); // a kept hash the store never had: nothing to keep under it
+    }
+  }
+  return seen;
+}
+
+/** Runs gc over `db`. See the module docstring for what is kept. */
+export function runGc(db: ObjectDb, reader: TreeReader, keep: string[], olderThanMs: number): GcReport {
+  const live = mark(reader, keep);
+  const cutoff = Date.now() - olderThanMs;
+  const report: GcReport = { removedObjects: 0, keptObjects: 0, freedBytes: 0 };
+  for (const dir of readdirSync(db.objectsDir)) {
+    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+    for (const rest of readdirSync(join(db.objectsDir, dir))) {
+      const file = join(db.objectsDir, dir, rest);
+      const st = statSync(file);
+      if (live.has(dir + rest) || st.mtimeMs > cutoff) {
+        report.keptObjects++;
+        continue;
+      }
+      unlinkSync(file);
+      report.removedObjects++;
+      report.freedBytes += st.size;
+    }
+  }
+  const doomed: string[] = [];
+  // One sink for every rewritten pack; finished after the loop, because finishing reloads (closes) the packs.
+  const sink = new ObjectSink(db);
+  for (const pack of [...db.packFiles]) {
+    const ids = pack.ids();
+    const st = statSync(`${pack.base}.pack`);
+    const dead = ids.filter((id) => !live.has(id));
+    if (dead.length === 0 || st.mtimeMs > cutoff) {
+      report.keptObjects += ids.length;
+      continue;
+    }
+    for (const id of ids) {
+      if (!live.has(id)) continue;
+      const o = pack.read(id);
+      if (o) sink.put(o.type, o.content, id, true);
+    }
+    report.keptObjects += ids.length - dead.length;
+    report.removedObjects += dead.length;
+    report.freedBytes += st.size;
+    doomed.push(pack.base);
+  }
+  sink.finish();
+  if (doomed.length > 0) {
+    db.close();
+    for (const base of doomed) {
+      unlinkSync(`${base}.idx`);
+      unlinkSync(`${base}.pack`);
+    }
+    db.reloadPacks();
+  }
+  return report;
+}

@@ -1,0 +1,22 @@
+/**
+ * Public entry of the shadow snapshot store (issue 4, DESIGN §4).
+ *
+ * `SnapshotStore` runs in the calling thread (tests, CLI); `openInWorker` gives the same API backed by a worker
+ * thread so the Electron main process and the web host never block on a large track.
+ */
+export { SnapshotStore } from './store';
+export { SnapshotWorker, openInWorker } from './worker-client';
+export type { TreeFile } from './tree-read';
+export { EMPTY_TREE } from './object-id';
+export {
+  DEFAULT_IGNORES,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_RETENTION_MS,
+  type FailedFile,
+  type GcOptions,
+  type GcReport,
+  type PatchInfo,
+  type RestoreReport,
+  type SkippedFile,
+  type SnapshotOptions,
+} from './types';

@@ -1,0 +1,136 @@
+/**
+ * The store's object database, read and written synchronously: loose objects (`objects/xx/yyyy…`, zlib of
+ * `<type> <size>\0<content>`) and packs written by PackWriter. Layout is plain git, so isomorphic-git (and native
+ * git) read the same store. Writing goes through `ObjectSink`, which writes the first few new objects loose and
+ * switches to one pack once a track brings many (a first track becomes one pack file).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { deflateSync, inflateSync } from 'node:zlib';
+import type { ObjectType } from './object-id';
+import { PackFile } from './pack-index';
+import { PackWriter } from './pack-writer';
+
+/** Loose objects a track writes before switching to a pack. */
+const LOOSE_LIMIT = 128;
+
+/** Object database rooted at a bare git dir (`<gitdir>/objects`). */
+export class ObjectDb {
+  readonly objectsDir: string;
+  private packs: PackFile[] = [];
+  private readonly madeDirs = new Set<string>();
+
+  /** `gitdir` must exist; packs present now are opened. */
+  constructor(readonly gitdir: string) {
+    this.objectsDir = join(gitdir, 'objects');
+    this.reloadPacks();
+  }
+
+  /** Re-reads the list of packs (after a pack was added or removed). */
+  reloadPacks(): void {
+    for (const p of this.packs) p.close();
+    const dir = join(this.objectsDir, 'pack');
+    mkdirSync(dir, { recursive: true });
+    this.packs = readdirSync(dir)
+      .filter((n) => n.startsWith('pack-') && n.endsWith('.idx') && existsSync(join(dir, n.replace(/\.idx$/, '.pack'))))
+      .map((n) => new PackFile(join(dir, n.slice(0, -4))));
+  }
+
+  /** The open packs. */
+  get packFiles(): readonly PackFile[] {
+    return this.packs;
+  }
+
+  /** Path of the loose file for `oid`. */
+  loosePath(oid: string): string {
+    return join(this.objectsDir, oid.slice(0, 2), oid.slice(2));
+  }
+
+  /** True when the store holds `oid`, loose or packed. */
+  has(oid: string): boolean {
+    for (const p of this.packs) if (p.has(oid)) return true;
+    return existsSync(this.loosePath(oid));
+  }
+
+  /** Reads an object, or undefined when absent. Throws on a corrupt object (a bug or a damaged store). */
+  read(oid: string): { type: ObjectType; content: Buffer } | undefined {
+    let raw: Buffer | undefined;
+    try {
+      raw = readFileSync(this.loosePath(oid));
+    } catch {
+      raw = undefined;
+    }
+    if (raw) {
+      const all = inflateSync(raw);
+      const sp = all.indexOf(0x20);
+      const nul = all.indexOf(0, sp);
+      return { type: all.toString('latin1', 0, sp) as ObjectType, content: all.subarray(nul + 1) };
+    }
+    for (const p of this.packs) {
+      const o = p.read(oid);
+      if (o) return o;
+    }
+    return undefined;
+  }
+
+  /** Writes one loose object atomically (temp file + rename); no-op when the file exists. */
+  writeLoose(type: ObjectType, content: Uint8Array, oid: string): void {
+    const file = this.loosePath(oid);
+    const dir = join(this.objectsDir, oid.slice(0, 2));
+    if (!this.madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    if (existsSync(file)) return;
+    const body = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+    const tmp = join(this.objectsDir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
+    writeFileSync(tmp, body);
+    renameSync(tmp, file);
+  }
+
+  /** Closes pack file descriptors. */
+  close(): void {
+    for (const p of this.packs) p.close();
+    this.packs = [];
+  }
+}
+
+/** Collects the new objects of one operation: loose at first, one pack once there are many. */
+export class ObjectSink {
+  private loose = 0;
+  private pack: PackWriter | undefined;
+  /** Ids written by this sink (so a second file with the same content is not looked up again). */
+  readonly written = new Set<string>();
+
+  constructor(private readonly db: ObjectDb) {}
+
+  /** Stores `content` under `oid` unless the store already has it. */
+  put(type: ObjectType, content: Uint8Array, oid: string, knownAbsent = false): void {
+    if (this.written.has(oid)) return;
+    if (!knownAbsent && this.db.has(oid)) return;
+    this.written.add(oid);
+    if (!this.pack && this.loose < LOOSE_LIMIT) {
+      this.loose++;
+      this.db.writeLoose(type, content, oid);
+      return;
+    }
+    this.pack ??= new PackWriter(join(this.db.objectsDir, 'pack'));
+    this.pack.add(type, content, oid);
+  }
+
+  /** Makes a pending pack visible. Call once, after the last put. */
+  finish(): void {
+    if (!this.pack) return;
+    if (this.pack.count > 0) this.pack.finish();
+    else this.pack.abort();
+    this.pack = undefined;
+    this.db.reloadPacks();
+  }
+
+  /** Throws away a pending pack (the operation failed). Loose objects already written are harmless. */
+  abort(): void {
+    this.pack?.abort();
+    this.pack = undefined;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Applying snapshot content to the work tree, file by file, so one failing file never stops the others.
+ *
+ * restoreChanges: given the tree diff current → target, first deletes what the target lacks, then removes
+ * folders that became empty, then writes what differs (a folder↔file switch needs the deletions first).
+ * revertFiles: for each file named by the patches, the earliest patch holding it names the tree to take it from
+ * (B38: a file deleted or renamed later comes back; a file absent from that tree is deleted).
+ */
+import { relative, isAbsolute } from 'node:path';
+import { isFailure } from '../../shared/errors';
+import type { ObjectDb } from './object-db';
+import type { TreeChange, TreeReader } from './tree-read';
+import type { PatchInfo, RestoreReport } from './types';
+import { WorktreeWriter } from './worktree-writer';
+
+function reason(e: unknown): string {
+  if (isFailure(e)) return e.error.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Applies `changes` (from the current tree to the target) to the work tree at `root`. */
+export function restoreChanges(root: string, db: ObjectDb, changes: TreeChange[]): RestoreReport {
+  const report: RestoreReport = { restored: [], deleted: [], failed: [] };
+  const w = new WorktreeWriter(root, db);
+  for (const c of changes) {
+    if (c.after) continue;
+    try {
+      if (w.remove(c.path)) report.deleted.push(c.path);
+    } catch (e) {
+      report.failed.push({ path: c.path, reason: reason(e) });
+    }
+  }
+  w.pruneEmptyDirs();
+  for (const c of changes) {
+    if (!c.after) continue;
+    try {
+      w.write(c.path, c.after.mode, c.after.oid);
+      report.restored.push(c.path);
+    } catch (e) {
+      report.failed.push({ path: c.path, reason: reason(e) });
+    }
+  }
+  return report;
+}
+
+/** A patch's file as a worktree-relative path, or undefined when it points outside the work tree. */
+function toRelative(root: string, file: string): string | undefined {
+  const rel = isAbsolute(file) ? relative(root, file) : file.replace(/^\.\//, '');
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return rel.split('\\').join('/');
+}
+
+/** Restores the files of `patches` from their earliest patch's tree; absent there = deleted. */
+export function revertFiles(root: string, db: ObjectDb, reader: TreeReader, patches: PatchInfo[]): RestoreReport {
+  const report: RestoreReport = { restored: [], deleted: [], failed: [] };
+  const firstTree = new Map<string, string>();
+  for (const p of patches) {
+    for (const f of p.files) {
+      const rel = toRelative(root, f);
+      if (rel === undefined) {
+        report.failed.push({ path: f, reason: 'outside the work tree' });
+        continue;
+      }
+      if (!firstTree.has(rel)) firstTree.set(rel, p.hash);
+    }
+  }
+  const w = new WorktreeWriter(root, db);
+  const writes: [string, string][] = [];
+  for (const [path, hash] of firstTree) {
+    try {
+      const e = reader.lookup(hash, path);
+      if (e && e.mode !== '40000') writes.push([path, hash]);
+      else if (e) {
+        for (const f of reader.files(e.oid, path)) if (!firstTree.has(f.path)) writes.push([f.path, hash]);
+      } else if (w.remove(path)) report.deleted.push(path);
+    } catch (e) {
+      report.failed.push({ path, reason: reason(e) });
+    }
+  }
+  w.pruneEmptyDirs();
+  for (const [path, hash] of writes) {
+    try {
+      const e = reader.lookup(hash, path);
+      if (!e) throw new Error(`missing from ${hash}`);
+      w.write(path, e.mode, e.oid);
+      report.restored.push(path);
+    } catch (e) {
+      report.failed.push({ path, reason: reason(e) });
+    }
+  }
+  return report;
+}

@@ -1,0 +1,240 @@
+/**
+ * SnapshotStore: a shadow git store (bare git dir in the app's data folder, work tree = the user's project)
+ * written and read synchronously by this module's own object layer in git's formats, created with isomorphic-git.
+ *
+ * - track: one walk with the stat cache (walk.ts) → tree id; no commit, ref or HEAD.
+ * - patch / diff / diffFull: tree diff that skips equal subtrees (tree-read.ts), blobs read only for changed files.
+ * - restore: track the current state, diff it against the target, then delete, prune emptied folders, and write
+ *   only differing files (worktree-writer.ts). revert: per file, the earliest patch's tree wins.
+ * - Every operation runs under StoreLock (in-process chain + lock file). Expected failures are thrown as
+ *   LandfallFailure (`not_found` unknown hash, `busy` lock timeout, `unavailable` after close, `invalid_input`).
+ */
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import * as git from 'isomorphic-git';
+import * as nodeFs from 'node:fs';
+import { LandfallFailure } from '../../shared/errors';
+import type { FileDiff } from '../../shared/model';
+import { fileDiff, unifiedText } from './file-diff';
+import { runGc } from './gc';
+import { StoreLock } from './lock';
+import { ObjectDb, ObjectSink } from './object-db';
+import { EMPTY_TREE, isObjectId } from './object-id';
+import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
+import { loadStatCache, saveStatCache, type StatCacheData } from './stat-cache';
+import { TreeReader, type TreeFile } from './tree-read';
+import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcOptions, type GcReport, type PatchInfo, type RestoreReport, type SkippedFile, type SnapshotOptions } from './types';
+import { walkDir, type WalkContext } from './walk';
+import { revertFiles, restoreChanges } from './restore';
+
+function invalid(message: string, hint: string): LandfallFailure {
+  return new LandfallFailure({ code: 'invalid_input', message, hint });
+}
+
+/** The shadow snapshot store of one work tree. Open with `SnapshotStore.open`. */
+export class SnapshotStore {
+  /** What the last track left out (size limit, unreadable, special files). */
+  lastSkipped: SkippedFile[] = [];
+  private cache: StatCacheData | undefined;
+  private closed = false;
+  private readonly reader: TreeReader;
+  private readonly indexCache = new UserIndexCache();
+
+  private constructor(
+    /** Real path of the work tree. */
+    readonly worktree: string,
+    /** The store's git dir. */
+    readonly gitdir: string,
+    private readonly db: ObjectDb,
+    private readonly lock: StoreLock,
+    private readonly opts: { maxFileBytes: number; ignoreDefaults: readonly string[]; log: (line: string) => void },
+  ) {
+    this.reader = new TreeReader(db);
+  }
+
+  /**
+   * Opens (creating on first use) the store for `worktree`. Throws LandfallFailure `file_not_found` when the
+   * work tree is not a folder, `invalid_input` for a bad projectId. Never writes inside the work tree.
+   */
+  static async open(options: SnapshotOptions): Promise<SnapshotStore> {
+    const projectId = options.projectId ?? 'default';
+    if (!/^[A-Za-z0-9._-]+$/.test(projectId) || projectId.startsWith('.')) throw invalid(`bad projectId ${JSON.stringify(projectId)}`, 'use letters, digits, ".", "_" or "-"');
+    let worktree: string;
+    try {
+      worktree = realpathSync(options.worktree);
+      if (!statSync(worktree).isDirectory()) throw new Error('not a folder');
+    } catch {
+      throw new LandfallFailure({ code: 'file_not_found', message: `work tree ${options.worktree} is not a folder`, hint: 'open an existing project folder' });
+    }
+    const gitdir = storeDir(options.dataDir, projectId, worktree);
+    if (gitdir === worktree || gitdir.startsWith(`${worktree}/`)) throw invalid('the data folder lies inside the work tree', 'choose a data folder outside the project');
+    mkdirSync(gitdir, { recursive: true });
+    if (!existsSync(join(gitdir, 'HEAD'))) await git.init({ fs: nodeFs, gitdir, bare: true });
+    const store = new SnapshotStore(worktree, gitdir, new ObjectDb(gitdir), new StoreLock(join(gitdir, 'landfall.lock')), {
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      ignoreDefaults: options.ignoreDefaults ?? DEFAULT_IGNORES,
+      log: options.log ?? ((line) => console.warn(line)),
+    });
+    await store.run(() => store.cleanTemporaries());
+    return store;
+  }
+
+  private run<T>(fn: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new LandfallFailure({ code: 'unavailable', message: 'snapshot store is closed', hint: 'open the store again' }));
+    return this.lock.run(fn);
+  }
+
+  /** Removes temporary files a crashed operation left behind (only called while holding the lock). */
+  private cleanTemporaries(): void {
+    for (const dir of [join(this.gitdir, 'objects'), join(this.gitdir, 'objects', 'pack'), this.gitdir]) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const n of names) if (n.startsWith('tmp_') || n.includes('.tmp-')) unlinkSync(join(dir, n));
+    }
+  }
+
+  private get cacheFile(): string {
+    return join(this.gitdir, 'landfall-stat-cache.json');
+  }
+
+  private checkHash(hash: string): void {
+    if (!isObjectId(hash)) throw invalid(`not a tree hash: ${JSON.stringify(hash)}`, 'pass a 40-hex tree hash returned by track()');
+    this.reader.read(hash);
+  }
+
+  /** Synchronous track (caller holds the lock). */
+  private trackNow(): string {
+    const cache = (this.cache ??= loadStatCache(this.cacheFile));
+    const userGit = userGitDir(this.worktree);
+    const sink = new ObjectSink(this.db);
+    const ctx: WalkContext = {
+      root: this.worktree,
+      rules: rootRules(userGit, this.opts.ignoreDefaults),
+      tracked: userGit ? this.indexCache.get(userGit) : undefined,
+      maxFileBytes: this.opts.maxFileBytes,
+      prev: cache.entries,
+      prevTrees: cache.trees,
+      sink,
+      startedAt: Date.now(),
+      entries: new Map(),
+      trees: new Set(),
+      skipped: [],
+      hashed: 0,
+    };
+    let tree: string;
+    try {
+      tree = walkDir(ctx, '', false) ?? EMPTY_TREE;
+      if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
+      sink.finish();
+    } catch (e) {
+      sink.abort();
+      throw e;
+    }
+    const changed = ctx.hashed > 0 || ctx.entries.size !== cache.entries.size || tree !== cache.tree;
+    this.cache = { tree, trees: ctx.trees, entries: ctx.entries };
+    if (changed) saveStatCache(this.cacheFile, this.cache);
+    this.lastSkipped = ctx.skipped;
+    for (const s of ctx.skipped) this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
+    return tree;
+  }
+
+  /** Snapshots the work tree; returns its tree hash (40 hex, equal to `git write-tree` for the same content). */
+  track(): Promise<string> {
+    return this.run(() => this.trackNow());
+  }
+
+  /** Files (worktree-relative) that differ between tree `hash` and the work tree now. */
+  patch(hash: string): Promise<PatchInfo> {
+    return this.run(() => {
+      this.checkHash(hash);
+      const now = this.trackNow();
+      return { hash, files: this.reader.diff(hash, now).map((c) => c.path) };
+    });
+  }
+
+  /** Unified diff text (git style, a/ b/ prefixes) from tree `hash` to the work tree now; '' when equal. */
+  diff(hash: string): Promise<string> {
+    return this.run(() => {
+      this.checkHash(hash);
+      const changes = this.reader.diff(hash, this.trackNow());
+      return unifiedText(changes, changes.map((c) => fileDiff(this.db, c, this.opts.maxFileBytes)));
+    });
+  }
+
+  /** Per-file diffs from tree `from` to tree `to` (status, before/after text or binary/tooLarge, line counts). */
+  diffFull(from: string, to: string): Promise<FileDiff[]> {
+    return this.run(() => {
+      this.checkHash(from);
+      this.checkHash(to);
+      return this.reader.diff(from, to).map((c) => fileDiff(this.db, c, this.opts.maxFileBytes));
+    });
+  }
+
+  /** Makes the work tree equal tree `hash` (ignored files untouched); rewrites only differing files. */
+  restore(hash: string): Promise<RestoreReport> {
+    return this.run(() => {
+      this.checkHash(hash);
+      const changes = this.reader.diff(this.trackNow(), hash);
+      const report = restoreChanges(this.worktree, this.db, changes);
+      this.forget([...report.restored, ...report.deleted]);
+      return report;
+    });
+  }
+
+  /** Puts back only the files of `patches` (earliest patch per file wins; absent in its tree = deleted). */
+  revert(patches: PatchInfo[]): Promise<RestoreReport> {
+    return this.run(() => {
+      const report = revertFiles(this.worktree, this.db, this.reader, patches);
+      this.forget([...report.restored, ...report.deleted]);
+      return report;
+    });
+  }
+
+  /** Drops stat cache entries of files this store just wrote, so the next track reads them again. */
+  private forget(paths: string[]): void {
+    const cache = (this.cache ??= loadStatCache(this.cacheFile));
+    let n = 0;
+    for (const p of paths) if (cache.entries.delete(p)) n++;
+    if (n > 0) saveStatCache(this.cacheFile, cache);
+  }
+
+  /** Every file of tree `hash` with mode and blob id, in tree order. */
+  listFiles(hash: string): Promise<TreeFile[]> {
+    return this.run(() => {
+      this.checkHash(hash);
+      return this.reader.files(hash);
+    });
+  }
+
+  /** Bytes of `path` (worktree-relative) in tree `hash` (a link's target text), or undefined when absent. */
+  readFile(hash: string, path: string): Promise<Uint8Array | undefined> {
+    return this.run(() => {
+      this.checkHash(hash);
+      const e = this.reader.lookup(hash, path.replace(/^\.\//, ''));
+      if (!e || e.mode === '40000') return undefined;
+      return this.db.read(e.oid)?.content;
+    });
+  }
+
+  /** Removes objects unreachable from `keep` (and from the last track) that are older than the retention. */
+  gc(options: GcOptions): Promise<GcReport> {
+    return this.run(() => {
+      const cache = (this.cache ??= loadStatCache(this.cacheFile));
+      for (const k of options.keep) if (!isObjectId(k)) throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
+      const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
+      return runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
+    });
+  }
+
+  /** Waits for running operations, then releases file handles. Later calls fail with `unavailable`. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.lock.run(() => undefined);
+    this.closed = true;
+    this.db.close();
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Shapes of the shadow snapshot store's public API (issue 4, DESIGN §4). Paths in results are worktree-relative,
+ * POSIX-separated (`src/a.ts`); a tree hash is a 40-hex git tree id equal to native git's for the same content.
+ */
+
+/** Options of `SnapshotStore.open`. */
+export interface SnapshotOptions {
+  /** The user's project folder (absolute or relative to cwd). Only read by track; written only by restore/revert. */
+  worktree: string;
+  /** The app's data folder; the store lives at `<dataDir>/snapshot/<projectId>/<sha1(worktree realpath)[0..16]>`. */
+  dataDir: string;
+  /** Untracked files larger than this (bytes) are skipped and reported. Default 2 MiB. */
+  maxFileBytes?: number;
+  /** Groups stores per project; default `default`. Must be a plain name (letters, digits, `._-`). */
+  projectId?: string;
+  /**
+   * Ignore rules used for plain folders (not git projects), in .gitignore syntax, lowest precedence.
+   * Default `DEFAULT_IGNORES`; pass `[]` to snapshot everything.
+   */
+  ignoreDefaults?: readonly string[];
+  /** Where skipped-file notices go (never silent). Default console.warn. Not passed to a worker thread. */
+  log?: (line: string) => void;
+}
+
+/** A file the last track left out, with the reason (never silent). */
+export interface SkippedFile {
+  path: string;
+  reason: 'too_large' | 'unreadable' | 'special';
+  size?: number;
+}
+
+/** Files that differ between a tree and the work tree, as recorded in a session's patch part. */
+export interface PatchInfo {
+  hash: string;
+  files: string[];
+}
+
+/** One file a restore or revert could not bring back, with why. */
+export interface FailedFile {
+  path: string;
+  reason: string;
+}
+
+/** What a restore or revert did to the work tree. */
+export interface RestoreReport {
+  /** Files written (created, rewritten, or mode/link changed). */
+  restored: string[];
+  /** Files removed because the target tree does not have them. */
+  deleted: string[];
+  failed: FailedFile[];
+}
+
+/** Options of `gc`. */
+export interface GcOptions {
+  /** Tree hashes still referenced (e.g. by sessions); everything reachable from them is kept. */
+  keep: string[];
+  /** Unreachable objects younger than this (ms) are kept. Default 7 days. */
+  olderThanMs?: number;
+}
+
+/** What gc removed. */
+export interface GcReport {
+  removedObjects: number;
+  keptObjects: number;
+  freedBytes: number;
+}
+
+/** Plain-folder ignore defaults (DESIGN §4): dependency and build output folders. */
+export const DEFAULT_IGNORES: readonly string[] = [
+  'node_modules/',
+  '.venv/',
+  'venv/',
+  '__pycache__/',
+  'dist/',
+  'build/',
+  'out/',
+  'target/',
+  '.next/',
+  '.cache/',
+  '.DS_Store',
+];
+
+/** Default size limit for untracked files: 2 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/** Default gc retention: 7 days in ms. */
+export const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

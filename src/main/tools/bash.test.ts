@@ -1,0 +1,74 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bashTool, MAX_SHOWN_CHARS } from './bash';
+import { makeWorkspace, type Workspace } from './tool-test-kit';
+
+let ws: Workspace;
+beforeEach(() => {
+  ws = makeWorkspace();
+});
+afterEach(() => ws.cleanup());
+
+/** Running (a killed process whose parent died may linger as a zombie until PID 1 reaps it: that is not alive). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) [ZX]/.test(stat);
+  } catch {
+    return true;
+  }
+}
+
+describe('bash', () => {
+  it('runs in the project folder, merges stdout and stderr, reports the exit code', async () => {
+    const o = await ws.run(bashTool, { command: 'pwd; echo err >&2; exit 3' });
+    expect(o.ok && o.output).toBe(`${ws.root}\nerr\n(exit code 3)`);
+    expect(o.ok && o.metadata.exitCode).toBe(3);
+  });
+
+  it('shortens long output and keeps the full text in a file under scratchDir', async () => {
+    const o = await ws.run(bashTool, { command: 'seq 1 20000' });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    const full = o.metadata.fullOutputPath as string;
+    expect(path.dirname(full)).toBe(ws.ctx.scratchDir);
+    const expected = Array.from({ length: 20000 }, (_, i) => `${i + 1}\n`).join('');
+    expect(readFileSync(full, 'utf8')).toBe(expected);
+    expect(o.output.length).toBeLessThan(MAX_SHOWN_CHARS + 500);
+    expect(o.output.startsWith('1\n2\n3\n')).toBe(true);
+    expect(o.output.endsWith('19999\n20000\n(exit code 0)')).toBe(true);
+    expect(o.output).toContain(full);
+  });
+
+  it('on timeout the whole process group is stopped, grandchildren included', async () => {
+    const o = await ws.run(bashTool, { command: 'sleep 30 & echo $! > child.pid; sleep 30', timeout: 300 });
+    expect(o.ok && o.output).toBe('(timed out after 300 ms; the command and its child processes were stopped)');
+    const pid = Number(readFileSync(path.join(ws.root, 'child.pid'), 'utf8'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('on abort: SIGTERM then SIGKILL for a group that ignores SIGTERM; the call fails as interrupted', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 300);
+    const o = await ws.run(bashTool, { command: "trap '' TERM; echo started; sleep 30 & echo $! > child.pid; wait" }, { signal: controller.signal });
+    expect(!o.ok && o.error.code).toBe('interrupted');
+    expect(!o.ok && o.error.message).toContain('started');
+    expect(Date.now() - started).toBeLessThan(6000);
+    const pid = Number(readFileSync(path.join(ws.root, 'child.pid'), 'utf8'));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('asks permission with the command; a refusal runs nothing', async () => {
+    const o = await ws.run(bashTool, { command: 'touch made.txt' }, { ask: async () => ({ allow: false }) });
+    expect(!o.ok && o.error.code).toBe('permission_denied');
+    expect(existsSync(path.join(ws.root, 'made.txt'))).toBe(false);
+  });
+});

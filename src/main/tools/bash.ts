@@ -1,0 +1,141 @@
+/**
+ * The bash tool: runs a command with `bash -c` in the project folder, in its OWN process group (detached), so
+ * on abort or timeout the whole group — the shell and everything it started — gets SIGTERM, then SIGKILL after a
+ * grace period. stdout and stderr are merged in arrival order. The model sees at most 30,000 characters (the
+ * start and the end, with a note in between); the full output is kept in a file under ctx.scratchDir and the
+ * note names it. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { fail } from '../../shared/errors';
+import { failed } from './file-access';
+import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+const MAX_TIMEOUT_MS = 600_000;
+export const MAX_SHOWN_CHARS = 30_000;
+const KILL_GRACE_MS = 2_000;
+
+const bashInput = z.object({
+  command: z.string().min(1).describe('The command to run with bash in the project folder.'),
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Milliseconds before the command is stopped (default ${DEFAULT_TIMEOUT_MS}).`),
+  description: z.string().optional().describe('Five to ten words saying what the command does.'),
+});
+export type BashInput = z.infer<typeof bashInput>;
+
+interface Run {
+  output: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/** Signal the whole process group of `pid` (negative pid); a group already gone is fine. */
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group has exited already.
+  }
+}
+
+function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const chunks: Buffer[] = [];
+    let timedOut = false;
+    let aborted = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = (): void => {
+      if (child.pid === undefined) return;
+      killGroup(child.pid, 'SIGTERM');
+      killTimer ??= setTimeout(() => child.pid !== undefined && killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, timeoutMs);
+    const onAbort = (): void => {
+      aborted = true;
+      stop();
+    };
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr.on('data', (d: Buffer) => chunks.push(d));
+    let exit: { code: number | null; sig: NodeJS.Signals | null } | undefined;
+    const finish = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (killTimer && !(timedOut || aborted)) clearTimeout(killTimer);
+      const e = exit ?? { code: null, sig: null };
+      resolve({ output: Buffer.concat(chunks).toString('utf8'), exitCode: e.code, signal: e.sig, timedOut, aborted });
+    };
+    child.on('error', (err) => {
+      chunks.push(Buffer.from(`\n${err.message}\n`));
+      finish();
+    });
+    child.on('exit', (code, sig) => {
+      exit = { code, sig };
+      // Background children may keep the pipes open: do not wait for them beyond a short drain.
+      setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, 500).unref();
+    });
+    child.on('close', finish);
+  });
+}
+
+/** What the model reads: the whole output, or its start and end with a note naming the full-output file. */
+async function shownOutput(output: string, ctx: ToolContext): Promise<{ text: string; fullOutputPath?: string }> {
+  if (output.length <= MAX_SHOWN_CHARS) return { text: output };
+  const dir = ctx.scratchDir ?? path.join(os.tmpdir(), 'landfall-scratch');
+  await fsp.mkdir(dir, { recursive: true });
+  const file = path.join(dir, `bash-${Date.now()}-${randomBytes(4).toString('hex')}.txt`);
+  await fsp.writeFile(file, output);
+  const head = output.slice(0, MAX_SHOWN_CHARS / 3);
+  const tail = output.slice(output.length - (2 * MAX_SHOWN_CHARS) / 3);
+  const cut = output.length - head.length - tail.length;
+  const note = `\n… [${cut} characters cut; the full output (${output.length} characters) is in ${file} — use bash with grep/sed/tail on it] …\n`;
+  return { text: head + note + tail, fullOutputPath: file };
+}
+
+async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutcome> {
+  if (ctx.ask) {
+    const answer = await ctx.ask({ tool: 'bash', permission: 'bash', patterns: [input.command], title: input.description ?? input.command });
+    if (!answer.allow) {
+      return failed(fail('permission_denied', `The user did not allow: ${input.command}`, answer.reason ? `The user said: ${answer.reason}` : 'Ask the user how to proceed.').error);
+    }
+  }
+  const timeout = input.timeout ?? DEFAULT_TIMEOUT_MS;
+  const run = await runCommand(input.command, ctx.root, timeout, ctx.signal);
+  const shown = await shownOutput(run.output, ctx);
+  if (run.aborted) {
+    return failed(fail('interrupted', `The command was stopped by the user. Output so far:\n${shown.text}`, 'Ask the user before running it again.').error);
+  }
+  const status = run.timedOut
+    ? `(timed out after ${timeout} ms; the command and its child processes were stopped)`
+    : run.exitCode === null
+      ? `(terminated by ${run.signal ?? 'a signal'})`
+      : `(exit code ${run.exitCode})`;
+  const output = `${shown.text}${shown.text.endsWith('\n') || shown.text === '' ? '' : '\n'}${status}`;
+  return {
+    ok: true,
+    title: input.description ?? input.command,
+    output,
+    metadata: { exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, fullOutputPath: shown.fullOutputPath, chars: run.output.length },
+  };
+}
+
+export const bashTool: ToolDefinition<BashInput> = {
+  name: 'bash',
+  description: 'Run a shell command (bash) in the project folder. Output over 30,000 characters is shortened; the full text is kept in a file.',
+  input: bashInput,
+  execute: executeBash,
+};

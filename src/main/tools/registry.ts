@@ -1,0 +1,28 @@
+/**
+ * The tool registry: the tools a session's model may call, by name, and their AI SDK declarations.
+ *
+ * Tools are declared to the SDK WITHOUT `execute` (agent/stream-step.ts): the loop runs them itself after the
+ * step's stream ended, through the permission gate and the stored tool part.
+ */
+import { tool } from 'ai';
+import type { ToolSet } from 'ai';
+import type { ToolDefinition } from './types';
+import { applyPatchTool } from './apply-patch';
+import { fileTools } from './file-tools';
+
+/** Every built-in tool, in the order they are offered to the model. */
+export function defaultTools(): ToolDefinition[] {
+  return [...fileTools, applyPatchTool as unknown as ToolDefinition];
+}
+
+/** Look a tool up by name in a list. */
+export function findTool(tools: ToolDefinition[], name: string): ToolDefinition | undefined {
+  return tools.find((t) => t.name === name);
+}
+
+/** The SDK's declaration of each tool (description + input schema, no execute). */
+export function toSdkTools(tools: ToolDefinition[]): ToolSet {
+  const set: ToolSet = {};
+  for (const t of tools) set[t.name] = tool({ description: t.description, inputSchema: t.input });
+  return set;
+}

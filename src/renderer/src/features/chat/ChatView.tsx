@@ -1,0 +1,46 @@
+/** The chat screen: session header, the virtualized messages with permission prompts inline, and the input. */
+import type React from 'react';
+import { useStore } from '../../stores';
+import { MessageList } from './MessageList';
+import { Composer } from './Composer';
+import { PermissionPrompt } from '../permission/PermissionPrompt';
+import { FirstRunBanner } from '../firstrun/FirstRunBanner';
+
+export function ChatView(): React.JSX.Element {
+  const sessionId = useStore((s) => s.sessionId);
+  const session = useStore((s) => s.sessions.find((x) => x.id === s.sessionId));
+  const messages = useStore((s) => s.messages);
+  const asks = useStore((s) => s.asks);
+  const busy = useStore((s) => s.busy);
+  const newSession = useStore((s) => s.newSession);
+  if (!sessionId) {
+    return (
+      <section className="chat empty">
+        <FirstRunBanner />
+        <p>Pick a session on the left, or start a new one.</p>
+        <button className="primary" onClick={() => void newSession()}>
+          New session
+        </button>
+      </section>
+    );
+  }
+  const boundary = session?.revert?.messageId;
+  const revertedFrom = boundary ? messages.findIndex((m) => m.id === boundary) : -1;
+  return (
+    <section className="chat" data-testid="chat">
+      <header className="chat-head">
+        <h2>{session?.title ?? 'Session'}</h2>
+        {busy && <span className="busy" data-testid="busy">working…</span>}
+        {boundary && <span className="reverted-note">Undone — /redo brings it back; your next message makes it final.</span>}
+      </header>
+      <MessageList
+        messages={messages}
+        revertedFrom={revertedFrom}
+        footer={asks.map((a) => (
+          <PermissionPrompt key={a.requestId} ask={a} />
+        ))}
+      />
+      <Composer />
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+/** The input: Enter sends, Shift+Enter is a newline; `/undo` and `/redo` are commands (the store decides). */
+import type React from 'react';
+import { useStore } from '../../stores';
+
+export function Composer(): React.JSX.Element {
+  const draft = useStore((s) => s.draft);
+  const busy = useStore((s) => s.busy);
+  const setDraft = useStore((s) => s.setDraft);
+  const send = useStore((s) => s.send);
+  const stop = useStore((s) => s.stop);
+  const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+  return (
+    <div className="composer">
+      <textarea
+        aria-label="Message"
+        data-testid="composer"
+        value={draft}
+        placeholder={busy ? 'Working… (Esc twice to stop)' : 'Ask for a change — Enter to send, Shift+Enter for a newline, /undo, /redo'}
+        rows={3}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {busy ? (
+        <button className="danger" data-testid="stop" onClick={() => void stop()}>
+          Stop
+        </button>
+      ) : (
+        <button className="primary" data-testid="send" onClick={() => void send()} disabled={!draft.trim()}>
+          Send
+        </button>
+      )}
+    </div>
+  );
+}

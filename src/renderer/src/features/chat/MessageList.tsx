@@ -1,0 +1,49 @@
+/**
+ * The message list, virtualized (@tanstack/react-virtual): only rows near the viewport are in the DOM, measured
+ * as they render, so a 2,000-message session scrolls without dropped frames. It follows the bottom while the user
+ * is there (streaming), and stays put when they scrolled up to read.
+ */
+import { useEffect, useRef } from 'react';
+import type React from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { MessageWithParts } from '../../../../shared/contract';
+import { MessageRow } from './MessageRow';
+
+export function MessageList({ messages, revertedFrom, footer }: { messages: MessageWithParts[]; revertedFrom: number; footer?: React.ReactNode }): React.JSX.Element {
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 90,
+    overscan: 6,
+    getItemKey: (i) => messages[i]?.id ?? i,
+  });
+  const last = messages[messages.length - 1];
+  const lastPart = last?.parts[last.parts.length - 1];
+  const grow = lastPart && (lastPart.type === 'text' || lastPart.type === 'reasoning') ? lastPart.text.length : lastPart?.type === 'tool' ? lastPart.state : '';
+  const tail = last ? `${last.id}:${last.parts.length}:${grow}` : '';
+  useEffect(() => {
+    if (atBottom.current && messages.length > 0) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
+  }, [tail, messages.length, virtualizer]);
+  const onScroll = (): void => {
+    const el = scroller.current;
+    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  };
+  return (
+    <div className="message-list" ref={scroller} onScroll={onScroll} data-testid="message-list">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const message = messages[item.index];
+          if (!message) return null;
+          return (
+            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row" style={{ transform: `translateY(${item.start}px)` }}>
+              <MessageRow message={message} reverted={revertedFrom >= 0 && item.index >= revertedFrom} />
+            </div>
+          );
+        })}
+      </div>
+      {footer}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+/** One message: the user's text, or the assistant's parts in order (text, reasoning, tool cards, patch chips). */
+import { memo } from 'react';
+import type React from 'react';
+import type { MessageWithParts, Part } from '../../../../shared/contract';
+import { Markdown } from './Markdown';
+import { ToolCard } from './ToolCard';
+
+function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): React.JSX.Element | null {
+  switch (part.type) {
+    case 'text':
+      return role === 'user' ? <div className="user-text">{part.text}</div> : <Markdown text={part.text} />;
+    case 'reasoning':
+      return (
+        <details className="reasoning">
+          <summary>Reasoning</summary>
+          {part.text}
+        </details>
+      );
+    case 'tool':
+      return <ToolCard part={part} />;
+    case 'patch':
+      return <div className="patch-chip">Changed {part.files.join(', ')}</div>;
+    default:
+      return null;
+  }
+}
+
+export const MessageRow = memo(function MessageRow({ message, reverted }: { message: MessageWithParts; reverted: boolean }): React.JSX.Element {
+  return (
+    <article className={`message ${message.role}${reverted ? ' reverted' : ''}`} data-message-id={message.id} data-role={message.role}>
+      {message.parts.map((p) => (
+        <PartView key={p.id} part={p} role={message.role} />
+      ))}
+    </article>
+  );
+});

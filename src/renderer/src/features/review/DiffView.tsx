@@ -1,0 +1,98 @@
+/**
+ * The Monaco diff of the focused file at the selected point (issue 8): side by side or inline, read-only, with a
+ * Keep / Reject bar under every hunk (hunk-zones.ts). One editor lives for the panel's lifetime; a file change
+ * swaps models. Guarded files (binary, too large, very long lines — bug B40) never reach Monaco: a notice says what
+ * changed and the whole-file hunk keeps its buttons. The editor is never focused by code (bug B41).
+ */
+import { useEffect, useRef, useState } from 'react';
+import type React from 'react';
+import type * as Monaco from 'monaco-editor/editor/editor.api';
+import type { ReviewFile, ReviewHunk } from '../../../../shared/review-schemas';
+import { mountHunkBars, type HunkAction } from './hunk-zones';
+import { GuardNotice } from './GuardNotice';
+
+type MonacoModule = typeof Monaco;
+
+export interface DiffViewProps {
+  file: ReviewFile | undefined;
+  focusedId: string | null;
+  sideBySide: boolean;
+  onAction(hunk: ReviewHunk, action: HunkAction): void;
+}
+
+/** Marks the moment a file's diff has been computed and drawn (read by the bench: `performance.getEntriesByName`). */
+function markShown(path: string): void {
+  performance.mark('review-diff-shown', { detail: { path } });
+}
+
+export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProps): React.JSX.Element {
+  const host = useRef<HTMLDivElement>(null);
+  const [editor, setEditor] = useState<{ monaco: MonacoModule; diff: Monaco.editor.IStandaloneDiffEditor } | null>(null);
+  const action = useRef(onAction);
+  action.current = onAction;
+
+  useEffect(() => {
+    let disposed = false;
+    let dispose = (): void => {};
+    void import('../permission/monaco').then(({ monaco, osTheme }) => {
+      if (disposed || !host.current) return;
+      const diff = monaco.editor.createDiffEditor(host.current, {
+        readOnly: true,
+        originalEditable: false,
+        automaticLayout: true,
+        minimap: { enabled: false },
+        scrollBeyondLastLine: false,
+        renderOverviewRuler: true,
+        theme: osTheme(),
+        maxComputationTime: 2000,
+        hideUnchangedRegions: { enabled: false },
+        stopRenderingLineAfter: 2000,
+      });
+      setEditor({ monaco, diff });
+      dispose = () => {
+        const m = diff.getModel();
+        diff.dispose();
+        m?.original.dispose();
+        m?.modified.dispose();
+      };
+    });
+    return () => {
+      disposed = true;
+      dispose();
+    };
+  }, []);
+
+  const guarded = !file || file.guard !== undefined;
+  const text = guarded ? null : { before: file.before ?? '', after: file.after ?? '', path: file.path };
+  useEffect(() => {
+    if (!editor || !text) return;
+    const { monaco, diff } = editor;
+    const old = diff.getModel();
+    const original = monaco.editor.createModel(text.before, 'plaintext');
+    const modified = monaco.editor.createModel(text.after, 'plaintext');
+    diff.setModel({ original, modified });
+    old?.original.dispose();
+    old?.modified.dispose();
+    const sub = diff.onDidUpdateDiff(() => {
+      sub.dispose();
+      markShown(text.path);
+    });
+  }, [editor, text?.path, text?.before, text?.after]);
+
+  useEffect(() => {
+    editor?.diff.updateOptions({ renderSideBySide: sideBySide });
+  }, [editor, sideBySide]);
+
+  useEffect(() => {
+    if (!editor || guarded || !file) return;
+    return mountHunkBars(editor.monaco, editor.diff.getModifiedEditor(), file.hunks, focusedId, (h, a) => action.current(h, a));
+  }, [editor, file, guarded, focusedId]);
+
+  return (
+    <div className="review-diff">
+      {file && guarded ? <GuardNotice file={file} focusedId={focusedId} onAction={onAction} /> : null}
+      {!file ? <div className="review-empty">No file changed at this point.</div> : null}
+      <div className="review-monaco" ref={host} data-testid="review-diff-editor" style={{ display: guarded ? 'none' : 'block' }} />
+    </div>
+  );
+}

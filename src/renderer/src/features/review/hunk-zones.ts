@@ -1,0 +1,103 @@
+/**
+ * Per-hunk Keep / Reject bars inside the Monaco diff editor (issue 8). Each hunk gets a view zone in the modified
+ * editor (blank space under the hunk's last line, or above a pure deletion) and an overlay widget that holds the
+ * buttons and follows the zone's top (`onDomNodeTop`) — the zone reserves the room, the overlay receives clicks
+ * (Monaco swallows mouse events inside view zones; monaco-editor#3522).
+ * The bars never focus anything by themselves (bug B41); the focused hunk is highlighted and revealed without
+ * moving keyboard focus.
+ */
+import type * as Monaco from 'monaco-editor/editor/editor.api';
+import type { ReviewHunk } from '../../../../shared/review-schemas';
+
+export type HunkAction = 'accept' | 'reject' | 'undo';
+
+const ZONE_PX = 30;
+
+/** The modified-side line a hunk's bar sits under (0 = above the first line). */
+export function barLine(h: ReviewHunk): number {
+  return h.newLines > 0 ? h.newStart + h.newLines - 1 : Math.max(h.newStart - 1, 0);
+}
+
+function button(label: string, title: string, testId: string, onClick: () => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.title = title;
+  b.dataset.testid = testId;
+  b.addEventListener('click', (e) => {
+    e.stopPropagation();
+    onClick();
+  });
+  return b;
+}
+
+function barNode(h: ReviewHunk, n: number, total: number, focused: boolean, act: (a: HunkAction) => void): HTMLElement {
+  const bar = document.createElement('div');
+  bar.className = `hunk-bar state-${h.state}${focused ? ' focused' : ''}`;
+  bar.dataset.testid = 'hunk-bar';
+  bar.dataset.hunkId = h.id;
+  bar.dataset.state = h.state;
+  const adds = h.lines.filter((l) => l.startsWith('+')).length;
+  const dels = h.lines.filter((l) => l.startsWith('-')).length;
+  const label = document.createElement('span');
+  label.className = 'hunk-label';
+  label.textContent = `Hunk ${n}/${total} · −${h.kind === 'file' ? h.oldLines : dels} +${h.kind === 'file' ? h.newLines : adds}`;
+  bar.append(label);
+  if (h.state === 'pending') {
+    bar.append(button('Keep', 'Keep this hunk (Ctrl/Cmd+Y)', 'hunk-keep', () => act('accept')));
+    bar.append(button('Reject', 'Reject this hunk (Ctrl/Cmd+N)', 'hunk-reject', () => act('reject')));
+  } else {
+    const s = document.createElement('span');
+    s.className = 'hunk-state';
+    s.textContent = h.state === 'accepted' ? 'Kept' : 'Rejected';
+    bar.append(s, button('Undo', 'Undo this decision', 'hunk-undo', () => act('undo')));
+  }
+  return bar;
+}
+
+/**
+ * Mount the bars of `hunks` on `editor` (the diff editor's modified side). `focusedId` gets the highlight. Returns
+ * the function that removes zones, widgets and decorations.
+ */
+export function mountHunkBars(
+  monaco: typeof Monaco,
+  editor: Monaco.editor.ICodeEditor,
+  hunks: readonly ReviewHunk[],
+  focusedId: string | null,
+  onAction: (hunk: ReviewHunk, action: HunkAction) => void,
+): () => void {
+  const widgets: Monaco.editor.IOverlayWidget[] = [];
+  const zoneIds: string[] = [];
+  editor.changeViewZones((acc) => {
+    hunks.forEach((h, i) => {
+      const node = barNode(h, i + 1, hunks.length, h.id === focusedId, (a) => onAction(h, a));
+      node.style.position = 'absolute';
+      const widget: Monaco.editor.IOverlayWidget = { getId: () => `landfall.hunk.${h.id}`, getDomNode: () => node, getPosition: () => null };
+      widgets.push(widget);
+      zoneIds.push(
+        acc.addZone({
+          afterLineNumber: barLine(h),
+          heightInPx: ZONE_PX,
+          domNode: document.createElement('div'),
+          onDomNodeTop: (top) => {
+            node.style.top = `${top}px`;
+            node.style.left = `${editor.getLayoutInfo().contentLeft}px`;
+          },
+        }),
+      );
+    });
+  });
+  for (const w of widgets) editor.addOverlayWidget(w);
+  const focused = hunks.find((h) => h.id === focusedId);
+  const decorations = editor.createDecorationsCollection(
+    focused && focused.newLines > 0
+      ? [{ range: new monaco.Range(focused.newStart, 1, focused.newStart + focused.newLines - 1, 1), options: { isWholeLine: true, className: 'hunk-focused-line' } }]
+      : [],
+  );
+  if (focused) editor.revealLineInCenterIfOutsideViewport(Math.max(1, barLine(focused)));
+  return () => {
+    decorations.clear();
+    for (const w of widgets) editor.removeOverlayWidget(w);
+    editor.changeViewZones((acc) => zoneIds.forEach((id) => acc.removeZone(id)));
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The calls the review feature makes, as one small interface so the store can be driven by the real contract
+ * (`contractReviewApi`, through rpc/) or by a bench harness with canned data.
+ */
+import type { Result } from '../../../../shared/errors';
+import type { DecideInput, Decision, ReviewDiff, ReviewTarget, TimelineEntry } from '../../../../shared/review-schemas';
+
+/** What a revert to a message would do, before it is applied. */
+export interface RevertPreview {
+  restored: string[];
+  deleted: string[];
+  conflicts: { path: string; reason: string }[];
+  diff: string;
+}
+
+export interface ReviewApi {
+  timeline(sessionId: string): Promise<Result<TimelineEntry[]>>;
+  diff(sessionId: string, target: ReviewTarget): Promise<Result<ReviewDiff>>;
+  decide(input: DecideInput): Promise<Result<Decision>>;
+  undo(sessionId: string, decisionId?: string): Promise<Result<Decision>>;
+  revertPreview(sessionId: string, messageId: string): Promise<Result<RevertPreview>>;
+  revert(sessionId: string, messageId: string, force: boolean): Promise<Result<unknown>>;
+  unrevert(sessionId: string): Promise<Result<unknown>>;
+  /** Move the revert boundary one message forward (the session core's redo). */
+  redo(sessionId: string): Promise<Result<unknown>>;
+}

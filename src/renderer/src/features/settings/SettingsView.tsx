@@ -1,0 +1,80 @@
+/** Settings: provider (with presets), model, base URL, API key, and a connection test that says what went wrong. */
+import { useEffect, useState } from 'react';
+import type React from 'react';
+import { PROVIDER_PRESETS } from '../../../../shared/contract';
+import type { ProviderId, SettingsInput } from '../../../../shared/contract';
+import { useStore } from '../../stores';
+
+const IDS = Object.keys(PROVIDER_PRESETS) as ProviderId[];
+
+export function SettingsView(): React.JSX.Element {
+  const settings = useStore((s) => s.settings);
+  const save = useStore((s) => s.saveSettings);
+  const test = useStore((s) => s.testConnection);
+  const testing = useStore((s) => s.testing);
+  const result = useStore((s) => s.testResult);
+  const setScreen = useStore((s) => s.setScreen);
+  const [provider, setProvider] = useState<ProviderId | null>(settings?.provider ?? null);
+  const [model, setModel] = useState(settings?.model ?? '');
+  const [baseURL, setBaseURL] = useState(settings?.baseURL ?? '');
+  const [key, setKey] = useState('');
+  useEffect(() => {
+    if (!settings) return;
+    setProvider(settings.provider);
+    setModel(settings.model);
+    setBaseURL(settings.baseURL);
+  }, [settings]);
+  const choose = (id: ProviderId): void => {
+    setProvider(id);
+    setBaseURL(PROVIDER_PRESETS[id].baseURL);
+  };
+  const input = (): SettingsInput => ({ provider, model: model.trim(), baseURL: baseURL.trim(), ...(key ? { apiKey: key } : {}) });
+  return (
+    <section className="settings" data-testid="settings">
+      <h2>Settings</h2>
+      <fieldset>
+        <legend>Provider</legend>
+        <div className="presets">
+          {IDS.map((id) => (
+            <label key={id} className={provider === id ? 'chosen' : ''}>
+              <input type="radio" name="provider" checked={provider === id} onChange={() => choose(id)} /> {PROVIDER_PRESETS[id].label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label>
+        Model
+        <input data-testid="model" value={model} placeholder="e.g. qwen2.5-coder:14b" onChange={(e) => setModel(e.target.value)} />
+      </label>
+      <label>
+        Base URL
+        <input data-testid="base-url" value={baseURL} placeholder="default for this provider" onChange={(e) => setBaseURL(e.target.value)} />
+      </label>
+      <label>
+        API key {settings?.hasKey && <span className="muted">(a key is stored; type to replace it)</span>}
+        <input data-testid="api-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+      </label>
+      {settings?.keyStorage === 'unprotected' && (
+        <p className="warning" data-testid="key-warning">
+          This system offers no secret store: a key saved here would not be encrypted. Prefer setting it in the
+          environment (LANDFALL_API_KEY) instead.
+        </p>
+      )}
+      {settings?.keyStorage === 'environment' && <p className="muted">Keys are read from the environment (LANDFALL_API_KEY) in the browser version; they are not saved.</p>}
+      <div className="row-buttons">
+        <button className="primary" data-testid="save-settings" onClick={() => void save(input()).then((done) => done && setKey(''))}>
+          Save
+        </button>
+        <button data-testid="test-connection" disabled={testing === 'running' || !provider} onClick={() => void test(input())}>
+          {testing === 'running' ? 'Testing…' : 'Test connection'}
+        </button>
+        <button onClick={() => setScreen('chat')}>Back</button>
+      </div>
+      {result && (
+        <p className={result.ok ? 'ok' : 'warning'} data-testid="test-result" role="status">
+          {result.text}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * The renderer's only door to main, and the ONLY file that touches `window.landfall` (DESIGN §10): the Electron
+ * preload's bridge when present, otherwise the web host's WebSocket. Stores call `call()` / `on()`; they never
+ * learn which transport carries them.
+ */
+import type { CallName, CallInput, CallResult, EventName, EventPayload, LandfallApi } from '../../../shared/contract';
+import { createSocketApi } from './socket';
+
+declare global {
+  interface Window {
+    landfall?: LandfallApi;
+  }
+}
+
+let api: LandfallApi | undefined;
+
+function current(): LandfallApi {
+  api ??= window.landfall ?? createSocketApi();
+  return api;
+}
+
+/** Which transport carries the contract (shown in the about line; never branched on for behaviour). */
+export function transportName(): 'electron' | 'web' {
+  return window.landfall ? 'electron' : 'web';
+}
+
+/** Makes one contract call. Resolves to a Result; expected failures are data, never a rejection. */
+export function call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallResult<N>> {
+  return current().calls[name](input);
+}
+
+/** Subscribes to one event; returns the unsubscribe function. */
+export function on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
+  return current().events[name](listener);
+}

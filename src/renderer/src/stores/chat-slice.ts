@@ -1,0 +1,129 @@
+/**
+ * Chat slice: the open session's messages and parts, busy state, pending permission asks, and the draft.
+ * `/undo` and `/redo` typed in the input are commands; undo puts the undone message's text back in the draft.
+ */
+import { call } from '../rpc';
+import type { MessageWithParts, Part } from '../../../shared/contract';
+import type { ChatSlice, Slice } from './types';
+import { upsertPart } from './parts';
+
+const DOUBLE_ESCAPE_MS = 1500;
+
+export const createChatSlice: Slice<ChatSlice> = (set, get) => {
+  /** Reloads the open session after a history change (undo / redo move the revert boundary). */
+  const reload = async (sessionId: string): Promise<void> => {
+    const r = await call('sessions.get', { sessionId });
+    if (!r.ok) return get().showError(r.error);
+    if (get().sessionId !== sessionId) return;
+    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks, sessions: get().sessions.map((s) => (s.id === sessionId ? r.value.session : s)) });
+  };
+  return {
+  messages: [],
+  busy: false,
+  asks: [],
+  draft: '',
+  lastEscape: 0,
+  setDraft(text) {
+    set({ draft: text });
+  },
+  async send() {
+    const text = get().draft.trim();
+    const sessionId = get().sessionId;
+    if (!text || !sessionId) return;
+    if (text === '/undo') return get().undo();
+    if (text === '/redo') return get().redo();
+    if (get().busy) return;
+    set({ draft: '' });
+    const r = await call('chat.prompt', { sessionId, text });
+    if (!r.ok) {
+      set({ draft: text });
+      get().showError(r.error);
+    }
+  },
+  async replay(recording, text) {
+    const sessionId = get().sessionId;
+    if (!sessionId) return;
+    const r = await call('chat.replay', { sessionId, recording, ...(text ? { text } : {}) });
+    if (!r.ok) get().showError(r.error);
+  },
+  async stop() {
+    const sessionId = get().sessionId;
+    if (!sessionId) return;
+    const r = await call('chat.stop', { sessionId });
+    if (!r.ok) get().showError(r.error);
+  },
+  async escape() {
+    const now = Date.now();
+    if (get().busy && now - get().lastEscape < DOUBLE_ESCAPE_MS) {
+      set({ lastEscape: 0 });
+      return get().stop();
+    }
+    set({ lastEscape: now });
+  },
+  async answer(askId, answer, reason) {
+    const sessionId = get().sessionId;
+    if (!sessionId) return;
+    const r = await call('permission.answer', { sessionId, askId, answer, ...(reason ? { reason } : {}) });
+    if (!r.ok) return get().showError(r.error);
+    set({ asks: get().asks.filter((a) => a.requestId !== askId) });
+  },
+  async undo() {
+    const sessionId = get().sessionId;
+    if (!sessionId) return;
+    const r = await call('history.undo', { sessionId });
+    if (!r.ok) return get().showError(r.error);
+    set({ draft: r.value.text ?? '' });
+    await reload(sessionId);
+  },
+  async redo() {
+    const sessionId = get().sessionId;
+    if (!sessionId) return;
+    const r = await call('history.redo', { sessionId });
+    if (!r.ok) return get().showError(r.error);
+    set({ draft: '' });
+    await reload(sessionId);
+  },
+  applyEvent(event) {
+    const messages = get().messages;
+    if (event.type === 'message.added') {
+      if (messages.some((m) => m.id === event.message.id)) return;
+      set({ messages: [...messages, { ...event.message, parts: [] }] });
+    } else if (event.type === 'message.removed') {
+      const gone = new Set(event.messageIds);
+      set({ messages: messages.filter((m) => !gone.has(m.id)) });
+    } else {
+      set({ messages: withPart(messages, event.part) });
+    }
+  },
+  applyDeltas(deltas) {
+    let messages = get().messages;
+    for (const [partId, d] of deltas) {
+      const message = messages.find((m) => m.id === d.messageId);
+      const existing = message?.parts.find((p) => p.id === partId);
+      const text = existing && (existing.type === 'text' || existing.type === 'reasoning') ? existing.text + d.text : d.text;
+      const part: Part = {
+        id: partId,
+        sessionId: get().sessionId ?? '',
+        messageId: d.messageId,
+        time: existing?.time ?? Date.now(),
+        type: d.reasoning ? 'reasoning' : 'text',
+        text,
+      };
+      messages = withPart(messages, part);
+    }
+    set({ messages });
+  },
+  };
+};
+
+/** Puts a part into its message (creating an assistant message placeholder if the part arrived first). */
+function withPart(messages: MessageWithParts[], part: Part): MessageWithParts[] {
+  const index = messages.findIndex((m) => m.id === part.messageId);
+  if (index < 0) {
+    return [...messages, { id: part.messageId, sessionId: part.sessionId, role: 'assistant', time: part.time, parts: [part] }];
+  }
+  const next = messages.slice();
+  const message = next[index] as MessageWithParts;
+  next[index] = { ...message, parts: upsertPart(message.parts, part) };
+  return next;
+}

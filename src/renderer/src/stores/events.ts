@@ -1,0 +1,76 @@
+/**
+ * Event wiring: subscribes once (from boot, never from a slice initialiser) and routes each pushed event to the
+ * store. Streamed deltas are the hot path: they are buffered and applied once per animation frame (DESIGN §8:
+ * coalesced at ~16 ms), and any other event of the session first flushes the buffer so order is kept.
+ */
+import { on } from '../rpc';
+import type { Store } from './types';
+import { runCommand } from './commands';
+
+type Get = () => Store;
+type Set = (partial: Partial<Store>) => void;
+type Buffer = Map<string, { messageId: string; text: string; reasoning: boolean }>;
+
+/** Subscribes the store to every contract event. Returns the unsubscribe function. */
+export function connectEvents(get: Get, set: Set): () => void {
+  let buffer: Buffer = new Map();
+  let frame = 0;
+  const flush = (): void => {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+    if (buffer.size === 0) return;
+    const deltas = buffer;
+    buffer = new Map();
+    get().applyDeltas(deltas);
+  };
+  const delta = (e: { sessionId: string; messageId: string; partId: string; delta: string }, reasoning: boolean): void => {
+    if (e.sessionId !== get().sessionId) return;
+    const entry = buffer.get(e.partId);
+    if (entry) entry.text += e.delta;
+    else buffer.set(e.partId, { messageId: e.messageId, text: e.delta, reasoning });
+    if (!frame) frame = requestAnimationFrame(flush);
+  };
+  const mine = (sessionId: string): boolean => sessionId === get().sessionId;
+  const offs = [
+    on('text.delta', (e) => delta(e, false)),
+    on('reasoning.delta', (e) => delta(e, true)),
+    on('part.updated', (e) => {
+      if (!mine(e.part.sessionId)) return;
+      flush();
+      get().applyEvent(e);
+    }),
+    on('message.added', (e) => {
+      if (!mine(e.message.sessionId)) return;
+      flush();
+      get().applyEvent(e);
+    }),
+    on('message.removed', (e) => {
+      if (!mine(e.sessionId)) return;
+      flush();
+      get().applyEvent(e);
+    }),
+    on('permission.asked', (e) => {
+      if (mine(e.sessionId)) set({ asks: [...get().asks.filter((a) => a.requestId !== e.requestId), e] });
+    }),
+    on('permission.answered', (e) => {
+      if (mine(e.sessionId)) set({ asks: get().asks.filter((a) => a.requestId !== e.requestId) });
+    }),
+    on('session.state', (e) => {
+      if (!mine(e.sessionId)) return;
+      flush();
+      set({ busy: e.state === 'busy', ...(e.state === 'busy' ? {} : { asks: [] }) });
+      if (e.error && e.error.code !== 'interrupted') get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
+    }),
+    on('session.updated', (e) => {
+      const others = get().sessions.filter((s) => s.id !== e.session.id);
+      if (e.session.projectId === get().project?.id) set({ sessions: [e.session, ...others].sort((a, b) => b.updated - a.updated) });
+    }),
+    on('app.command', (e) => runCommand(get(), e.command)),
+    on('session.deleted', (e) => {
+      set({ sessions: get().sessions.filter((s) => s.id !== e.sessionId) });
+    }),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}

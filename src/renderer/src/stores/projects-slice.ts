@@ -1,0 +1,36 @@
+/** Projects slice: the recent list, the open project, opening by path, by dialog, or the bundled sample. */
+import { call } from '../rpc';
+import type { ProjectsSlice, Slice } from './types';
+
+export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
+  projects: [],
+  project: null,
+  async loadProjects() {
+    const r = await call('projects.list', {});
+    if (r.ok) set({ projects: r.value });
+    else get().showError(r.error);
+  },
+  async openProject(root) {
+    const r = await call('projects.open', { root });
+    if (!r.ok) {
+      get().showError(r.error);
+      return false;
+    }
+    set({ project: r.value, sessionId: null, messages: [], asks: [], busy: false, screen: 'chat', error: null });
+    await Promise.all([get().loadSessions(), get().loadProjects()]);
+    return true;
+  },
+  async pickFolder() {
+    const r = await call('projects.pickFolder', {});
+    if (!r.ok) return get().showError(r.error);
+    if (r.value.root) await get().openProject(r.value.root);
+  },
+  async openSample() {
+    const r = await call('projects.openSample', {});
+    if (!r.ok) return get().showError(r.error);
+    set({ project: r.value.project, screen: 'chat', error: null });
+    await get().loadSessions();
+    await get().selectSession(r.value.session.id);
+    await get().replay('sample', 'Add a --shout flag to the greeter and fix its tests.');
+  },
+});

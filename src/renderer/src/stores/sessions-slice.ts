@@ -1,0 +1,57 @@
+/** Sessions slice: the open project's sessions and the selected one (its detail is loaded into the chat slice). */
+import { call } from '../rpc';
+import type { SessionsSlice, Slice } from './types';
+
+export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
+  sessions: [],
+  sessionId: null,
+  async loadSessions() {
+    const project = get().project;
+    if (!project) return;
+    const r = await call('sessions.list', { projectId: project.id });
+    if (r.ok) set({ sessions: [...r.value].sort((a, b) => b.updated - a.updated) });
+    else get().showError(r.error);
+  },
+  async newSession() {
+    const project = get().project;
+    if (!project) return;
+    const r = await call('sessions.create', { projectId: project.id });
+    if (!r.ok) return get().showError(r.error);
+    set({ sessions: [r.value, ...get().sessions.filter((s) => s.id !== r.value.id)] });
+    await get().selectSession(r.value.id);
+  },
+  async selectSession(id) {
+    set({ sessionId: id, messages: [], asks: [], busy: false, screen: 'chat' });
+    const r = await call('sessions.get', { sessionId: id });
+    if (!r.ok) return get().showError(r.error);
+    if (get().sessionId !== id) return;
+    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks });
+  },
+  async renameSession(id, title) {
+    const r = await call('sessions.rename', { sessionId: id, title });
+    if (!r.ok) return get().showError(r.error);
+    set({ sessions: get().sessions.map((s) => (s.id === id ? r.value : s)) });
+  },
+  async deleteSession(id) {
+    const r = await call('sessions.delete', { sessionId: id });
+    if (!r.ok) return get().showError(r.error);
+    set({ sessions: get().sessions.filter((s) => s.id !== id) });
+    if (get().sessionId === id) set({ sessionId: null, messages: [], asks: [], busy: false });
+  },
+  async exportSession(id) {
+    const r = await call('sessions.export', { sessionId: id });
+    if (!r.ok) {
+      get().showError(r.error);
+      return null;
+    }
+    return r.value;
+  },
+  async importSession(json) {
+    const project = get().project;
+    if (!project) return;
+    const r = await call('sessions.import', { projectId: project.id, json });
+    if (!r.ok) return get().showError(r.error);
+    await get().loadSessions();
+    await get().selectSession(r.value.id);
+  },
+});

@@ -1,0 +1,79 @@
+/**
+ * The shape of the renderer's one store, split into slices per concern (DESIGN §10: components render, stores
+ * decide). Each slice file builds its part; `index.ts` combines them. Slices call main only from actions, never
+ * from their initialisers.
+ */
+import type { StateCreator } from 'zustand';
+import type { AppInfo, CallOutput, EventPayload, Project, Session, SettingsInput, SettingsView } from '../../../shared/contract';
+import type { LandfallError } from '../../../shared/errors';
+import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
+
+export type Screen = 'projects' | 'chat' | 'settings';
+
+export interface AppSlice {
+  info: AppInfo | null;
+  screen: Screen;
+  paletteOpen: boolean;
+  /** The last failure worth showing (a banner; dismissed by the user). */
+  error: LandfallError | null;
+  /** Connects events and loads the first screen. Called once by main.tsx. */
+  boot(): Promise<void>;
+  setScreen(screen: Screen): void;
+  setPalette(open: boolean): void;
+  showError(error: LandfallError | null): void;
+}
+
+export interface ProjectsSlice {
+  projects: Project[];
+  project: Project | null;
+  loadProjects(): Promise<void>;
+  openProject(root: string): Promise<boolean>;
+  pickFolder(): Promise<void>;
+  openSample(): Promise<void>;
+}
+
+export interface SessionsSlice {
+  sessions: Session[];
+  sessionId: string | null;
+  loadSessions(): Promise<void>;
+  newSession(): Promise<void>;
+  selectSession(id: string): Promise<void>;
+  renameSession(id: string, title: string): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  /** Resolves to the exported file (name + JSON); the component saves it. */
+  exportSession(id: string): Promise<CallOutput<'sessions.export'> | null>;
+  importSession(json: string): Promise<void>;
+}
+
+export interface ChatSlice {
+  messages: MessageWithParts[];
+  busy: boolean;
+  asks: PermissionAsk[];
+  draft: string;
+  /** Esc presses: the second within 1.5 s stops the turn. */
+  lastEscape: number;
+  setDraft(text: string): void;
+  /** Sends the draft; `/undo` and `/redo` are commands, not messages. */
+  send(): Promise<void>;
+  replay(recording: string, text?: string): Promise<void>;
+  stop(): Promise<void>;
+  escape(): Promise<void>;
+  answer(askId: string, answer: 'once' | 'always' | 'reject', reason?: string): Promise<void>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  /** Applies one pushed event to the open session (deltas are batched to one paint per frame first). */
+  applyEvent(event: EventPayload<'part.updated'> | EventPayload<'message.added'> | EventPayload<'message.removed'>): void;
+  applyDeltas(deltas: Map<string, { messageId: string; text: string; reasoning: boolean }>): void;
+}
+
+export interface SettingsSlice {
+  settings: SettingsView | null;
+  testing: 'idle' | 'running';
+  testResult: { ok: true; text: string } | { ok: false; text: string } | null;
+  loadSettings(): Promise<void>;
+  saveSettings(input: SettingsInput): Promise<boolean>;
+  testConnection(input: Partial<SettingsInput>): Promise<void>;
+}
+
+export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & SettingsSlice;
+export type Slice<T> = StateCreator<Store, [], [], T>;

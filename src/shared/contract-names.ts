@@ -1,0 +1,62 @@
+/**
+ * The names of every contract call and event, as plain strings with no dependencies.
+ *
+ * Why a separate file: the sandboxed preload cannot `require` packages (zod), so it builds `window.landfall` from
+ * these lists alone; `contract.ts` checks at compile time that its entries match these names exactly, so the two
+ * cannot drift apart.
+ */
+
+/** Every call the renderer can make to main. Dotted `area.verb` names. */
+export const CALL_NAMES = [
+  'app.info',
+  'projects.list',
+  'projects.open',
+  'projects.pickFolder',
+  'projects.openSample',
+  'sessions.list',
+  'sessions.create',
+  'sessions.get',
+  'sessions.rename',
+  'sessions.delete',
+  'sessions.export',
+  'sessions.import',
+  'chat.prompt',
+  'chat.replay',
+  'chat.stop',
+  'permission.answer',
+  'history.undo',
+  'history.redo',
+  'history.revert',
+  'history.unrevert',
+  'settings.get',
+  'settings.save',
+  'settings.test',
+] as const;
+
+/** Every event main pushes to the renderer: the core's events (src/shared/events.ts), one name per `type`, plus
+ * `app.command` (a menu item the window should run). */
+export const EVENT_NAMES = [
+  'text.delta',
+  'reasoning.delta',
+  'part.updated',
+  'message.added',
+  'message.removed',
+  'permission.asked',
+  'permission.answered',
+  'snapshot.added',
+  'session.state',
+  'session.updated',
+  'session.deleted',
+  'app.command',
+] as const;
+
+export type CallName = (typeof CALL_NAMES)[number];
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The IPC channel that carries one call (Electron). Derived, so no channel string is written by hand elsewhere. */
+export function callChannel(name: CallName): string {
+  return `landfall:call:${name}`;
+}
+
+/** The single IPC channel that carries every pushed event as `{ name, payload }` (Electron). */
+export const EVENT_CHANNEL = 'landfall:event';

@@ -1,0 +1,93 @@
+/**
+ * Zod schemas of the shapes that cross the renderer ⇄ main boundary (DESIGN §1): projects, sessions, messages,
+ * parts, permission asks, settings. They mirror `model.ts`; the `Same<>` checks at the bottom fail to compile when
+ * the two disagree, so the model stays the single source of the words.
+ */
+import { z } from 'zod';
+import type { Message, Part, Project, Session } from './model';
+import { coreEventSchema, messageSchema, partSchema, sessionSchema } from './events';
+import type { EventOf } from './events';
+
+const id = z.string().min(1).max(200);
+
+export const ProjectSchema = z.object({ id, root: z.string(), name: z.string(), lastOpened: z.number() });
+
+/** Session, message and part shapes are the core's own (events.ts), so an event and an answer never disagree. */
+export const SessionSchema = sessionSchema;
+export const MessageSchema = messageSchema;
+export const PartSchema = partSchema;
+
+/** A message with its parts, in order — what the chat renders. */
+export const MessageWithPartsSchema = MessageSchema.extend({ parts: z.array(PartSchema) });
+
+/** A permission question still waiting for an answer (the core's `permission.asked` event, kept until answered). */
+export const PermissionAskSchema = coreEventSchema.options.find((o) => o.shape.type.value === 'permission.asked') as unknown as z.ZodType<EventOf<'permission.asked'>>;
+
+export const SessionDetailSchema = z.object({
+  session: SessionSchema,
+  messages: z.array(MessageWithPartsSchema),
+  /** True while a turn runs. */
+  busy: z.boolean(),
+  /** Permission questions waiting for an answer. */
+  asks: z.array(PermissionAskSchema),
+});
+
+/**
+ * The provider choices the settings screen offers: `ollama`, `lmstudio` and `custom` speak the OpenAI-compatible
+ * protocol (presets differ only in their default base URL); `anthropic` and `openai` are the vendors' own APIs.
+ */
+export const ProviderIdSchema = z.enum(['ollama', 'lmstudio', 'custom', 'anthropic', 'openai']);
+export type ProviderId = z.infer<typeof ProviderIdSchema>;
+
+/** Default base URLs of the presets (DESIGN §6). */
+export const PROVIDER_PRESETS: Record<ProviderId, { label: string; baseURL: string; needsKey: boolean }> = {
+  ollama: { label: 'Ollama (local)', baseURL: 'http://127.0.0.1:11434/v1', needsKey: false },
+  lmstudio: { label: 'LM Studio (local)', baseURL: 'http://127.0.0.1:1234/v1', needsKey: false },
+  custom: { label: 'OpenAI-compatible server', baseURL: '', needsKey: false },
+  anthropic: { label: 'Anthropic', baseURL: '', needsKey: true },
+  openai: { label: 'OpenAI', baseURL: '', needsKey: true },
+};
+
+/** Settings as the renderer sees them: the key itself never travels back, only whether one is stored. */
+export const SettingsViewSchema = z.object({
+  provider: ProviderIdSchema.nullable(),
+  model: z.string(),
+  baseURL: z.string(),
+  hasKey: z.boolean(),
+  /** Where keys are kept: the OS secret store, or nowhere safe (the UI warns). */
+  keyStorage: z.enum(['os-secret-store', 'unprotected', 'environment']),
+});
+
+/** A settings change. `apiKey: null` removes the stored key; absent leaves it alone. */
+export const SettingsInputSchema = z.object({
+  provider: ProviderIdSchema.nullable(),
+  model: z.string().max(200),
+  baseURL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+  apiKey: z.string().max(500).nullable().optional(),
+});
+
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  transport: z.enum(['electron', 'web']),
+  /** True when a native folder dialog exists (Electron); the web host asks for a typed path instead. */
+  nativeDialog: z.boolean(),
+  /** True when no provider is configured yet: the first-run screen offers the sample replay. */
+  firstRun: z.boolean(),
+});
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _checks: [
+  Same<z.infer<typeof ProjectSchema>, Project>,
+  Same<z.infer<typeof SessionSchema>, Session>,
+  Same<z.infer<typeof MessageSchema>, Message>,
+  Same<z.infer<typeof PartSchema>['type'], Part['type']>,
+] = [true, true, true, true];
+void _checks;
+
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+export type SettingsView = z.infer<typeof SettingsViewSchema>;
+export type SettingsInput = z.infer<typeof SettingsInputSchema>;
+export type MessageWithParts = z.infer<typeof MessageWithPartsSchema>;
+export type PermissionAsk = EventOf<'permission.asked'>;
+export type SessionDetail = z.infer<typeof SessionDetailSchema>;
+export type { Message, Part, Project, Session };

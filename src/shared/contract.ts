@@ -1,0 +1,134 @@
+/**
+ * The one contract between the renderer and main (DESIGN §1, §10): an entry per call (`input` / `output` zod
+ * schemas) and per event (`payload` schema). Both transports — Electron IPC (preload) and the web host's
+ * WebSocket — carry exactly these entries; main parses every input with `input` before a service sees it and answers
+ * a bad one with `invalid_input` as data. Every answer is a `Result` (errors.ts): nothing crosses by `throw`.
+ */
+import { z } from 'zod';
+import type { Result } from './errors';
+import type { CallName, EventName } from './contract-names';
+import { coreEventSchema } from './events';
+import type { CoreEventType, EventOf } from './events';
+import {
+  AppInfoSchema,
+  ProjectSchema,
+  SessionDetailSchema,
+  SessionSchema,
+  SettingsInputSchema,
+  SettingsViewSchema,
+} from './contract-schemas';
+
+const id = z.string().min(1).max(200);
+const sessionRef = z.object({ sessionId: id });
+const empty = z.object({});
+
+/** An application-menu command for the window (the menu lives in main; the action in the renderer's store). */
+export const AppCommandSchema = z.object({
+  type: z.literal('app.command'),
+  command: z.enum(['project.pick', 'session.new', 'view.settings', 'view.projects', 'view.palette', 'history.undo', 'history.redo', 'chat.stop', 'sample.replay']),
+});
+export type AppCommand = z.infer<typeof AppCommandSchema>['command'];
+
+/** Calls: renderer → main. */
+export const calls = {
+  'app.info': { input: empty, output: AppInfoSchema },
+  'projects.list': { input: empty, output: z.array(ProjectSchema) },
+  'projects.open': { input: z.object({ root: z.string().min(1).max(4096) }), output: ProjectSchema },
+  /** Electron only: the native open-folder dialog; `root: null` when cancelled. The web host answers `unavailable`. */
+  'projects.pickFolder': { input: empty, output: z.object({ root: z.string().nullable() }) },
+  /** Copies the sample project from resources/ to a fresh folder, opens it and creates a session ready to replay. */
+  'projects.openSample': { input: empty, output: z.object({ project: ProjectSchema, session: SessionSchema }) },
+  'sessions.list': { input: z.object({ projectId: id }), output: z.array(SessionSchema) },
+  'sessions.create': { input: z.object({ projectId: id, title: z.string().max(200).optional() }), output: SessionSchema },
+  'sessions.get': { input: sessionRef, output: SessionDetailSchema },
+  'sessions.rename': { input: z.object({ sessionId: id, title: z.string().min(1).max(200) }), output: SessionSchema },
+  'sessions.delete': { input: sessionRef, output: z.object({ deleted: z.literal(true) }) },
+  /** The whole session as one JSON document (the session core's export format). */
+  'sessions.export': { input: sessionRef, output: z.object({ fileName: z.string(), json: z.string() }) },
+  'sessions.import': {
+    input: z.object({ projectId: id, json: z.string().min(2).max(50_000_000) }),
+    output: SessionSchema,
+  },
+  /** Sends a user message; resolves once the turn has started (progress arrives as events) or failed to start. */
+  'chat.prompt': { input: z.object({ sessionId: id, text: z.string().min(1).max(200_000) }), output: z.object({ started: z.literal(true) }) },
+  /**
+   * Plays a recorded session (`sample`, or a corpus session folder) through the loop as the provider, asking
+   * permissions like a live model would. `text` is the first turn's user message.
+   */
+  'chat.replay': {
+    input: z.object({ sessionId: id, recording: z.string().min(1).max(4096), text: z.string().max(200_000).optional() }),
+    output: z.object({ started: z.literal(true) }),
+  },
+  'chat.stop': { input: sessionRef, output: z.object({ stopped: z.boolean() }) },
+  'permission.answer': {
+    input: z.object({
+      sessionId: id,
+      askId: id,
+      answer: z.enum(['once', 'always', 'reject']),
+      reason: z.string().max(10_000).optional(),
+    }),
+    output: z.object({ answered: z.literal(true) }),
+  },
+  /** Reverts the last turn; `text` is the user message to put back in the input. */
+  'history.undo': { input: sessionRef, output: z.object({ text: z.string().nullable() }) },
+  'history.redo': { input: sessionRef, output: z.object({ redone: z.boolean() }) },
+  'history.revert': {
+    input: z.object({ sessionId: id, messageId: id, partId: id.optional(), force: z.boolean().optional() }),
+    output: SessionSchema,
+  },
+  'history.unrevert': { input: sessionRef, output: SessionSchema },
+  'settings.get': { input: empty, output: SettingsViewSchema },
+  'settings.save': { input: SettingsInputSchema, output: SettingsViewSchema },
+  /** Tries the configured (or given) provider with a tiny request; a failure is `provider_error` with the reason. */
+  'settings.test': { input: SettingsInputSchema.partial(), output: z.object({ model: z.string(), latencyMs: z.number() }) },
+} as const satisfies Record<CallName, { input: z.ZodType; output: z.ZodType }>;
+
+/** The schema of one variant of the core's event union, typed as that variant. */
+function variant<T extends CoreEventType>(type: T): z.ZodType<EventOf<T>> {
+  const found = coreEventSchema.options.find((o) => o.shape.type.value === type);
+  if (!found) throw new Error(`events.ts has no event ${type}`);
+  return found as unknown as z.ZodType<EventOf<T>>;
+}
+
+/** Events: main → renderer. The payload is the core's event itself (src/shared/events.ts), `type` included. */
+export const events = {
+  'text.delta': { payload: variant('text.delta') },
+  'reasoning.delta': { payload: variant('reasoning.delta') },
+  'part.updated': { payload: variant('part.updated') },
+  'message.added': { payload: variant('message.added') },
+  'message.removed': { payload: variant('message.removed') },
+  'permission.asked': { payload: variant('permission.asked') },
+  'permission.answered': { payload: variant('permission.answered') },
+  'snapshot.added': { payload: variant('snapshot.added') },
+  'session.state': { payload: variant('session.state') },
+  'session.updated': { payload: variant('session.updated') },
+  'session.deleted': { payload: variant('session.deleted') },
+  /** The application menu asks the window to run a palette command (e.g. `view.settings`). */
+  'app.command': { payload: AppCommandSchema },
+} as const satisfies Record<EventName, { payload: z.ZodType }>;
+
+// Compile-time check that the name lists and the entries agree both ways.
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _names: [Exact<keyof typeof calls, CallName>, Exact<keyof typeof events, EventName>] = [true, true];
+void _names;
+
+export type CallInput<N extends CallName> = z.input<(typeof calls)[N]['input']>;
+export type CallOutput<N extends CallName> = z.infer<(typeof calls)[N]['output']>;
+export type CallResult<N extends CallName> = Result<CallOutput<N>>;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]['payload']>;
+
+/** A pushed event as it travels: the core's event, whose `type` is the event name. */
+export type AnyEvent = EventPayload<EventName>;
+
+/**
+ * What the preload exposes as `window.landfall` and what the web transport mimics: one function per call
+ * (resolving to a Result, never rejecting for an expected failure) and one subscription per event.
+ */
+export interface LandfallApi {
+  calls: { [N in CallName]: (input: CallInput<N>) => Promise<CallResult<N>> };
+  events: { [E in EventName]: (listener: (payload: EventPayload<E>) => void) => () => void };
+}
+
+export { CALL_NAMES, EVENT_NAMES, callChannel, EVENT_CHANNEL } from './contract-names';
+export type { CallName, EventName } from './contract-names';
+export * from './contract-schemas';
