@@ -35,6 +35,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/electron imports electron.' }] }] },
   },
   {
+    // End-to-end tests and the UI benchmark start the web host from outside, as `npm run serve` does.
+    files: ['e2e/**/*.ts', 'bench/ui.bench.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/electron and src/preload import electron.' }] }] },
+  },
+  {
     files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts', 'electron.vite.config.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

@@ -32,9 +32,13 @@ export interface CorpusTally {
   refusedKnown: number;
   wrong: string[];
   unknown: number;
+  /** Unknown-intent calls answered already_applied: newString already stands in the file, nothing written. */
+  unknownAlreadyApplied: number;
   landedUnknown: string[];
   fuzzyTotal: number;
   fuzzyAsIntended: number;
+  /** Of fuzzyAsIntended: calls whose original landing changed nothing, answered no_change. */
+  fuzzyNoop: number;
   fuzzyRefused: number;
   fuzzyWrong: string[];
   rungs: Record<string, number>;
@@ -67,8 +71,8 @@ const bump = (m: Record<string, number>, k: string): void => {
 
 export function runCorpus(): CorpusTally {
   const t: CorpusTally = {
-    known: 0, asIntended: 0, alreadyApplied: 0, refusedKnown: 0, wrong: [], unknown: 0, landedUnknown: [],
-    fuzzyTotal: 0, fuzzyAsIntended: 0, fuzzyRefused: 0, fuzzyWrong: [], rungs: {}, codes: {},
+    known: 0, asIntended: 0, alreadyApplied: 0, refusedKnown: 0, wrong: [], unknown: 0, unknownAlreadyApplied: 0, landedUnknown: [],
+    fuzzyTotal: 0, fuzzyAsIntended: 0, fuzzyNoop: 0, fuzzyRefused: 0, fuzzyWrong: [], rungs: {}, codes: {},
   };
   for (const e of readJsonl<FailedEdit>('failed-edits.jsonl')) {
     const r = replace(e.content, e.old_string, e.new_string);
@@ -78,11 +82,14 @@ export function runCorpus(): CorpusTally {
     if (e.intended === null) {
       t.unknown++;
       if (r.ok) t.landedUnknown.push(`${id} (${r.value.rung})`);
+      else if (r.error.code === 'already_applied') t.unknownAlreadyApplied++;
       continue;
     }
     t.known++;
     if (!r.ok) {
-      if (r.error.code === 'already_applied' && e.intended === e.content) t.alreadyApplied++;
+      // the file already is what the model wanted: already_applied (or no_change for an identical re-send)
+      const recognised = r.error.code === 'already_applied' || r.error.code === 'no_change';
+      if (recognised && e.intended === e.content) t.alreadyApplied++;
       else t.refusedKnown++;
       continue;
     }
@@ -95,7 +102,10 @@ export function runCorpus(): CorpusTally {
     const r = replace(e.content, e.old_string, e.new_string);
     if (r.ok) bump(t.rungs, r.value.rung);
     else bump(t.codes, r.error.code);
-    if (!r.ok) t.fuzzyRefused++;
+    if (!r.ok && r.error.code === 'no_change' && e.after === e.content) {
+      t.fuzzyAsIntended++;
+      t.fuzzyNoop++;
+    } else if (!r.ok) t.fuzzyRefused++;
     else if (r.value.content === e.after) t.fuzzyAsIntended++;
     else t.fuzzyWrong.push(`${e.session}#${e.seq} (${r.value.rung})`);
   }

@@ -4,7 +4,8 @@
  *   2. a 500-file patch (480 updates, 10 adds, 10 deletes) — target ≤ 1 s (median).
  * For each: the pure engine (parse + plan, strings only) and the whole applyPatch on a real temp folder (path
  * checks, locks, reads, planning, encoding, commit diffs, atomic writes with fsync). Medians over several runs;
- * peak memory as the process's max RSS and the largest heap growth seen. Figures are taken on a shared 2-core
+ * peak memory as the process's max RSS and the largest heap growth seen during one call. Two untimed warm-up
+ * runs precede each series. Figures are taken on a shared 2-core
  * machine while other work runs: expect noise.
  */
 import { promises as fsp } from 'node:fs';
@@ -64,14 +65,15 @@ function sampleHeap(base: number): void {
   heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed - base);
 }
 
-async function time(runs: number, prepare: () => Promise<void>, fn: () => Promise<void> | void): Promise<number[]> {
+/** Times `runs` calls of `fn` (after `warmup` untimed ones, so JIT compilation is not measured). */
+async function time(runs: number, prepare: () => Promise<void>, fn: () => Promise<void> | void, warmup = 2): Promise<number[]> {
   const times: number[] = [];
-  for (let r = 0; r < runs; r++) {
+  for (let r = 0; r < warmup + runs; r++) {
     await prepare();
     const base = process.memoryUsage().heapUsed;
     const t0 = performance.now();
     await fn();
-    times.push(performance.now() - t0);
+    if (r >= warmup) times.push(performance.now() - t0);
     sampleHeap(base);
   }
   return times;
@@ -85,6 +87,7 @@ function report(name: string, times: number[], targetMs: number): void {
 }
 
 async function main(): Promise<void> {
+  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores (figures taken under this load)`);
   const tmp = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'landfall-patch-bench-')));
   try {
     const lines = bigFile(50_000);
@@ -125,7 +128,7 @@ async function main(): Promise<void> {
       const p = parsePatch(many);
       if (!p.ok || !planPatch(p.value, manyTexts).ok) throw new Error('plan failed');
     }), 1000);
-    report('500 files: applyPatch on disk (fsync per file)', await time(5, prepare, async () => {
+    report('500 files: applyPatch on disk (fsync per file)', await time(7, prepare, async () => {
       const r = await applyPatch(many, { root: root2 });
       if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
     }), 1000);

@@ -41,6 +41,7 @@ export const EVENT_NAMES = [
   'part.updated',
   'message.added',
   'message.removed',
+  'part.removed',
   'permission.asked',
   'permission.answered',
   'snapshot.added',

@@ -97,6 +97,7 @@ export const events = {
   'part.updated': { payload: variant('part.updated') },
   'message.added': { payload: variant('message.added') },
   'message.removed': { payload: variant('message.removed') },
+  'part.removed': { payload: variant('part.removed') },
   'permission.asked': { payload: variant('permission.asked') },
   'permission.answered': { payload: variant('permission.answered') },
   'snapshot.added': { payload: variant('snapshot.added') },
@@ -109,7 +110,8 @@ export const events = {
 
 // Compile-time check that the name lists and the entries agree both ways.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const _names: [Exact<keyof typeof calls, CallName>, Exact<keyof typeof events, EventName>] = [true, true];
+// Every core event has an entry (a new core event type fails to compile here until the contract carries it).
+const _names: [Exact<keyof typeof calls, CallName>, Exact<keyof typeof events, EventName>, Exact<CoreEventType, Exclude<EventName, 'app.command'>>] = [true, true, true];
 void _names;
 
 export type CallInput<N extends CallName> = z.input<(typeof calls)[N]['input']>;

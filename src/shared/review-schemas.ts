@@ -129,3 +129,13 @@ export const HunkConflictSchema = z.object({
   reason: z.enum(['lines_changed', 'file_changed', 'file_missing', 'file_exists']),
 });
 export type HunkConflict = z.infer<typeof HunkConflictSchema>;
+
+/** What reverting to a message would do (the session core's revert in preview mode): nothing is written. */
+export const RevertPreviewSchema = z.object({
+  restored: z.array(z.string()),
+  deleted: z.array(z.string()),
+  /** Files the user changed after the agent's step: a plain revert is refused; a forced one overwrites them. */
+  conflicts: z.array(z.object({ path: z.string(), reason: z.string() })),
+  diff: z.string(),
+});
+export type RevertPreview = z.infer<typeof RevertPreviewSchema>;

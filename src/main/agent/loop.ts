@@ -20,6 +20,7 @@ import type { PermissionGate } from './gate';
 import { buildHistory } from './history';
 import { streamStep } from './stream-step';
 import { runTools } from './tool-runner';
+import type { RunToolsResult } from './tool-runner';
 import type { RetryPolicy } from './retry';
 import type { TurnResult } from './service-types';
 
@@ -52,17 +53,90 @@ export interface TurnInput {
   emit: (e: CoreEvent) => void;
   maxSteps: number;
   retry?: RetryPolicy;
-  /** Called after every step with Landfall's own time (ms) spent outside model and tools (benchmark). */
-  onStepOverhead?: (ms: number) => void;
+  /**
+   * Called after every step with Landfall's own time (ms) spent outside model and tools, and the part of it
+   * spent in the snapshot store (benchmark).
+   */
+  onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }
 
-interface StepOutcome { continue: boolean; finishReason: TurnResult['finishReason']; error?: LandfallError }
+/** Files the step changed that it may claim (module docstring), comparing the before and after trees. */
+async function claimedFiles(input: TurnInput, before: string, after: string, stepStarted: number, run: RunToolsResult): Promise<string[]> {
+  if (run.opaque) {
+    const others = input.writes.othersSince(input.ctx.sessionId, stepStarted);
+    return (await input.snapshot.patch(before)).files.filter((f) => !others.has(f));
+  }
+  const claimed: string[] = [];
+  for (const f of new Set(run.written)) {
+    const [a, b] = await Promise.all([input.snapshot.readFile(before, f), input.snapshot.readFile(after, f)]);
+    const same = a === undefined || b === undefined ? a === b : Buffer.from(a).equals(Buffer.from(b));
+    if (!same) claimed.push(f);
+  }
+  return claimed;
+}
 
-async function runStep(input: TurnInput, messageId: string): Promise<StepOutcome> {
+/**
+ * step-finish{snapshot} and, when the step changed files, patch{hash: before, files}. A step whose tools cannot
+ * have written anything (no reported write, no bash) reuses the before tree instead of walking the project again.
+ */
+async function finishStep(input: TurnInput, messageId: string, before: Tracked, stepStarted: number, run: RunToolsResult, reason: string): Promise<Tracked> {
+  const mayHaveWritten = run.opaque || run.written.length > 0;
+  const tracked = mayHaveWritten ? { tree: await input.snapshot.track(), at: performance.now() } : before;
+  return writeFinish(input, messageId, before.tree, tracked, stepStarted, run, reason);
+}
+
+async function writeFinish(input: TurnInput, messageId: string, before: string, tracked: Tracked, stepStarted: number, run: RunToolsResult, reason: string): Promise<Tracked> {
+  const { store } = input;
+  const sessionId = input.ctx.sessionId;
+  const after = tracked.tree;
+  const claimed = after === before ? [] : await claimedFiles(input, before, after, stepStarted, run);
+  store.tx(() => {
+    store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'step-finish', snapshot: after, reason });
+    if (claimed.length > 0) {
+      store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'patch', hash: before, files: claimed });
+      store.logSnapshot(sessionId, messageId, after, claimed);
+    }
+  });
+  return tracked;
+}
+
+interface StepOutcome { continue: boolean; finishReason: TurnResult['finishReason']; error?: LandfallError; tree?: Tracked }
+
+/** A tree hash and when (performance.now() ms) the work tree was walked to get it. */
+interface Tracked { tree: string; at: number }
+
+/**
+ * A step that starts within this many ms of the last walk of the work tree in the same turn reuses that tree as
+ * its before-snapshot: only the loop itself ran in between (no model latency), so nobody else can have written.
+ * Past it (a real model answering), the tree is walked again so a user's edit between steps stays the user's.
+ */
+export const TREE_REUSE_MS = 250;
+
+/** The snapshot port with the time spent in it added up (for onStepOverhead). */
+function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => number } {
+  let total = 0;
+  const time = <T>(p: Promise<T>, t0 = performance.now()): Promise<T> => p.finally(() => { total += performance.now() - t0; });
+  return {
+    port: {
+      track: () => time(port.track()),
+      patch: (h) => time(port.patch(h)),
+      diff: (h) => time(port.diff(h)),
+      revert: (ps) => time(port.revert(ps)),
+      readFile: (h, f) => time(port.readFile(h, f)),
+    },
+    ms: () => total,
+  };
+}
+
+async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undefined): Promise<StepOutcome> {
+  const timed = timedSnapshot(turn.snapshot);
+  const input: TurnInput = { ...turn, snapshot: timed.port };
   const { store, snapshot, ctx } = input;
   const sessionId = ctx.sessionId;
   let t0 = performance.now();
-  const before = await snapshot.track();
+  const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS;
+  const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(), at: performance.now() };
+  const before = beforeTracked.tree;
   const stepStarted = Date.now();
   store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
   const history = buildHistory(store.messages(sessionId), (id) => store.messageText(id));
@@ -77,32 +151,17 @@ async function runStep(input: TurnInput, messageId: string): Promise<StepOutcome
   });
   input.writes.add(sessionId, run.written);
   t0 = performance.now();
-  const after = await snapshot.track();
-  const reason = run.aborted ? 'aborted' : streamed.finishReason;
-  store.tx(() => {
-    store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'step-finish', snapshot: after, reason });
-  });
-  if (after !== before) {
-    const changed = (await snapshot.patch(before)).files;
-    const others = input.writes.othersSince(sessionId, stepStarted);
-    const claimed = run.opaque ? changed.filter((f) => !others.has(f)) : changed.filter((f) => run.written.includes(f));
-    if (claimed.length > 0) {
-      store.tx(() => {
-        store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'patch', hash: before, files: claimed });
-        store.logSnapshot(sessionId, messageId, after, claimed);
-      });
-    }
-  }
+  const tree = await finishStep(input, messageId, beforeTracked, stepStarted, run, run.aborted ? 'aborted' : streamed.finishReason);
   overhead += performance.now() - t0;
-  input.onStepOverhead?.(overhead);
+  input.onStepOverhead?.(overhead, { snapshotMs: timed.ms() });
   if (run.aborted || streamed.finishReason === 'aborted') return { continue: false, finishReason: 'aborted' };
   if (streamed.finishReason === 'error') return { continue: false, finishReason: 'error', error: streamed.error };
   if (streamed.finishReason === 'length') {
     const truncated = streamed.toolCalls.length > 0;
-    return { continue: truncated, finishReason: 'length', error: truncated ? undefined : { code: 'truncated', message: 'The model reached its output limit; the reply is cut off.', hint: 'Ask it to continue, or raise the output limit in settings.' } };
+    return { continue: truncated, finishReason: 'length', tree, error: truncated ? undefined : { code: 'truncated', message: 'The model reached its output limit; the reply is cut off.', hint: 'Ask it to continue, or raise the output limit in settings.' } };
   }
   const calledTools = streamed.toolCalls.length > 0;
-  return { continue: calledTools, finishReason: calledTools ? 'tool-calls' : streamed.finishReason === 'stop' ? 'stop' : 'other' };
+  return { continue: calledTools, finishReason: calledTools ? 'tool-calls' : streamed.finishReason === 'stop' ? 'stop' : 'other', tree };
 }
 
 /**
@@ -117,7 +176,7 @@ export async function runTurn(input: TurnInput, userMessageId: string): Promise<
   while (last.continue) {
     if (steps >= input.maxSteps) return { userMessageId, messageId: message.id, finishReason: 'max-steps', steps };
     steps++;
-    last = await runStep(input, message.id);
+    last = await runStep(input, message.id, last.tree);
     if (input.signal.aborted) return { userMessageId, messageId: message.id, finishReason: 'aborted', steps };
   }
   return { userMessageId, messageId: message.id, finishReason: last.finishReason, steps, error: last.error };

@@ -3,6 +3,7 @@
  */
 import type { Message, Part, Project, Session } from '../../shared/model';
 import type { LandfallError } from '../../shared/errors';
+import type { PermissionRule } from './permission';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
 export interface ServiceOptions {
@@ -114,7 +115,7 @@ export interface ProviderSettings {
 export interface Settings {
   defaultProvider: string;
   providers: ProviderSettings[];
-  permissions: import('./permission').PermissionRule[];
+  permissions: PermissionRule[];
 }
 
 export type { Project, Session };

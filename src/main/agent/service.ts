@@ -52,7 +52,7 @@ export interface ServiceExtras {
   tools?: ToolDefinition[];
   retry?: RetryPolicy;
   /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
-  onStepOverhead?: (ms: number) => void;
+  onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }
 
 export class AgentService {

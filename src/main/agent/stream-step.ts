@@ -47,7 +47,10 @@ export interface StepStreamInput {
   retry?: RetryPolicy;
 }
 
-interface OpenText { part: Extract<Part, { type: 'text' | 'reasoning' }> }
+interface OpenText { part: Extract<Part, { type: 'text' | 'reasoning' }>; savedAt: number }
+
+/** Streaming text is saved at most this often (ms), so a crash loses at most this much of it. */
+const SAVE_EVERY_MS = 250;
 
 class PartWriter {
   private open = new Map<string, OpenText>();
@@ -58,10 +61,15 @@ class PartWriter {
     let cur = this.open.get(key);
     if (!cur) {
       const { sessionId, messageId } = this.input;
-      cur = { part: { id: newId('prt'), sessionId, messageId, time: Date.now(), type: kind, text: '' } };
+      cur = { part: { id: newId('prt'), sessionId, messageId, time: Date.now(), type: kind, text: '' }, savedAt: 0 };
       this.open.set(key, cur);
     }
     cur.part.text += delta;
+    const now = Date.now();
+    if (now - cur.savedAt >= SAVE_EVERY_MS) {
+      cur.savedAt = now;
+      this.input.store.putPart({ ...cur.part });
+    }
     this.input.emit({ type: kind === 'text' ? 'text.delta' : 'reasoning.delta', sessionId: this.input.sessionId, messageId: this.input.messageId, partId: cur.part.id, delta });
   }
 
@@ -70,7 +78,7 @@ class PartWriter {
     const cur = this.open.get(key);
     if (!cur) return;
     this.open.delete(key);
-    if (cur.part.text !== '') this.input.store.putPart(cur.part);
+    if (cur.part.text !== '' || cur.savedAt > 0) this.input.store.putPart(cur.part);
   }
 
   /** Store whatever is still open (stop, error): partial text is kept. */
@@ -91,6 +99,8 @@ async function attempt(input: StepStreamInput, writer: PartWriter): Promise<Atte
   const result = streamText({
     model: input.model, system: input.system, messages: input.messages, tools: input.tools,
     maxRetries: 0, abortSignal: input.signal,
+    // Errors arrive as `error` stream parts and are classified below; the SDK's default console logging is noise.
+    onError: () => undefined,
   });
   try {
     for await (const part of result.fullStream) {

@@ -66,11 +66,15 @@ function outsideRoot(root: string, input: unknown): string | undefined {
   return rel.startsWith('..') || path.isAbsolute(rel) ? abs : undefined;
 }
 
-function abortPromise(signal: AbortSignal): Promise<'aborted'> {
-  return new Promise((resolve) => {
+/** Resolves 'aborted' when the signal fires; `dispose()` removes the listener (one per tool call otherwise leaks). */
+function abortPromise(signal: AbortSignal): { promise: Promise<'aborted'>; dispose: () => void } {
+  let onAbort = (): void => undefined;
+  const promise = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
     if (signal.aborted) resolve('aborted');
-    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
 async function runOne(input: RunToolsInput, call: ModelToolCall, part: ToolPart): Promise<{ part: ToolPart; outcome?: ToolOutcome; aborted: boolean }> {
@@ -95,7 +99,8 @@ async function runOne(input: RunToolsInput, call: ModelToolCall, part: ToolPart)
   }
   const running = finish({ ...part, state: 'running', input: parsed.data });
   const exec = def.execute(parsed.data, { ...input.ctx, ask, signal: input.signal });
-  const raced = await Promise.race([exec, abortPromise(input.signal)]);
+  const aborted = abortPromise(input.signal);
+  const raced = await Promise.race([exec, aborted.promise]).finally(aborted.dispose);
   if (raced === 'aborted') {
     exec.catch(() => undefined);
     return { part: finish({ ...running, state: 'error', error: { code: 'interrupted', message: 'Stopped by the user while the tool ran.' }, output: 'Error (interrupted): the user stopped the turn while this tool ran.' }), aborted: true };

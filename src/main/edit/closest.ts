@@ -5,8 +5,8 @@
  * Bounded on purpose (this runs on every miss, also on 20k-line files):
  * 1. Line votes: each non-blank oldString line that occurs (trimmed) in the file votes for the window start it
  *    implies; lines occurring more than 64 times (braces, `else:`) do not vote. The best-voted window wins.
- * 2. With no votes: the longest oldString line is compared with the file lines that contain one of its three
- *    longest words, pruning by length (a line too short or long to beat the best so far costs nothing).
+ * 2. With no votes: the longest oldString line is compared with the (at most 200) file lines holding its rarest
+ *    word, pruning by length (a line too short or long to beat the best so far costs nothing).
  * Similarity is computed under its own small budget; when that runs out, the share of voting lines is reported.
  */
 import type { Closest } from './failures';
@@ -15,6 +15,7 @@ import { Budget, similarity } from './similarity';
 
 const MAX_VOTERS_PER_LINE = 64;
 const CLOSEST_BUDGET = 4_000_000;
+const MAX_PROBE_LINES = 200;
 
 function bestVotedStart(ctx: SearchContext, keys: readonly string[]): { start: number; votes: number } | undefined {
   const votes = new Map<number, number>();
@@ -31,23 +32,31 @@ function bestVotedStart(ctx: SearchContext, keys: readonly string[]): { start: n
   return best;
 }
 
+/** Lines holding the rarest word (≥ 3 characters) of `probe` that occurs in the file at all. */
+function linesSharingRareWord(ctx: SearchContext, probe: string): number[] {
+  const words = [...new Set(probe.match(/[\p{L}\p{N}_]{3,}/gu) ?? [])];
+  let best: number[] | undefined;
+  for (const w of words) {
+    const hits = ctx.text.linesContaining(w, MAX_PROBE_LINES + 1);
+    if (hits.length > 0 && (!best || hits.length < best.length)) best = hits;
+  }
+  return (best ?? []).slice(0, MAX_PROBE_LINES);
+}
+
 function bestLineFor(ctx: SearchContext, probe: string, budget: Budget): { line: number; sim: number } | undefined {
-  const words = (probe.match(/[\p{L}\p{N}_]{3,}/gu) ?? []).sort((a, b) => b.length - a.length).slice(0, 3);
-  if (words.length === 0) return undefined;
   let best: { line: number; sim: number } | undefined;
-  const trimmed = ctx.text.trimmed;
-  for (let i = 0; i < trimmed.length && !budget.exhausted; i++) {
-    const t = trimmed[i] ?? '';
-    if (!words.some((w) => t.includes(w))) continue;
-    const s = similarity(probe, t, best?.sim ?? 0, budget);
-    if (!budget.exhausted && (!best || s > best.sim)) best = { line: i, sim: s };
+  for (const i of linesSharingRareWord(ctx, probe)) {
+    const s = similarity(probe, ctx.text.trimmedLine(i), best?.sim ?? 0, budget);
+    if (budget.exhausted) break;
+    if (!best || s > best.sim) best = { line: i, sim: s };
   }
   return best;
 }
 
 function windowSimilarity(ctx: SearchContext, keys: readonly string[], start: number, end: number, budget: Budget): number | undefined {
   const want = keys.filter((k) => k.length > 0).join('\n');
-  const have = ctx.text.trimmed.slice(start, end + 1).filter((k) => k.length > 0).join('\n');
+  const window = Array.from({ length: end - start + 1 }, (_, k) => ctx.text.trimmedLine(start + k));
+  const have = window.filter((k) => k.length > 0).join('\n');
   const s = similarity(want, have, 0, budget);
   return budget.exhausted ? undefined : s;
 }
@@ -57,7 +66,7 @@ export function closestRegion(ctx: SearchContext): Closest | undefined {
   const keys = ctx.oldLines.map((l) => l.trim());
   const nonBlank = keys.filter((k) => k.length > 0).length;
   if (nonBlank === 0) return undefined;
-  const last = ctx.text.lines.length - 1;
+  const last = ctx.text.lineCount - 1;
   const budget = new Budget(CLOSEST_BUDGET);
   const clamp = (start: number): Closest => {
     const s = Math.min(Math.max(0, start), last);

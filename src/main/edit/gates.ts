@@ -59,3 +59,16 @@ export function keepsTokens(content: string, start: number, end: number, replace
   }
   return true;
 }
+
+/**
+ * An oldString that starts with whitespace and matches from inside a line's indentation (old '  x = 1' inside the
+ * line '    x = 1') was written with the wrong indentation, not meant to keep part of it: the place is widened to
+ * the line start and treated as line-aligned, so newString is written in the file's indentation frame.
+ */
+export function alignToIndentation(content: string, candidate: Candidate): Candidate {
+  if (candidate.lineAligned || !/^[ \t]/.test(candidate.matched)) return candidate;
+  let start = candidate.start;
+  while (start > 0 && (content[start - 1] === ' ' || content[start - 1] === '\t')) start--;
+  if (start === candidate.start || (start > 0 && content[start - 1] !== '\n')) return candidate;
+  return { ...candidate, start, lineAligned: true };
+}

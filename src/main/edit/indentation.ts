@@ -63,7 +63,7 @@ export function rebaseIndentation(matched: string, spanText: string, replacement
   if (oldIndents.length === 0 || oldIndents.length !== fileIndents.length) return same;
   const oldStyle = styleOf(oldIndents);
   const fileStyle = styleOf(fileIndents);
-  const widths = compatible(oldStyle, fileStyle) && oldStyle === fileStyle ? [4] : [4, 2, 8, 3];
+  const widths = oldStyle === fileStyle ? [4] : [4, 2, 8, 3];
   let w = 4;
   let delta: number | undefined;
   for (const candidate of widths) {

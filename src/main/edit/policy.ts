@@ -8,7 +8,7 @@
 /** Block-anchor: mean similarity of the middle lines must reach this. */
 export const BLOCK_ANCHOR_THRESHOLD = 0.65;
 /** Fidelity gate: every compared line of a similarity-scored candidate must reach this on its own. */
-export const LINE_FLOOR = 0.65;
+export const LINE_FLOOR = 0.75;
 /** Block-anchor and context-aware need at least this many lines in oldString. */
 export const MIN_ANCHOR_LINES = 3;
 /** Block-anchor candidate size, relative to oldString's line count. */

@@ -29,16 +29,20 @@ import type { Plan, ReplaceSuccess } from './landing';
 import { lineRange, render, success } from './landing';
 import { LADDER } from './replacers/index';
 import { buildReplacement, type Replacement } from './distortion';
-import { cutsToken, keepsTokens, passesFidelityGate, passesSpanGate } from './gates';
+import { alignToIndentation, cutsToken, keepsTokens, passesFidelityGate, passesSpanGate } from './gates';
 import { Budget } from './similarity';
 import { TextIndex } from './text';
 import { TRUNCATION_MARKER, distinctPlaces, makeContext } from './search';
 import { closestRegion } from './closest';
 import * as failures from './failures';
 
-/** Options of replace(): replaceAll lands on every fitting place of the first rung that finds any. */
+/**
+ * Options of replace(): replaceAll lands on every fitting place of the first rung that finds any; budget caps the
+ * search work (Myers word operations, default DEFAULT_BUDGET in similarity.ts) — past it the answer is search_budget.
+ */
 export interface ReplaceOptions {
   replaceAll?: boolean;
+  budget?: number;
 }
 
 interface Judged {
@@ -65,11 +69,15 @@ function nonOverlapping(judged: readonly Judged[]): Judged[] {
 
 /** Judge one rung's places (uniqueness, span, fidelity and token gates). undefined: go on to the next rung. */
 function decide(ctx: SearchContext, found: Candidate[], old: string, replacement: string, replaceAll: boolean): RungOutcome {
-  const judged = found.map((candidate) => ({ candidate, replacement: buildReplacement(ctx.content, candidate, old, replacement) }));
-  const spanOk = judged.filter((j) => passesSpanGate(j.candidate, ctx.content.slice(j.candidate.start, j.replacement.end)));
-  const places = spanOk.filter((j) => passesFidelityGate(j.candidate));
+  const judged = found.map((place) => {
+    const candidate = alignToIndentation(ctx.content, place);
+    return { candidate, replacement: buildReplacement(ctx.content, candidate, old, replacement) };
+  });
+  const faithful = judged.filter((j) => passesFidelityGate(j.candidate));
+  const places = faithful.filter((j) => passesSpanGate(j.candidate, ctx.content.slice(j.candidate.start, j.replacement.end)));
   if (places.length === 0) {
-    const gated = judged.find((j) => !spanOk.includes(j) && passesFidelityGate(j.candidate));
+    // faithful places that only the span gate refused: remembered for a too_broad answer if nothing lands
+    const gated = faithful[0];
     return gated ? { gated } : undefined;
   }
   const rung = places[0]?.candidate.rung ?? 'simple';
@@ -110,7 +118,7 @@ export function planEdit(text: TextIndex, oldString: string, newString: string, 
   }
   const marker = TRUNCATION_MARKER.exec(old);
   if (marker && !text.text.includes(marker[0])) return failures.truncatedMarker();
-  const ctx = makeContext(text, old, new Budget());
+  const ctx = makeContext(text, old, new Budget(options.budget));
   let gated: Judged | undefined;
   for (const rung of LADDER) {
     const found = distinctPlaces(rung.find(ctx));

@@ -25,5 +25,9 @@ export function distinctPlaces(found: Iterable<Candidate>): Candidate[] {
   return out.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
-/** The read tool's marker for a line it cut (issue 2 §4: lines over 2,000 chars are cut with a marker). */
-export const TRUNCATION_MARKER = /\(line truncated to \d+ chars\)/;
+/**
+ * Markers a read tool leaves where it cut a long line (issue 2 §4: lines over 2,000 chars are cut with a marker):
+ * Landfall's own read tool (src/main/tools/read.ts: `… [line cut: N characters in all]`) and the common
+ * `... (line truncated to N chars)` form.
+ */
+export const TRUNCATION_MARKER = /\[line cut: \d+ characters in all\]|\(line truncated to \d+ chars\)/;

@@ -2,16 +2,17 @@
  * Line index over a text: line starts, lines, trimmed lines and a trimmed-line lookup, each built on first use.
  *
  * Why lazy: the exact rung needs none of it, and an exact edit in a 20k-line file must stay a single indexOf.
- * Lines are split on LF only (the engine works on LF-normalised text); offsets are UTF-16 indices.
+ * Lookups of a trimmed line go through indexOf over the raw text rather than a map of every line: building a
+ * 20k-entry map costs more than the whole search it would serve. Lines are split on LF only (the engine works
+ * on LF-normalised text); offsets are UTF-16 indices.
  */
 
 /** Lazily built line structures of one text. */
 export class TextIndex {
   readonly text: string;
   private starts?: number[];
-  private lineList?: string[];
-  private trimmedList?: string[];
-  private byTrimmed?: Map<string, number[]>;
+  private trimmedCache: (string | undefined)[] = [];
+  private byTrimmed = new Map<string, number[]>();
 
   constructor(text: string) {
     this.text = text;
@@ -21,40 +22,62 @@ export class TextIndex {
   get lineStarts(): number[] {
     if (!this.starts) {
       const starts = [0];
-      let at = this.text.indexOf('\n');
-      while (at !== -1) {
-        starts.push(at + 1);
-        at = this.text.indexOf('\n', at + 1);
-      }
+      for (let at = this.text.indexOf('\n'); at !== -1; at = this.text.indexOf('\n', at + 1)) starts.push(at + 1);
       this.starts = starts;
     }
     return this.starts;
   }
 
-  /** The lines, without their line breaks. A final line break yields a last empty line. */
-  get lines(): string[] {
-    this.lineList ??= this.text.split('\n');
-    return this.lineList;
+  /** Number of lines (a final line break yields a last empty line). */
+  get lineCount(): number {
+    return this.lineStarts.length;
   }
 
-  /** Each line with leading and trailing whitespace removed. */
-  get trimmed(): string[] {
-    this.trimmedList ??= this.lines.map((l) => l.trim());
-    return this.trimmedList;
+  /** Line `i` (0-based) without its line break; '' past the end. */
+  line(i: number): string {
+    const start = this.lineStarts[i];
+    return start === undefined ? '' : this.text.slice(start, this.lineEnd(i));
   }
 
-  /** Line indices (0-based, ascending) of every line whose trimmed text equals `key`. */
-  linesWithTrimmed(key: string): readonly number[] {
-    if (!this.byTrimmed) {
-      const map = new Map<string, number[]>();
-      this.trimmed.forEach((t, i) => {
-        const list = map.get(t);
-        if (list) list.push(i);
-        else map.set(t, [i]);
-      });
-      this.byTrimmed = map;
+  /** Line `i` with leading and trailing whitespace removed (cached). */
+  trimmedLine(i: number): string {
+    let t = this.trimmedCache[i];
+    if (t === undefined) {
+      t = this.line(i).trim();
+      this.trimmedCache[i] = t;
     }
-    return this.byTrimmed.get(key) ?? [];
+    return t;
+  }
+
+  /**
+   * Line indices (0-based, ascending) of every line whose trimmed text equals `key`. Found with indexOf over
+   * the whole text (no per-line work for lines that do not contain `key`), cached per key.
+   */
+  linesWithTrimmed(key: string): readonly number[] {
+    const cached = this.byTrimmed.get(key);
+    if (cached) return cached;
+    const out: number[] = [];
+    if (key.length === 0) {
+      for (let i = 0; i < this.lineCount; i++) if (this.trimmedLine(i).length === 0) out.push(i);
+    } else {
+      for (const i of this.linesContaining(key)) if (this.trimmedLine(i) === key) out.push(i);
+    }
+    this.byTrimmed.set(key, out);
+    return out;
+  }
+
+  /** Distinct line indices (ascending) of lines containing `fragment` (no line break inside), at most `limit`. */
+  linesContaining(fragment: string, limit = Infinity): number[] {
+    const out: number[] = [];
+    if (fragment.length === 0) return out;
+    for (let at = this.text.indexOf(fragment); at !== -1 && out.length < limit; ) {
+      const i = this.lineOf(at);
+      out.push(i);
+      const next = this.lineStarts[i + 1];
+      if (next === undefined) break;
+      at = this.text.indexOf(fragment, next);
+    }
+    return out;
   }
 
   /** Offset just past the last character of line `i` (before its line break). */

@@ -41,12 +41,11 @@ if (!command) {
   console.error('usage: with-electron-abi.mjs <command> [args…]');
   process.exit(2);
 }
-let status = 1;
+let result;
 try {
   await useElectronBuild();
-  const r = spawnSync(command, args, { stdio: 'inherit', shell: process.platform === 'win32' });
-  status = r.status ?? 1;
+  result = spawnSync(command, args, { stdio: 'inherit', shell: process.platform === 'win32' });
 } finally {
   restoreNodeBuild();
 }
-process.exit(status);
+process.exit(result?.status ?? 1);

@@ -31,7 +31,9 @@ export function createRouter(handlers: Handlers, onBug: (name: string, error: un
   return {
     async handle(name, input) {
       if (typeof name !== 'string' || !known.has(name)) {
-        return fail('unknown_call', `No call named ${JSON.stringify(String(name)).slice(0, 100)}.`, 'Use one of the contract calls.');
+        // Describe the name without calling into it: a hostile object may throw from toString.
+        const shown = typeof name === 'string' ? JSON.stringify(name.slice(0, 100)) : `of type ${typeof name}`;
+        return fail('unknown_call', `No call named ${shown}.`, 'Use one of the contract calls.');
       }
       const call = name as CallName;
       const parsed = calls[call].input.safeParse(input ?? {});

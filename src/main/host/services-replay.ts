@@ -4,7 +4,7 @@
  * (the core's replay answers them "reject" because nobody watches a command-line replay). Base files missing from
  * the project are written from files.jsonl first; files already there are left alone. A stop ends the replay.
  */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
@@ -12,6 +12,16 @@ import type { AgentService } from '../agent/service';
 import { ReplayModel } from '../agent/providers/replay';
 import { loadCorpusSession, seedProject } from '../agent/replay/corpus';
 import { planReplay } from '../agent/replay/plan';
+
+/** The recording's source.json: its `id` and the first turn's `prompt`, when it names them. */
+async function readSource(dir: string): Promise<{ id?: string; prompt?: string }> {
+  try {
+    const json = JSON.parse(await readFile(join(dir, 'source.json'), 'utf8')) as { id?: unknown; prompt?: unknown };
+    return { ...(typeof json.id === 'string' ? { id: json.id } : {}), ...(typeof json.prompt === 'string' ? { prompt: json.prompt } : {}) };
+  } catch {
+    return {};
+  }
+}
 
 async function missing(root: string, rel: string): Promise<boolean> {
   try {
@@ -40,16 +50,19 @@ export async function prepareReplay(svc: AgentService, sessionId: string, dir: s
   if (!project) return fail('invalid_input', `The project of session ${sessionId} is gone.`, 'Open the project again.');
   const corpus = await loadCorpusSession(dir);
   if (!corpus.ok) return corpus;
-  const plan = planReplay(corpus.value.calls, 'recorded');
+  const plan = planReplay(corpus.value.calls, 'recorded', new Set(corpus.value.files.map((f) => f.path)));
   if (plan.turns.length === 0) return fail('invalid_input', `${dir} holds no call that can be replayed.`, 'Pick a recording with read, edit or write calls.');
-  const toSeed = [];
+  const toSeed: typeof corpus.value.files = [];
   for (const f of corpus.value.files) if (await missing(project.root, f.path)) toSeed.push(f);
-  const model = new ReplayModel(plan, `replay:${corpus.value.id}`);
+  const source = await readSource(dir);
+  const name = source.id ?? corpus.value.id;
+  const first = firstText ?? source.prompt;
+  const model = new ReplayModel(plan, `replay:${name}`);
   return ok(async () => {
     await seedProject(project.root, toSeed);
     for (let i = 0; i < plan.turns.length; i++) {
       const turn = plan.turns[i] ?? [];
-      const r = await svc.runWithModel(sessionId, model, turnText(i, plan.turns.length, corpus.value.id, firstText), turn.length + 2);
+      const r = await svc.runWithModel(sessionId, model, turnText(i, plan.turns.length, name, first), turn.length + 2);
       if (!r.ok) return r;
       if (r.value.finishReason === 'aborted' || r.value.finishReason === 'error') break;
     }

@@ -1,5 +1,5 @@
 /**
- * The other built-in servers, real processes: pyright (introduce / fix), the JSON server (syntax error), YAML,
+ * The other built-in servers, real processes: pyright (introduce / fix), the JSON server (syntax error), HTML, YAML,
  * and bash-language-server with shellcheck; then the failure paths: a server that is not installed (reported
  * as unavailable, looked up once, nothing hangs), a server that keeps crashing (restarted with backoff, then
  * marked broken), and a server stopped after its idle period. One manager serves the real-server cases.
@@ -8,6 +8,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspManager } from './manager';
 import { processesInGroups } from './proc-table';
@@ -56,12 +57,38 @@ describe('pyright', () => {
   });
 });
 
-describe('JSON, YAML and shell', () => {
+describe('roots', () => {
+  it('a monorepo sub-project (its own pyproject.toml) gets its own pyright process rooted there', async () => {
+    await put('services/api/pyproject.toml', '[project]\nname = "api"\n');
+    const abs = await put('services/api/src/handler.py', 'def f() -> int:\n    return "no"\n');
+    const r = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(r.text).toMatch(/Errors in services\/api\/src\/handler\.py \(pyright\):\n {2}2:12 Type "Literal\['no'\]" is not assignable to return type "int"/);
+    const roots = manager.clients().filter((c) => c.spec.id === 'pyright').map((c) => path.relative(root, c.root));
+    expect(roots.sort()).toEqual(['', 'services/api']);
+  });
+});
+
+describe('JSON, HTML, YAML and shell', () => {
   it('a JSON syntax error is reported with its position', async () => {
     const abs = await put('conf/settings.json', '{"a": 1,,\n "b": 2}\n');
     const r = await manager.afterWrite([abs], { reportOtherFiles: false });
     expect(r.text).toContain('Errors in conf/settings.json (json):');
     expect(r.text).toMatch(/^ {2}1:9 Property expected/m);
+  });
+
+  it('HTML reports errors in embedded CSS and JavaScript (its settings answer carries js/ts, or it throws)', async () => {
+    const abs = await put('web/index.html', '<html><head><style>a { color: red;; </style></head><body><script>let x = ;</script></body></html>\n');
+    const r = await manager.afterWrite([abs], { reportOtherFiles: false });
+    expect(r.text).toContain('Errors in web/index.html (html):');
+    expect(r.text).toMatch(/^ {2}1:74 Expression expected\.$/m);
+    expect(r.text).toMatch(/^ {2}2:1 \} expected \[css-rcurlyexpected\]$/m);
+  });
+
+  it('a cancelled call says so instead of reporting no errors', async () => {
+    const abs = await put('conf/settings.json', '{"a": }\n');
+    const r = await manager.afterWrite([abs], { reportOtherFiles: true, signal: AbortSignal.abort() });
+    expect(r.text).toContain('conf/settings.json: waiting for json diagnostics was cancelled.');
+    expect(r.text).not.toContain('No errors');
   });
 
   it('a YAML syntax error is reported (push-only server, judged by arrival after the change)', async () => {
@@ -78,6 +105,28 @@ describe('JSON, YAML and shell', () => {
     const r = await manager.afterWrite([abs], { reportOtherFiles: false });
     expect(r.text).toContain('Errors in run.sh (bash):');
     expect(r.text).toMatch(/Couldn't find 'fi' for this 'if'/);
+  });
+});
+
+describe('sessions', () => {
+  it('touch opens the document without waiting; ending the session closes only what that session alone opened', async () => {
+    const shared = await put('conf/shared.json', '{"s": 1}\n');
+    const own = await put('conf/own.json', '{"o": 1}\n');
+    const s2 = manager.hook('s2');
+    const s3 = manager.hook('s3');
+    const started = performance.now();
+    s2.touch(shared);
+    s2.touch(own);
+    s3.touch(shared);
+    expect(performance.now() - started).toBeLessThan(50);
+    const json = (): ReturnType<LspManager['clients']>[number] | undefined => manager.clients().find((c) => c.spec.id === 'json');
+    const opened = (abs: string): boolean => json()?.docs.has(pathToFileURL(abs).href) ?? false;
+    for (let i = 0; i < 200 && !(opened(shared) && opened(own)); i++) await new Promise((r) => setTimeout(r, 25));
+    expect([opened(shared), opened(own)]).toEqual([true, true]);
+    await manager.endSession('s2');
+    expect([opened(shared), opened(own)]).toEqual([true, false]);
+    await manager.endSession('s3');
+    expect(opened(shared)).toBe(false);
   });
 });
 

@@ -79,7 +79,12 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
     command: { bin: 'typescript-language-server', args: ['--stdio'], bundled: { pkg: 'typescript-language-server', binName: 'typescript-language-server' } },
     // The project's TypeScript when it ships tsserver.js, else the bundled TypeScript 6 (TS 7 has none).
-    initializationOptions: ({ root, projectRoot }) => ({ tsserver: { path: tsserverPath(root, projectRoot) }, hostInfo: 'landfall' }),
+    // Automatic type acquisition is off: it runs npm in the background (network, seconds of delay).
+    initializationOptions: ({ root, projectRoot }) => ({
+      tsserver: { path: tsserverPath(root, projectRoot), logVerbosity: 'off' },
+      disableAutomaticTypingAcquisition: true,
+      hostInfo: 'landfall',
+    }),
     latency: { initMs: 150, firstMs: 2_900, changeMs: 375 },
     pullAdapter: 'tsserver',
     quietMs: 150,
@@ -116,7 +121,14 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     rootMarkers: [],
     command: { bin: 'vscode-html-language-server', args: ['--stdio'], bundled: { pkg: 'vscode-langservers-extracted', binName: 'vscode-html-language-server' } },
     initializationOptions: () => ({ provideFormatter: false, embeddedLanguages: { css: true, javascript: true } }),
-    settings: { html: { validate: { scripts: true, styles: true } } },
+    // The embedded-JavaScript mode reads js/ts.implicitProjectConfig without a guard: an empty answer makes
+    // every validation throw (and report nothing).
+    settings: {
+      html: { validate: { scripts: true, styles: true } },
+      css: { validate: true },
+      javascript: { validate: { enable: true } },
+      'js/ts': { implicitProjectConfig: { experimentalDecorators: false, strictNullChecks: true } },
+    },
     latency: { initMs: 350, firstMs: 500, changeMs: 10 },
   },
   {
@@ -137,7 +149,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     requires: ['shellcheck'],
     settings: { bashIde: { backgroundAnalysisMaxFiles: 0, shellcheckPath: 'shellcheck' } },
     latency: { initMs: 400, firstMs: 900, changeMs: 520 },
-    quietMs: 100,
+    // Versioned pushes, one per analysis: a short quiet period suffices.
+    quietMs: 30,
   },
 ];
 

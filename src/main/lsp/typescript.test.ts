@@ -1,14 +1,16 @@
 /**
- * TypeScript through the real tools (read, edit, write) and a real typescript-language-server: fresh errors
- * with the right line, no stale error after a fix (B42), another file broken by a write, a first write without
- * a prior read, B43 (apply_patch's file set), a server killed mid-session, and no process left after shutdown.
+ * TypeScript through the real tools (read, edit, write, apply_patch) and a real typescript-language-server:
+ * fresh errors with the right line, no stale error after a fix (B42), another file broken by a write, a first
+ * write without a prior read, B43 (apply_patch and write), a deleted file, a server killed mid-session, and no
+ * process left after shutdown.
  * One manager (one tsserver) serves every case; the cases run in order and build on each other.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPatchTool } from '../tools/apply-patch';
+import { editTool } from '../tools/edit';
 import { readTool } from '../tools/read';
 import { makeWorkspace } from '../tools/tool-test-kit';
 import type { Workspace } from '../tools/tool-test-kit';
@@ -26,16 +28,10 @@ function output(o: ToolOutcome): string {
   return o.output;
 }
 
-/**
- * The edit tool's landing, byte for byte, for an exact unique oldString: replace on disk, then the same
- * DiagnosticsHook call edit makes (`afterWrite([real path], { reportOtherFiles: false })`).
- */
-async function edit(rel: string, oldString: string, newString: string): Promise<{ text: string; diagnostics: Record<string, { line: number; severity: number; code?: string | number }[]> }> {
-  const abs = path.join(ws.root, rel);
-  const before = await readFile(abs, 'utf8');
-  expect(before.split(oldString)).toHaveLength(2);
-  await writeFile(abs, before.replace(oldString, newString));
-  return ws.ctx.diagnostics!.afterWrite([abs], { reportOtherFiles: false });
+function diagnosticsOf(o: ToolOutcome, rel: string): { line: number; severity: number; code?: string | number }[] {
+  if (!o.ok) throw new Error(o.output);
+  const all = o.metadata.diagnostics as Record<string, { line: number; severity: number; code?: string | number }[]> | undefined;
+  return all?.[rel] ?? [];
 }
 
 beforeAll(async () => {
@@ -59,25 +55,25 @@ afterAll(async () => {
 
 describe('typescript-language-server behind the tools', () => {
   it('B42: the fix reports no stale TS2322, and the next edit reports the new error on line 2 in the same result', async () => {
-    const fixed = await edit('e.ts', '"x"', '1');
-    const text = fixed.text;
+    const fixed = await ws.run(editTool, { filePath: 'e.ts', oldString: '"x"', newString: '1' });
+    const text = output(fixed);
     expect(text).toContain('The edit itself succeeded');
     expect(text).toContain('No errors in e.ts (typescript).');
     expect(text).not.toContain('TS2322');
-    expect(fixed.diagnostics['e.ts']!.filter((d) => d.severity === 1)).toEqual([]);
+    expect(diagnosticsOf(fixed, 'e.ts').filter((d) => d.severity === 1)).toEqual([]);
 
-    const broke = await edit('e.ts', 'export const a: number = 1;', 'export const a: number = 1;\nexport const b: boolean = 123;');
-    const text2 = broke.text;
+    const broke = await ws.run(editTool, { filePath: 'e.ts', oldString: 'export const a: number = 1;', newString: 'export const a: number = 1;\nexport const b: boolean = 123;' });
+    const text2 = output(broke);
     expect(text2).toContain('Errors in e.ts (typescript):');
     expect(text2).toMatch(/^ {2}2:14 Type 'number' is not assignable to type 'boolean'\. \[TS2322\]$/m);
-    expect(broke.diagnostics['e.ts']).toEqual([expect.objectContaining({ line: 2, severity: 1, code: 2322 })]);
+    expect(diagnosticsOf(broke, 'e.ts')).toEqual([expect.objectContaining({ line: 2, severity: 1, code: 2322 })]);
   });
 
   it('an edit that fixes the error reports none (no stale error), and re-breaking reports it again', async () => {
-    const fixed = (await edit('e.ts', 'boolean = 123', 'boolean = true')).text;
+    const fixed = output(await ws.run(editTool, { filePath: 'e.ts', oldString: 'boolean = 123', newString: 'boolean = true' }));
     expect(fixed).toContain('No errors in e.ts (typescript).');
     expect(fixed).not.toContain('TS2322');
-    const broke = (await edit('e.ts', 'boolean = true', 'boolean = "no"')).text;
+    const broke = output(await ws.run(editTool, { filePath: 'e.ts', oldString: 'boolean = true', newString: 'boolean = "no"' }));
     expect(broke).toMatch(/^ {2}2:14 Type 'string' is not assignable to type 'boolean'\. \[TS2322\]$/m);
   });
 

@@ -33,22 +33,37 @@ const FOUR_FILES = patch(
 const FOUR_INPUT = { 'one.txt': '1\n', 'two.txt': '2\n', 'three.txt': '3\n', 'four.txt': '4\n' };
 
 describe('all or nothing across files', () => {
-  it('an injected fault at the third write leaves all four files byte-identical', async () => {
+  it('an injected fault at the third write (rename over the target, after two landed) leaves all four files byte-identical', async () => {
     const root = await rootWith(FOUR_INPUT);
     const before = await listTree(root);
-    let writes = 0;
+    let commits = 0;
     const io: PatchIo = {
-      write: async (p, bytes, mode) => {
-        writes++;
-        if (writes === 3) throw Object.assign(new Error('injected fault'), { code: 'EIO' });
-        return diskIo.write(p, bytes, mode);
+      ...diskIo,
+      commit: async (temp, target) => {
+        commits++;
+        if (commits === 3) throw Object.assign(new Error('injected fault'), { code: 'EIO' });
+        return diskIo.commit(temp, target);
       },
-      remove: diskIo.remove,
     };
     const r = await applyPatch(FOUR_FILES, { root, io });
     expect(!r.ok && r.error.code).toBe('io_error');
     expect(!r.ok && r.error.data).toMatchObject({ failed: 'three.txt', errno: 'EIO', notRestored: [] });
-    expect(writes).toBe(5); // 2 writes + the failing one + 2 restores
+    expect(commits).toBe(5); // two landed, the failing one, two restores
+    expect(await listTree(root)).toEqual(before); // no temp file left either
+  });
+
+  it('an injected fault while staging the third file leaves all four files byte-identical', async () => {
+    const root = await rootWith(FOUR_INPUT);
+    const before = await listTree(root);
+    const io: PatchIo = {
+      ...diskIo,
+      stage: async (target, bytes, mode) => {
+        if (target.endsWith('three.txt')) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+        return diskIo.stage(target, bytes, mode);
+      },
+    };
+    const r = await applyPatch(FOUR_FILES, { root, io });
+    expect(!r.ok && r.error.data).toMatchObject({ failed: 'three.txt', errno: 'ENOSPC' });
     expect(await listTree(root)).toEqual(before);
   });
 
@@ -71,7 +86,7 @@ describe('all or nothing across files', () => {
   it('a failing delete restores the files already written', async () => {
     const root = await rootWith(FOUR_INPUT);
     const before = await listTree(root);
-    const io: PatchIo = { write: diskIo.write, remove: async () => Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })) };
+    const io: PatchIo = { ...diskIo, remove: async () => Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })) };
     const r = await applyPatch(FOUR_FILES, { root, io });
     expect(!r.ok && r.error.code).toBe('io_error');
     expect(await listTree(root)).toEqual(before);
@@ -119,11 +134,11 @@ describe('public bug reproductions', () => {
   it('B26 variant: the second write fails after keep.txt was written; keep.txt is rolled back', async () => {
     const root = await rootWith({ 'keep.txt': 'v1\n', 'keep2.txt': 'w1\n' });
     const io: PatchIo = {
-      write: async (p, bytes, mode) => {
-        if (p.endsWith('keep2.txt') && Buffer.from(bytes).toString() === 'w2\n') throw Object.assign(new Error('read-only'), { code: 'EACCES' });
-        return diskIo.write(p, bytes, mode);
+      ...diskIo,
+      commit: async (temp, target) => {
+        if (target.endsWith('keep2.txt')) throw Object.assign(new Error('read-only'), { code: 'EACCES' });
+        return diskIo.commit(temp, target);
       },
-      remove: diskIo.remove,
     };
     const r = await applyPatch(patch('*** Update File: keep.txt', '@@', '-v1', '+v2', '*** Update File: keep2.txt', '@@', '-w1', '+w2'), { root, io });
     expect(!r.ok && r.error.code).toBe('io_error');
@@ -211,6 +226,22 @@ describe('bytes, encodings and the boundary', () => {
     const r = await applyPatch(patch('*** Update File: src/lib.ts', '@@', '-x', '+y', '*** Update File: alias.ts', '@@', '-x', '+z'), { root });
     expect(!r.ok && r.error.code).toBe('parse');
     expect(await fsp.readFile(path.join(root, 'src/lib.ts'), 'utf8')).toBe('x\n');
+  });
+
+  it('deleting a symlink removes the link, not the file it points to; a failed patch recreates the link', async () => {
+    const root = await rootWith({ 'src/lib.ts': 'x\n', 'b.txt': 'b\n' });
+    await fsp.symlink('src/lib.ts', path.join(root, 'alias.ts'));
+    const failOnB: PatchIo = {
+      ...diskIo,
+      remove: async (p) => (p.endsWith('b.txt') ? Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })) : diskIo.remove(p)),
+    };
+    const refused = await applyPatch(patch('*** Delete File: alias.ts', '*** Delete File: b.txt'), { root, io: failOnB });
+    expect(!refused.ok && refused.error.data).toMatchObject({ failed: 'b.txt', notRestored: [] });
+    expect(await fsp.readlink(path.join(root, 'alias.ts'))).toBe('src/lib.ts'); // the removed link was recreated
+    const r = await applyPatch(patch('*** Delete File: alias.ts', '*** Update File: b.txt', '@@', '-b', '+B'), { root });
+    expect(r.ok && r.value.summary).toBe('Success. Updated the following files:\nD alias.ts\nM b.txt');
+    await expect(fsp.lstat(path.join(root, 'alias.ts'))).rejects.toThrow();
+    expect(treeObject(await listTree(root))).toEqual({ 'b.txt': 'B\n', 'src/lib.ts': 'x\n' });
   });
 
   it('a binary source is refused as binary, nothing written', async () => {

@@ -14,6 +14,7 @@
  *   5. `approve` (the permission ask) sees every file's diff; then the transaction (transaction.ts) writes all or
  *      nothing, and the session's observed versions become what was written.
  */
+import { promises as fsp } from 'node:fs';
 import { fail, ok, type Result } from '../../shared/errors';
 import { checkFresh, encodeText, readTextFile, realRoot, recordWrite, resolveInRoot, withFileLocks, type ResolvedPath, type TextFile } from '../fs';
 import type { ToolContext } from '../tools/types';
@@ -22,7 +23,8 @@ import { parsePatch } from './parse';
 import { normalisePatchPath } from './paths';
 import { planPatch } from './plan';
 import { patchResult, type PatchFileResult, type PatchResult } from './report';
-import { diskIo, runTransaction, type FileStep, type PatchIo } from './transaction';
+import { diskIo, type PatchIo } from './disk-io';
+import { runTransaction, type FileStep } from './transaction';
 import type { ParsedPatch, PatchPlan, PlannedFile } from './types';
 
 export interface ApplyPatchOptions {
@@ -39,6 +41,18 @@ export interface ApplyPatchOptions {
 }
 
 type Resolved = Map<string, ResolvedPath>;
+
+/** A source file as read, plus the text of the symlink the patch named it by (if it was one). */
+type SourceFile = TextFile & { link?: string };
+
+/** The link text when the path the patch named is itself a symlink (its last component). */
+async function linkText(abs: string): Promise<string | undefined> {
+  try {
+    return (await fsp.lstat(abs)).isSymbolicLink() ? await fsp.readlink(abs) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function outsideRoot(raw: string, why: string): Result<never> {
   return fail('outside_root', `${raw} ${why}.`, 'Use a path relative to the project root that stays inside it.', { path: raw });
@@ -73,30 +87,31 @@ async function resolvePaths(patch: ParsedPatch, rootReal: string): Promise<Resul
 }
 
 /** Read every update/delete source; check that Add and Move targets are free. */
-async function readSources(patch: ParsedPatch, resolved: Resolved): Promise<Result<Map<string, TextFile>>> {
-  const files = new Map<string, TextFile>();
+async function readSources(patch: ParsedPatch, resolved: Resolved): Promise<Result<Map<string, SourceFile>>> {
+  const files = new Map<string, SourceFile>();
   for (const op of patch.operations) {
     const target = resolved.get(op.path) as ResolvedPath;
     if (op.kind === 'add') {
-      if (target.exists) return fail('exists', `Add File ${op.rawPath}: the file already exists.`, `Use "*** Update File: ${op.rawPath}" to change it (read it first).`, { file: op.path });
+      if (target.exists) return fail('exists', `Add File ${op.rawPath} (patch line ${op.patchLine}): the file already exists.`, `Use "*** Update File: ${op.rawPath}" to change it (read it first).`, { file: op.path, patchLine: op.patchLine });
       continue;
     }
     if (op.kind === 'update' && op.movePath !== undefined && op.movePath !== op.path && (resolved.get(op.movePath) as ResolvedPath).exists) {
-      return fail('exists', `Move to ${op.rawMovePath}: the destination already exists.`, 'Move to a path that is free, or delete the destination first in a separate step.', { file: op.movePath });
+      return fail('exists', `Move to ${op.rawMovePath} (patch line ${op.patchLine}): the destination already exists.`, 'Move to a path that is free, or delete the destination first in a separate step.', { file: op.movePath, patchLine: op.patchLine });
     }
     const kind = op.kind === 'delete' ? 'Delete' : 'Update';
     const read = target.exists ? await readTextFile(target.real) : undefined;
     if (!read || (!read.ok && (read.error.code === 'file_not_found' || read.error.code === 'is_directory'))) {
-      return fail('missing_file', `${kind} File ${op.rawPath}: the file does not exist or is not a regular file.`, `Check the path (list or glob), or use "*** Add File: ${op.rawPath}" to create it.`, { file: op.path });
+      return fail('missing_file', `${kind} File ${op.rawPath} (patch line ${op.patchLine}): the file does not exist or is not a regular file.`, `Check the path (list or glob), or use "*** Add File: ${op.rawPath}" to create it.`, { file: op.path, patchLine: op.patchLine });
     }
     if (!read.ok) return fail(read.error.code, `${kind} File ${op.rawPath}: ${read.error.message}`, read.error.hint, { ...read.error.data, file: op.path });
-    files.set(op.path, read.value);
+    const link = op.kind === 'update' && op.movePath === undefined ? undefined : await linkText(target.abs);
+    files.set(op.path, link === undefined ? read.value : { ...read.value, link });
   }
   return ok(files);
 }
 
 /** With a session: every update/delete source must be observed and unchanged since (DESIGN §3). */
-async function checkObserved(ctx: ToolContext | undefined, files: Map<string, TextFile>, resolved: Resolved): Promise<Result<void>> {
+async function checkObserved(ctx: ToolContext | undefined, files: Map<string, SourceFile>, resolved: Resolved): Promise<Result<void>> {
   if (!ctx) return ok(undefined);
   for (const [path, file] of files) {
     const fresh = await checkFresh(ctx, resolved.get(path) as ResolvedPath, file.bytes);
@@ -111,7 +126,7 @@ interface Staged {
 }
 
 /** Encode one planned file into transaction steps (a move is a write of the destination and a removal). */
-function stageFile(f: PlannedFile, resolved: Resolved, files: Map<string, TextFile>, staged: Staged): Result<void> {
+function stageFile(f: PlannedFile, resolved: Resolved, files: Map<string, SourceFile>, staged: Staged): Result<void> {
   const src = resolved.get(f.path) as ResolvedPath;
   const source = files.get(f.path);
   const original = source ? { bytes: source.bytes, mode: source.mode } : null;
@@ -122,13 +137,17 @@ function stageFile(f: PlannedFile, resolved: Resolved, files: Map<string, TextFi
     const unchanged = f.kind === 'update' && original !== null && Buffer.from(bytes.value).equals(original.bytes);
     if (!unchanged) staged.steps.push({ real: dest.real, rel: dest.rel, bytes: bytes.value, mode: source?.mode, original: f.kind === 'move' ? null : original });
   }
-  if (f.kind === 'delete' || f.kind === 'move') staged.steps.push({ real: src.real, rel: src.rel, bytes: null, original });
-  const change = planDiff(dest.rel, f.before ?? '', f.after ?? '', f.origin);
+  if (f.kind === 'delete' || f.kind === 'move') {
+    // Deleting (or moving away) a path that is a symlink removes the link, never the file it points to.
+    const link = source?.link;
+    staged.steps.push(link === undefined ? { real: src.real, rel: src.rel, bytes: null, original } : { real: src.abs, rel: f.path, bytes: null, original: null, link });
+  }
+  const change = planDiff(dest.rel, f.before ?? '', f.after ?? '', f.edits);
   staged.results.push(f.kind === 'move' ? { kind: 'move', path: f.path, movePath: f.movePath as string, change } : { kind: f.kind, path: f.path, change });
   return ok(undefined);
 }
 
-function stage(plan: PatchPlan, resolved: Resolved, files: Map<string, TextFile>): Result<Staged> {
+function stage(plan: PatchPlan, resolved: Resolved, files: Map<string, SourceFile>): Result<Staged> {
   const staged: Staged = { steps: [], results: [] };
   for (const f of plan.files) {
     const r = stageFile(f, resolved, files, staged);
@@ -157,7 +176,9 @@ async function landLocked(patch: ParsedPatch, resolved: Resolved, options: Apply
   const { ctx } = options;
   const present: string[] = [];
   for (const step of staged.value.steps) {
-    if (step.bytes === null) ctx?.observed.forget(ctx.sessionId, step.real);
+    if (step.bytes === null) {
+      if (step.link === undefined) ctx?.observed.forget(ctx.sessionId, step.real);
+    }
     else {
       present.push(step.real);
       if (ctx) await recordWrite(ctx, step.real, step.bytes);

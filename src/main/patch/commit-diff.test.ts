@@ -12,7 +12,7 @@ function landed(before: string, ...hunk: string[]) {
   if (!parsed.ok) throw new Error(parsed.error.message);
   const r = updateLines(parsed.value.operations[0] as UpdateOperation, before);
   if (!r.ok) throw new Error(r.error.message);
-  return { after: r.value.text, change: planDiff('f.txt', before, r.value.text, r.value.origin) };
+  return { after: r.value.text, change: planDiff('f.txt', before, r.value.text, r.value.edits) };
 }
 
 describe('planDiff', () => {

@@ -1,65 +1,23 @@
 /**
- * The commit diff of a planned file, from the plan's own line alignment instead of a fresh diff search
- * (DESIGN §3: the commit diff is the real before → after; here both texts are exactly what was read and what is
- * written). The planner knows for every new line which old line it was copied from (`origin`, -1 = inserted),
- * so the unified diff costs O(lines) — a 200-hunk patch over 50,000 lines needs no O(N·D) search.
+ * The commit diff of a planned file, from the plan's own edit script instead of a fresh diff search
+ * (DESIGN §3: the commit diff is the real before → after; both texts here are exactly what was read and what is
+ * written). The planner knows which old lines each edit replaces by which new lines (edits.ts), so the unified
+ * diff costs O(changed lines + context) — a 200-hunk patch over 50,000 lines needs no O(N·D) search.
  *
- * Algorithm: walk the new lines; a copied line whose terminator is unchanged is context, and old lines skipped
- * on the way are removals; everything else is an addition (a copied line whose terminator changed — the old
- * unterminated last line — counts as removed and added, as in any line diff). Within each change block the
- * common leading and trailing lines are turned back into context (a "-x / +x" pair a model wrote is no change).
- * Hunks: 3 lines of context, blocks closer than 6 lines merged, "\ No newline at end of file" after an
- * unterminated line — the same shape jsdiff's structuredPatch/formatPatch produce (it formats through jsdiff).
+ * Algorithm: each edit first gives back as context the lines its removed and added ends have in common (text
+ * and terminator equal: a "-x / +x" pair a model wrote is no change); then hunks take 3 lines of context, edits
+ * at most 6 lines apart share a hunk, and "\ No newline at end of file" follows an unterminated line. Lines of
+ * a CRLF file keep their "\r" — the shape of jsdiff's structuredPatch, and the text goes through jsdiff's
+ * formatPatch, so every commit diff in Landfall reads the same.
  */
 import { formatPatch } from 'diff';
 import type { FileChange } from '../../shared/model';
-import { MAX_PATCH_CHARS } from '../fs';
+import { MAX_PATCH_CHARS } from '../fs/file-diff';
+import type { AddedLine, LineEdit } from './edits';
 import { splitLines, type FileLines } from './lines';
 
 const CONTEXT = 3;
-const EQUAL = 0;
-const REMOVED = 1;
-const ADDED = 2;
-
-/** An op list: kind per op, and the old (EQUAL/REMOVED) or new (ADDED) line index it shows. */
-interface Ops {
-  kind: number[];
-  line: number[];
-}
-
-function sameLine(a: FileLines, i: number, b: FileLines, j: number): boolean {
-  return a.texts[i] === b.texts[j] && a.eols[i] === b.eols[j];
-}
-
-/** Append one change block (old lines [o0, o1), new lines in `added`), trimming common ends back to context. */
-function pushBlock(ops: Ops, before: FileLines, after: FileLines, o0: number, o1: number, added: number[]): void {
-  let head = 0;
-  while (o0 + head < o1 && head < added.length && sameLine(before, o0 + head, after, added[head] as number)) head++;
-  let tail = 0;
-  while (o1 - tail - 1 >= o0 + head && added.length - tail - 1 >= head && sameLine(before, o1 - tail - 1, after, added[added.length - tail - 1] as number)) tail++;
-  for (let i = 0; i < head; i++) ops.kind.push(EQUAL), ops.line.push(o0 + i);
-  for (let i = o0 + head; i < o1 - tail; i++) ops.kind.push(REMOVED), ops.line.push(i);
-  for (let k = head; k < added.length - tail; k++) ops.kind.push(ADDED), ops.line.push(added[k] as number);
-  for (let i = o1 - tail; i < o1; i++) ops.kind.push(EQUAL), ops.line.push(i);
-}
-
-function alignmentOps(before: FileLines, after: FileLines, origin: ArrayLike<number>): Ops {
-  const ops: Ops = { kind: [], line: [] };
-  let old = 0;
-  let added: number[] = [];
-  for (let j = 0; j < after.texts.length; j++) {
-    const o = origin[j] ?? -1;
-    if (o >= old && sameLine(before, o, after, j)) {
-      if (o > old || added.length > 0) pushBlock(ops, before, after, old, o, added);
-      added = [];
-      ops.kind.push(EQUAL);
-      ops.line.push(o);
-      old = o + 1;
-    } else added.push(j);
-  }
-  if (old < before.texts.length || added.length > 0) pushBlock(ops, before, after, old, before.texts.length, added);
-  return ops;
-}
+const NO_NEWLINE = '\\ No newline at end of file';
 
 interface Hunk {
   oldStart: number;
@@ -69,73 +27,80 @@ interface Hunk {
   lines: string[];
 }
 
-/** Unified hunks over `ops` (see the module docstring). */
-function hunksOf(ops: Ops, before: FileLines, after: FileLines): Hunk[] {
-  const n = ops.kind.length;
-  const oldAt = new Int32Array(n + 1);
-  const newAt = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    oldAt[i + 1] = (oldAt[i] as number) + (ops.kind[i] === ADDED ? 0 : 1);
-    newAt[i + 1] = (newAt[i] as number) + (ops.kind[i] === REMOVED ? 0 : 1);
+/** An edit without the lines its two sides share at either end (undefined when nothing is left). */
+function trimEdit(old: FileLines, e: LineEdit): LineEdit | undefined {
+  const same = (i: number, a: AddedLine | undefined): boolean => a !== undefined && old.texts[i] === a.text && old.eols[i] === a.eol;
+  let head = 0;
+  while (head < e.oldCount && same(e.oldStart + head, e.added[head])) head++;
+  let tail = 0;
+  while (tail < e.oldCount - head && tail < e.added.length - head && same(e.oldStart + e.oldCount - 1 - tail, e.added[e.added.length - 1 - tail])) tail++;
+  const trimmed = { oldStart: e.oldStart + head, oldCount: e.oldCount - head - tail, added: e.added.slice(head, e.added.length - tail) };
+  return trimmed.oldCount === 0 && trimmed.added.length === 0 ? undefined : trimmed;
+}
+
+function render(prefix: string, text: string, eol: string, out: string[]): void {
+  out.push(prefix + text + (eol === '\r\n' ? '\r' : ''));
+  if (eol === '') out.push(NO_NEWLINE);
+}
+
+/** One hunk over edits[a..b] (inclusive); `shift` is newLine − oldLine before edits[a]. */
+function hunkOf(old: FileLines, edits: readonly LineEdit[], a: number, b: number, shift: number): Hunk {
+  const first = edits[a] as LineEdit;
+  const lastEdit = edits[b] as LineEdit;
+  const start = Math.max(0, first.oldStart - CONTEXT);
+  const end = Math.min(old.texts.length, lastEdit.oldStart + lastEdit.oldCount + CONTEXT);
+  const lines: string[] = [];
+  let pos = start;
+  let added = 0;
+  for (let k = a; k <= b; k++) {
+    const e = edits[k] as LineEdit;
+    for (; pos < e.oldStart; pos++) render(' ', old.texts[pos] as string, old.eols[pos] as string, lines);
+    for (; pos < e.oldStart + e.oldCount; pos++) render('-', old.texts[pos] as string, old.eols[pos] as string, lines);
+    for (const line of e.added) render('+', line.text, line.eol, lines);
+    added += e.added.length - e.oldCount;
   }
+  for (; pos < end; pos++) render(' ', old.texts[pos] as string, old.eols[pos] as string, lines);
+  return { oldStart: start + 1, oldLines: end - start, newStart: start + shift + 1, newLines: end - start + added, lines };
+}
+
+function hunksOf(old: FileLines, edits: readonly LineEdit[]): Hunk[] {
   const hunks: Hunk[] = [];
-  let i = 0;
-  while (i < n) {
-    if (ops.kind[i] === EQUAL) {
-      i++;
-      continue;
+  let shift = 0;
+  let a = 0;
+  while (a < edits.length) {
+    let b = a;
+    while (b + 1 < edits.length) {
+      const cur = edits[b] as LineEdit;
+      if ((edits[b + 1] as LineEdit).oldStart - (cur.oldStart + cur.oldCount) > 2 * CONTEXT) break;
+      b++;
     }
-    const start = Math.max(0, i - CONTEXT);
-    let j = i;
-    let end: number;
-    for (;;) {
-      while (j < n && ops.kind[j] !== EQUAL) j++;
-      let r = j;
-      while (r < n && ops.kind[r] === EQUAL) r++;
-      if (r < n && r - j <= 2 * CONTEXT) {
-        j = r;
-        continue;
-      }
-      end = j + Math.min(r - j, CONTEXT);
-      break;
-    }
-    const lines: string[] = [];
-    for (let k = start; k < end; k++) {
-      const kind = ops.kind[k];
-      const file = kind === ADDED ? after : before;
-      const at = ops.line[k] as number;
-      const eol = file.eols[at] as string;
-      lines.push((kind === EQUAL ? ' ' : kind === REMOVED ? '-' : '+') + file.texts[at] + (eol === '\r\n' ? '\r' : ''));
-      if (eol === '') lines.push('\\ No newline at end of file');
-    }
-    hunks.push({
-      oldStart: (oldAt[start] as number) + 1,
-      oldLines: (oldAt[end] as number) - (oldAt[start] as number),
-      newStart: (newAt[start] as number) + 1,
-      newLines: (newAt[end] as number) - (newAt[start] as number),
-      lines,
-    });
-    i = end;
+    hunks.push(hunkOf(old, edits, a, b, shift));
+    for (let k = a; k <= b; k++) shift += (edits[k] as LineEdit).added.length - (edits[k] as LineEdit).oldCount;
+    a = b + 1;
   }
   return hunks;
 }
 
 /**
- * Commit diff of `rel` from `before` to `after` ('' for a new or removed file). `origin[j]` is the index of the
- * line of `before` that line j of `after` was copied from, or -1 when inserted (absent: every line inserted).
- * Returns `{ file, patch?, additions, deletions }`; the patch text is dropped over MAX_PATCH_CHARS.
+ * Commit diff of `rel` from `before` to `after` ('' for a new or removed file), given the edit script over the
+ * lines of `before` that produces `after` (absent: every old line replaced by every new line). Returns
+ * `{ file, patch?, additions, deletions }` (line counts); the patch text is dropped over MAX_PATCH_CHARS.
  */
-export function planDiff(rel: string, before: string, after: string, origin?: ArrayLike<number>): FileChange {
+export function planDiff(rel: string, before: string, after: string, edits?: readonly LineEdit[]): FileChange {
   if (before === after) return { file: rel, patch: '', additions: 0, deletions: 0 };
-  const a = splitLines(before);
-  const b = splitLines(after);
-  const ops = alignmentOps(a, b, origin ?? new Int32Array(b.texts.length).fill(-1));
+  const old = splitLines(before);
+  let script = edits;
+  if (!script) {
+    const next = splitLines(after);
+    script = [{ oldStart: 0, oldCount: old.texts.length, added: next.texts.map((text, i) => ({ text, eol: next.eols[i] as string })) }];
+  }
+  const trimmed = script.map((e) => trimEdit(old, e)).filter((e): e is LineEdit => e !== undefined);
   let additions = 0;
   let deletions = 0;
-  for (const k of ops.kind) {
-    if (k === ADDED) additions++;
-    else if (k === REMOVED) deletions++;
+  for (const e of trimmed) {
+    additions += e.added.length;
+    deletions += e.oldCount;
   }
-  const patch = formatPatch({ oldFileName: `a/${rel}`, newFileName: `b/${rel}`, oldHeader: undefined, newHeader: undefined, hunks: hunksOf(ops, a, b) });
+  const patch = formatPatch({ oldFileName: `a/${rel}`, newFileName: `b/${rel}`, oldHeader: undefined, newHeader: undefined, hunks: hunksOf(old, trimmed) });
   return patch.length > MAX_PATCH_CHARS ? { file: rel, additions, deletions } : { file: rel, patch, additions, deletions };
 }

@@ -8,6 +8,8 @@
 export interface FileLines {
   texts: string[];
   eols: string[];
+  /** `offsets[i]` is where line i starts in the text; `offsets[texts.length]` is the text's length. */
+  offsets: number[];
   /** True when the text is empty or ends with a terminator. */
   finalNewline: boolean;
   /** Terminator for inserted lines: the first line's, or "\n" when the file has none. */
@@ -18,8 +20,10 @@ export interface FileLines {
 export function splitLines(text: string): FileLines {
   const texts: string[] = [];
   const eols: string[] = [];
+  const offsets: number[] = [];
   let start = 0;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+    offsets.push(start);
     const crlf = i > start && text.charCodeAt(i - 1) === 13;
     texts.push(text.slice(start, crlf ? i - 1 : i));
     eols.push(crlf ? '\r\n' : '\n');
@@ -27,25 +31,11 @@ export function splitLines(text: string): FileLines {
   }
   const finalNewline = start === text.length;
   if (!finalNewline) {
+    offsets.push(start);
     texts.push(text.slice(start));
     eols.push('');
   }
+  offsets.push(text.length);
   const first = eols[0];
-  return { texts, eols, finalNewline, eol: first !== undefined && first !== '' ? first : '\n' };
-}
-
-/**
- * Join lines back into text. Every line but the last gets a terminator (the file's `eol` where it had none, i.e.
- * the old unterminated last line that is no longer last); the last line keeps the file's final-newline state.
- */
-export function joinLines(texts: readonly string[], eols: readonly string[], finalNewline: boolean, eol: string): string {
-  const parts: string[] = [];
-  const last = texts.length - 1;
-  for (let i = 0; i <= last; i++) {
-    parts.push(texts[i] as string);
-    const own = eols[i] ?? '';
-    if (i < last) parts.push(own === '' ? eol : own);
-    else if (finalNewline) parts.push(own === '' ? eol : own);
-  }
-  return parts.join('');
+  return { texts, eols, offsets, finalNewline, eol: first !== undefined && first !== '' ? first : '\n' };
 }

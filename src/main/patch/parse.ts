@@ -104,9 +104,9 @@ function parseHunks(body: BodyLine[], start: number, path: string): Step<PatchHu
       );
     }
     if (!current) {
-      // A blank line outside any hunk (before a header-less first hunk, after an End of File marker, or after a
-      // Move with no hunks) separates sections; it is not context of a hunk that has not started.
-      if (line.text === '') continue;
+      // A blank (or whitespace-only) line outside any hunk — before a header-less first hunk, after an End of
+      // File marker, after a Move with no hunks — separates sections; it is not context of a hunk not yet begun.
+      if (line.text.trim() === '') continue;
       if (hunks.length > 0) return parseFail(line, `A hunk line follows "${EOF_MARKER}" in ${path}.`, `"${EOF_MARKER}" ends a hunk; start the next hunk with @@.`);
       current = { patchLine: line.line, anchors: [], lines: [], endOfFile: false };
       opener = line;

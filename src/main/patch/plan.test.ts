@@ -114,14 +114,14 @@ describe('planFromText', () => {
   it('plans every file of a patch (a comparable plan) without touching the disk', () => {
     const text = ['*** Begin Patch', '*** Add File: n.txt', '+new', '*** Update File: a.txt', '*** Move to: b.txt', '@@', '-1', '+2', '*** Delete File: d.txt', '*** End Patch'].join('\n');
     const r = planFromText(text, new Map([['a.txt', '1\n'], ['d.txt', 'gone\n']]));
-    expect(r.ok && r.value.files.map(({ origin: _origin, ...f }) => f)).toEqual(
+    expect(r.ok && r.value.files.map(({ edits: _edits, ...f }) => f)).toEqual(
       [
         { kind: 'add', path: 'n.txt', before: null, after: 'new\n' },
         { kind: 'move', path: 'a.txt', movePath: 'b.txt', before: '1\n', after: '2\n' },
         { kind: 'delete', path: 'd.txt', before: 'gone\n', after: null },
       ],
     );
-    expect(r.ok && Array.from(r.value.files[1]?.origin ?? [])).toEqual([-1]);
+    expect(r.ok && r.value.files[1]?.edits).toEqual([{ oldStart: 0, oldCount: 1, added: [{ text: '2', eol: '\n' }] }]);
   });
 
   it('a source without text is missing_file', () => {

@@ -11,19 +11,14 @@
  *
  * Building the new text keeps the file's bytes: context lines are copied from the file (its spelling, its line
  * terminators), "-" lines are dropped, "+" lines are inserted verbatim with the file's first terminator, and the
- * final-newline state of the file is kept (lines.ts).
+ * final-newline state of the file is kept (edits.ts).
  */
 import { fail, ok, type Result } from '../../shared/errors';
-import { joinLines, splitLines, type FileLines } from './lines';
+import { applyEdits, editScript, type LineEdit, type Placement } from './edits';
+import { splitLines } from './lines';
 import { formatRegion, nearestRegion } from './nearest';
 import { LineIndex, seekAnchor, seekBlock } from './seek';
 import type { HunkLine, ParsedPatch, PatchHunk, PatchPlan, PlannedFile, UpdateOperation } from './types';
-
-/** A hunk placed in the file: its old lines start at line index `start`; `lines` are the hunk lines to apply. */
-interface Placement {
-  start: number;
-  lines: HunkLine[];
-}
 
 function where(op: UpdateOperation, hunk: PatchHunk, n: number): string {
   return `hunk ${n} of ${op.rawPath} (patch line ${hunk.patchLine})`;
@@ -98,40 +93,10 @@ function placeHunk(op: UpdateOperation, hunk: PatchHunk, n: number, index: LineI
   return ok({ placement: { start: hit.start, lines }, cursor: hit.start + old.length });
 }
 
-/** The new text, and for each of its lines the old line it was copied from (-1: inserted). */
+/** The new text and the edit script that made it (the alignment the commit diff is built from). */
 export interface UpdatedText {
   text: string;
-  origin: Int32Array;
-}
-
-/** Build the new text from the placements (in file order), keeping every untouched byte. */
-function build(file: FileLines, placements: readonly Placement[]): UpdatedText {
-  const texts: string[] = [];
-  const eols: string[] = [];
-  const origin: number[] = [];
-  let pos = 0;
-  const copy = (until: number): void => {
-    for (; pos < until; pos++) {
-      texts.push(file.texts[pos] as string);
-      eols.push(file.eols[pos] as string);
-      origin.push(pos);
-    }
-  };
-  for (const p of placements) {
-    copy(p.start);
-    for (const line of p.lines) {
-      if (line.kind === 'add') {
-        texts.push(line.text);
-        eols.push(file.eol);
-        origin.push(-1);
-      } else {
-        if (line.kind === 'context') copy(pos + 1);
-        else pos++;
-      }
-    }
-  }
-  copy(file.texts.length);
-  return { text: joinLines(texts, eols, file.finalNewline, file.eol), origin: Int32Array.from(origin) };
+  edits: LineEdit[];
 }
 
 /**
@@ -147,7 +112,8 @@ export function updateText(op: UpdateOperation, text: string): Result<string> {
 /** As `updateText`, also returning the line alignment (`origin`) the commit diff is built from. */
 export function updateLines(op: UpdateOperation, text: string): Result<UpdatedText> {
   const file = splitLines(text);
-  const index = new LineIndex(file.texts);
+  const wanted = op.hunks.flatMap((h) => [...h.anchors, ...oldLinesOf(h.lines)]);
+  const index = new LineIndex(file.texts, wanted);
   const placements: Placement[] = [];
   let cursor = 0;
   for (let h = 0; h < op.hunks.length; h++) {
@@ -156,7 +122,8 @@ export function updateLines(op: UpdateOperation, text: string): Result<UpdatedTe
     placements.push(placed.value.placement);
     cursor = placed.value.cursor;
   }
-  return ok(build(file, placements));
+  const edits = editScript(file, placements);
+  return ok({ text: applyEdits(text, file, edits), edits });
 }
 
 function missingFile(path: string, kind: string): Result<never> {
@@ -183,9 +150,9 @@ export function planPatch(patch: ParsedPatch, texts: ReadonlyMap<string, string>
     }
     const updated = updateLines(op, before);
     if (!updated.ok) return updated;
-    const { text: after, origin } = updated.value;
+    const { text: after, edits } = updated.value;
     const moved = op.movePath !== undefined && op.movePath !== op.path;
-    files.push(moved ? { kind: 'move', path: op.path, movePath: op.movePath, before, after, origin } : { kind: 'update', path: op.path, before, after, origin });
+    files.push(moved ? { kind: 'move', path: op.path, movePath: op.movePath, before, after, edits } : { kind: 'update', path: op.path, before, after, edits });
   }
   return ok({ files });
 }

@@ -63,7 +63,7 @@ describe('apply_patch property: a diff-built patch lands exactly or is refused a
         if (r.ok) {
           expect(r.value.text).toBe(after);
           // The commit diff built from the plan's alignment is a valid diff: jsdiff applies it to before → after.
-          const change = planDiff('f.txt', before, after, r.value.origin);
+          const change = planDiff('f.txt', before, after, r.value.edits);
           expect(jsdiffApply(before, change.patch ?? '')).toBe(after);
           outcomes.landed++;
         } else {

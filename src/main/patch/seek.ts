@@ -18,22 +18,32 @@ interface PassIndex {
   where: Map<string, number[]>;
 }
 
-/** The lines of one file, indexed per pass on first use. */
+/**
+ * The lines of one file, indexed per pass on first use. Only the lines the patch can ask about (`wanted`: the
+ * anchors and old lines of its hunks) get a position list — one Set probe per file line instead of a list per
+ * distinct line, which is what keeps indexing a 50,000-line file cheap.
+ */
 export class LineIndex {
   private readonly byPass = new Map<PassName, PassIndex>();
-  constructor(readonly lines: readonly string[]) {}
+  constructor(
+    readonly lines: readonly string[],
+    private readonly wanted: readonly string[],
+  ) {}
 
-  /** Keys of every line under `pass`, and the sorted positions of each key. */
+  /** Keys of every line under `pass`, and the sorted positions of each wanted key. */
   index(pass: Pass): PassIndex {
     let found = this.byPass.get(pass.name);
     if (!found) {
       const keys = pass.name === 'exact' ? (this.lines as string[]) : this.lines.map(pass.key);
+      const wanted = new Set(this.wanted.map(pass.key));
       const where = new Map<string, number[]>();
-      keys.forEach((k, i) => {
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as string;
+        if (!wanted.has(k)) continue;
         const list = where.get(k);
         if (list) list.push(i);
         else where.set(k, [i]);
-      });
+      }
       found = { keys, where };
       this.byPass.set(pass.name, found);
     }

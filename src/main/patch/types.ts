@@ -2,6 +2,7 @@
  * The shapes of a parsed patch (the codex/opencode envelope, DESIGN §10 "parse → plan → apply") and of the plan
  * computed from it. Plain data: a test can build, print and compare every one of them.
  */
+import type { LineEdit } from './edits';
 
 /** One line of a hunk: context (in the file before and after), a removed line, or an added line. */
 export interface HunkLine {
@@ -68,11 +69,8 @@ export interface PlannedFile {
   movePath?: string;
   before: string | null;
   after: string | null;
-  /**
-   * Updates and moves: for each line of `after`, the index of the line of `before` it was copied from, or -1
-   * for an inserted line (the line alignment the commit diff is built from, commit-diff.ts).
-   */
-  origin?: Int32Array;
+  /** Updates and moves: the edit script over the lines of `before` that gives `after` (edits.ts, commit-diff.ts). */
+  edits?: LineEdit[];
 }
 
 /** Every file's new text, in patch order, computed before anything touches the disk. */

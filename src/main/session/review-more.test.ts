@@ -38,9 +38,7 @@ describe('B40 — huge, long-line and binary files are guarded, and decisions st
     fx = await reviewFixture({ 'big.json': big, 'bundle.min.js': bundle, 'logo.png': png }, [
       { tool: 'edit', files: { 'big.json': big.replace('"k123": 123', '"k123": 124'), 'bundle.min.js': bundle.replace('var a=1;', 'var a=2;'), 'logo.png': png2 } },
     ], { maxFileBytes: 16 * 1024 * 1024 });
-    const t0 = performance.now();
     const d = await diffOf(fx, stepTarget(fx, 0));
-    const elapsed = performance.now() - t0;
     const byPath = Object.fromEntries(d.files.map((f) => [f.path, f]));
     expect(byPath['big.json']!.guard).toBe('too_large');
     expect(byPath['bundle.min.js']!.guard).toBe('long_lines');
@@ -49,7 +47,6 @@ describe('B40 — huge, long-line and binary files are guarded, and decisions st
     expect(byPath['big.json']!.hunks.map((h) => [h.kind, h.lines])).toEqual([['lines', ['-"k123": 123,', '+"k123": 124,']]]);
     for (const f of d.files) expect(f.before === undefined && f.after === undefined).toBe(true);
     expect(JSON.stringify(d).length).toBeLessThan(20_000);
-    expect(elapsed).toBeLessThan(30_000); // sanity only; speed is measured by the bench
     const r = await fx.review.decide({ sessionId: fx.sessionId, target: stepTarget(fx, 0), action: 'reject' });
     expect(r.ok).toBe(true);
     expect((await bytes(fx, 'big.json')).toString()).toBe(big);
@@ -156,6 +153,7 @@ describe('timeline and targets', () => {
       { tool: 'edit', files: { 'a.txt': 'a1\n' } },
       { tool: 'write', files: { 'b.txt': 'b\n' } },
     ]);
+    await fx.step('read', {}); // changes nothing: not a point on the timeline
     const tl = fx.review.timeline(fx.sessionId);
     expect(tl.map((e) => e.label)).toEqual(['edit · a.txt', 'write · b.txt']);
     await fx.write({ 'a.txt': 'a2\n' });

@@ -9,7 +9,7 @@
  * - Every operation runs under StoreLock (in-process chain + lock file). Expected failures are thrown as
  *   LandfallFailure (`not_found` unknown hash, `busy` lock timeout, `unavailable` after close, `invalid_input`).
  */
-import { existsSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import * as nodeFs from 'node:fs';
@@ -21,11 +21,21 @@ import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './object-db';
 import { EMPTY_TREE, isObjectId } from './object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import { loadStatCache, saveStatCache, type StatCacheData } from './stat-cache';
+import { loadStatCache, saveStatCache, type DirRecord, type StatCacheData } from './stat-cache';
 import { TreeReader, type TreeFile } from './tree-read';
 import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcOptions, type GcReport, type PatchInfo, type RestoreReport, type SkippedFile, type SnapshotOptions } from './types';
 import { walkDir, type WalkContext } from './walk';
 import { revertFiles, restoreChanges } from './restore';
+
+/** True when any folder record differs (a listing re-read or a racy mark cleared must be saved). */
+function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>): boolean {
+  if (a.size !== b.size) return true;
+  for (const [k, d] of b) {
+    const o = a.get(k);
+    if (!o || o.mtimeMs !== d.mtimeMs || o.ctimeMs !== d.ctimeMs || o.ino !== d.ino || o.racy !== d.racy || o.oid !== d.oid || o.names !== d.names) return true;
+  }
+  return false;
+}
 
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
@@ -117,25 +127,27 @@ export class SnapshotStore {
       tracked: userGit ? this.indexCache.get(userGit) : undefined,
       maxFileBytes: this.opts.maxFileBytes,
       prev: cache.entries,
+      prevDirs: cache.dirs,
       prevTrees: cache.trees,
       sink,
       startedAt: Date.now(),
       entries: new Map(),
+      dirs: new Map(),
       trees: new Set(),
       skipped: [],
       hashed: 0,
     };
     let tree: string;
     try {
-      tree = walkDir(ctx, '', false) ?? EMPTY_TREE;
+      tree = walkDir(ctx, '', false, lstatSync(this.worktree)).oid ?? EMPTY_TREE;
       if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
       sink.finish();
     } catch (e) {
       sink.abort();
       throw e;
     }
-    const changed = ctx.hashed > 0 || ctx.entries.size !== cache.entries.size || tree !== cache.tree;
-    this.cache = { tree, trees: ctx.trees, entries: ctx.entries };
+    const changed = ctx.hashed > 0 || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
+    this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
     if (changed) saveStatCache(this.cacheFile, this.cache);
     this.lastSkipped = ctx.skipped;
     for (const s of ctx.skipped) this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);

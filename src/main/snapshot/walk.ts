@@ -1,90 +1,149 @@
 /**
  * The track walk: one synchronous depth-first pass over the work tree that builds the git tree for it.
  *
- * Per folder: readdir (file types come with the names), enter a `.gitignore` frame if the folder has one, skip
+ * Per folder: lstat it; its names come from the stat cache when its stat is unchanged, else from readdir; enter a `.gitignore` frame if the folder has one, skip
  * every `.git` entry (the user's repository, nested repositories, submodule `.git` files — their files are plain
  * files here, their git data never), skip ignored names unless the user's index tracks them, recurse into folders,
  * and for files and symlinks lstat and compare with the stat cache: equal stat data reuses the cached blob id
  * without reading; otherwise the file is read (symlinks: their target text, never followed), hashed with sha1,
  * and checked again with fstat after reading; a file that changed while being read is read again. New blobs and
  * trees go to the ObjectSink; a tree id already known from the last track is not looked up or written again, so
- * only changed subtrees are written. Untracked files over the size limit and special files are reported.
+ * only changed subtrees are written; a folder whose entries all came back unchanged (same count, every file a
+ * cache hit, every subfolder unchanged) reuses its last tree id without encoding it. Untracked files over the size limit and special files are reported.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
 import { hashObject } from './object-id';
 import type { IgnoreRules } from './ignore-rules';
 import type { ObjectSink } from './object-db';
-import { RACY_MS, statMatches, type StatEntry } from './stat-cache';
+import { dirMatches, RACY_MS, statMatches, type DirRecord, type StatEntry } from './stat-cache';
 import { encodeTree, type EntryMode, type TreeEntry } from './tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 
-/** Everything one walk needs. `entries`, `trees`, `skipped` are filled in. */
+/** Everything one walk needs. `entries`, `dirs`, `trees`, `skipped` are filled in. */
 export interface WalkContext {
   root: string;
   rules: IgnoreRules;
   tracked: TrackedPaths | undefined;
   maxFileBytes: number;
   prev: Map<string, StatEntry>;
+  prevDirs: Map<string, DirRecord>;
   prevTrees: Set<string>;
   sink: ObjectSink;
-  /** Date.now() when the walk started; entries whose mtime is near it are marked racy. */
+  /** Date.now() when the walk started; records whose mtime is near it are marked racy. */
   startedAt: number;
   entries: Map<string, StatEntry>;
+  dirs: Map<string, DirRecord>;
   trees: Set<string>;
   skipped: SkippedFile[];
   /** Files read and hashed (not served from the stat cache). */
   hashed: number;
 }
 
+/** A folder's result: its tree id (undefined when nothing in it is kept) and whether it equals last time's. */
+export interface DirResult {
+  oid: string | undefined;
+  same: boolean;
+}
+
+interface Item {
+  name: string;
+  isDir: boolean;
+}
+
 const READ_ATTEMPTS = 4;
 
-/** Walks folder `rel` ('' = root). Returns its tree id, or undefined when nothing in it is snapshotted. */
-export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean): string | undefined {
-  const abs = rel === '' ? ctx.root : `${ctx.root}/${rel}`;
+/** The folder's names: from the cache when its stat is unchanged, else from readdir. */
+function listing(ctx: WalkContext, abs: string, rec: DirRecord | undefined, st: Stats): { items: Item[]; names: string } | undefined {
+  if (dirMatches(rec, st)) {
+    const items: Item[] = rec.names === '' ? [] : rec.names.split('/').map((n) => ({ name: n.slice(1), isDir: n[0] === 'd' }));
+    return { items, names: rec.names };
+  }
   let dirents: Dirent[];
   try {
     dirents = readdirSync(abs, { withFileTypes: true });
   } catch {
-    if (rel !== '') ctx.skipped.push({ path: rel, reason: 'unreadable' });
     return undefined;
   }
-  const pushed = !forcedOnly && pushGitignore(ctx, rel, abs, dirents);
-  const entries: TreeEntry[] = [];
-  for (const d of dirents) {
-    const name = d.name;
-    if (name === '.git') continue;
-    const path = rel === '' ? name : `${rel}/${name}`;
-    const isTracked = ctx.tracked?.files.has(path) === true;
-    if (d.isDirectory()) {
-      const holdsTracked = ctx.tracked?.dirs.has(path) === true;
-      let only = forcedOnly;
-      if (forcedOnly) {
-        if (!holdsTracked) continue;
-      } else if (!ctx.rules.empty && ctx.rules.ignored(path, true)) {
-        if (!holdsTracked) continue;
-        only = true; // git: inside an ignored folder only what the index tracks counts
-      }
-      const oid = walkDir(ctx, path, only);
-      if (oid) entries.push({ name, mode: '40000', oid });
-      continue;
-    }
-    if (forcedOnly ? !isTracked : !isTracked && !ctx.rules.empty && ctx.rules.ignored(path, false)) continue;
-    const e = fileEntry(ctx, `${abs}/${name}`, path, isTracked);
-    if (e) entries.push({ name, mode: e.mode, oid: e.oid });
-  }
-  if (pushed) ctx.rules.pop();
-  if (entries.length === 0) return undefined;
-  const content = encodeTree(entries);
-  const oid = hashObject('tree', content);
-  if (!ctx.prevTrees.has(oid) && !ctx.trees.has(oid)) ctx.sink.put('tree', content, oid);
-  ctx.trees.add(oid);
-  return oid;
+  const items = dirents.map((d) => ({ name: d.name, isDir: d.isDirectory() }));
+  return { items, names: items.map((i) => (i.isDir ? 'd' : 'f') + i.name).join('/') };
 }
 
-function pushGitignore(ctx: WalkContext, rel: string, abs: string, dirents: Dirent[]): boolean {
-  const gi = dirents.find((d) => d.name === '.gitignore' && d.isFile());
-  if (!gi) return false;
+/** Walks folder `rel` ('' = root) whose lstat is `st`. */
+export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: Stats): DirResult {
+  const abs = rel === '' ? ctx.root : `${ctx.root}/${rel}`;
+  const rec = ctx.prevDirs.get(rel);
+  const list = listing(ctx, abs, rec, st);
+  if (!list) {
+    if (rel !== '') ctx.skipped.push({ path: rel, reason: 'unreadable' });
+    return { oid: undefined, same: false };
+  }
+  const pushed = !forcedOnly && pushGitignore(ctx, rel, abs, list.items);
+  const entries: TreeEntry[] = [];
+  let allSame = true;
+  for (const item of list.items) {
+    const name = item.name;
+    if (name === '.git') continue;
+    const path = rel === '' ? name : `${rel}/${name}`;
+    const r = item.isDir ? subdir(ctx, path, forcedOnly) : file(ctx, path, forcedOnly);
+    if (!r) continue;
+    if (!r.same) allSame = false;
+    if (r.entry) entries.push(r.entry);
+  }
+  if (pushed) ctx.rules.pop();
+  let oid: string | undefined;
+  if (allSame && rec && rec.count === entries.length) {
+    oid = rec.oid; // every entry is as it was: the tree is as it was
+  } else if (entries.length > 0) {
+    const content = encodeTree(entries);
+    oid = hashObject('tree', content);
+    if (!ctx.prevTrees.has(oid) && !ctx.trees.has(oid)) ctx.sink.put('tree', content, oid);
+  }
+  if (oid) ctx.trees.add(oid);
+  const racy = st.mtimeMs >= ctx.startedAt - RACY_MS;
+  ctx.dirs.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, names: list.names, oid, count: entries.length, racy });
+  return { oid, same: rec !== undefined && oid === rec.oid };
+}
+
+interface ItemResult {
+  entry: TreeEntry | undefined;
+  same: boolean;
+}
+
+/** A folder entry: ignored (undefined), or walked. Falls back to `file` when it is no longer a folder. */
+function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult | undefined {
+  const holdsTracked = ctx.tracked?.dirs.has(path) === true;
+  let only = forcedOnly;
+  if (forcedOnly) {
+    if (!holdsTracked) return undefined;
+  } else if (!ctx.rules.empty && ctx.rules.ignored(path, true)) {
+    if (!holdsTracked) return undefined;
+    only = true; // git: inside an ignored folder only what the index tracks counts
+  }
+  let st: Stats;
+  try {
+    st = lstatSync(`${ctx.root}/${path}`);
+  } catch {
+    return { entry: undefined, same: false };
+  }
+  if (!st.isDirectory()) return file(ctx, path, forcedOnly);
+  const r = walkDir(ctx, path, only, st);
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return { entry: r.oid ? { name, mode: '40000', oid: r.oid } : undefined, same: r.same };
+}
+
+/** A file or symlink entry: ignored (undefined), or its tree entry and whether it is unchanged. */
+function file(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult | undefined {
+  const isTracked = ctx.tracked?.files.has(path) === true;
+  if (forcedOnly ? !isTracked : !isTracked && !ctx.rules.empty && ctx.rules.ignored(path, false)) return undefined;
+  const e = fileEntry(ctx, `${ctx.root}/${path}`, path, isTracked);
+  if (e === 'dir') return subdir(ctx, path, forcedOnly); // became a folder since it was listed
+  if (!e) return { entry: undefined, same: false };
+  return { entry: { name: path.slice(path.lastIndexOf('/') + 1), mode: e.mode, oid: e.oid }, same: e.same };
+}
+
+function pushGitignore(ctx: WalkContext, rel: string, abs: string, items: Item[]): boolean {
+  if (!items.some((d) => d.name === '.gitignore' && !d.isDir)) return false;
   try {
     return ctx.rules.push(rel, readFileSync(`${abs}/.gitignore`, 'utf8'));
   } catch {
@@ -99,13 +158,14 @@ function modeOf(st: Stats): EntryMode | undefined {
 }
 
 /** One file or symlink: its mode and blob id, from the stat cache or by reading it. */
-function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boolean): { mode: EntryMode; oid: string } | undefined {
+function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boolean): { mode: EntryMode; oid: string; same: boolean } | 'dir' | undefined {
   let st: Stats;
   try {
     st = lstatSync(abs);
   } catch {
     return undefined; // vanished since readdir: it is simply not in this tree
   }
+  if (st.isDirectory()) return 'dir';
   const mode = modeOf(st);
   if (!mode) {
     ctx.skipped.push({ path, reason: 'special' });
@@ -118,7 +178,7 @@ function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boole
   const cached = ctx.prev.get(path);
   if (statMatches(cached, st)) {
     ctx.entries.set(path, cached);
-    return { mode, oid: cached.oid };
+    return { mode, oid: cached.oid, same: true };
   }
   const got = mode === '120000' ? readLink(abs, st) : readStable(abs);
   if (!got) {
@@ -132,7 +192,7 @@ function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boole
   const s = got.st;
   const racy = !got.stable || s.mtimeMs >= ctx.startedAt - RACY_MS;
   ctx.entries.set(path, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode, oid, racy });
-  return { mode: finalMode, oid };
+  return { mode: finalMode, oid, same: false };
 }
 
 interface Read {

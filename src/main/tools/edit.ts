@@ -7,13 +7,12 @@
  * The output names the rung and the line range, so a fuzzy landing is visible (B02).
  */
 import { z } from 'zod';
-import { fail } from '../../shared/errors';
+import { fail, ok, type Result } from '../../shared/errors';
 import { describeLanding } from '../edit';
 import { withFileLock } from '../fs/file-lock';
-import { checkFresh } from '../fs/observed';
-import { encodeText, readTextFile } from '../fs/text-file';
 import type { ResolvedPath } from '../fs/workspace';
 import { commitWrite } from './commit-write';
+import { editExistingFile, type Landed } from './edit-file';
 import { landEdit, type Landing } from './edit-landing';
 import { failed, resolveToolPath, withDiagnostics } from './file-access';
 import { newFileContent } from './new-file';
@@ -46,39 +45,16 @@ function describe(rel: string, landing: Landing, staleNote: boolean): string {
   return `${rel}: ${describeLanding(landing)}${note}`;
 }
 
-async function editExisting(input: EditInput, ctx: ToolContext, r: ResolvedPath): Promise<ToolOutcome> {
-  const file = await readTextFile(r.real);
-  if (!file.ok) return failed(file.error);
-  const f = file.value;
-  const fresh = await checkFresh(ctx, r, f.bytes);
-  if (!fresh.ok && fresh.error.code !== 'stale') return failed(fresh.error);
-  const stale = !fresh.ok;
-  const landing = landEdit(f.text, input.oldString, input.newString, { replaceAll: input.replaceAll ?? false, stale, rel: r.rel });
-  if (!landing.ok) return failed(landing.error);
-  const afterText = landing.value.content;
-  const bytes = encodeText(afterText, f.encoding);
-  if (!bytes.ok) return failed(bytes.error);
-  if (bytes.value.equals(f.bytes)) {
-    return failed(fail('no_change', `The edit would leave ${r.rel} byte-identical.`, 'Send an edit that changes the text.').error);
-  }
-  const committed = await commitWrite(ctx, 'edit', r, { text: f.text, bytes: f.bytes, mode: f.mode }, { text: afterText, bytes: bytes.value }, false);
-  if (!committed.ok) return failed(committed.error);
-  const { diff, diagnosticsText, diagnostics } = committed.value;
-  return {
-    ok: true,
-    title: `edit ${r.rel}`,
-    output: withDiagnostics(describe(r.rel, landing.value, stale), diagnosticsText),
-    metadata: {
-      diff,
-      rung: landing.value.rung,
-      startLine: landing.value.startLine,
-      endLine: landing.value.endLine,
-      replacements: landing.value.replacements,
-      corrections: landing.value.corrections,
-      encoding: f.encoding.encoding,
-      staleApplied: stale,
-      diagnostics: diagnostics?.diagnostics,
-    },
+function landOne(input: EditInput, rel: string): (text: string, stale: boolean) => Result<Landed> {
+  return (text, stale) => {
+    const landing = landEdit(text, input.oldString, input.newString, { replaceAll: input.replaceAll ?? false, stale, rel });
+    if (!landing.ok) return landing;
+    const v = landing.value;
+    return ok({
+      content: v.content,
+      summary: describe(rel, v, stale),
+      metadata: { rung: v.rung, startLine: v.startLine, endLine: v.endLine, replacements: v.replacements, corrections: v.corrections, staleApplied: stale },
+    });
   };
 }
 
@@ -92,7 +68,7 @@ async function executeEdit(input: EditInput, ctx: ToolContext): Promise<ToolOutc
     if (!r.exists) {
       return failed(fail('file_not_found', `${r.rel} does not exist.`, 'Check the path with glob; to create a new file use write, or edit with an empty oldString.', { path: r.rel }).error);
     }
-    return editExisting(input, ctx, r);
+    return editExistingFile(ctx, 'edit', r, landOne(input, r.rel));
   });
 }
 

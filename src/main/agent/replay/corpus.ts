@@ -73,8 +73,8 @@ export async function loadCorpusSession(dir: string): Promise<Result<CorpusSessi
   if (!calls.ok) return calls;
   const files = await readJsonl(path.join(dir, 'files.jsonl'), fileSchema);
   if (!files.ok) return files;
-  let finalDiff = '';
-  try { finalDiff = await fsp.readFile(path.join(dir, 'final.diff'), 'utf8'); } catch { finalDiff = ''; }
+  // final.diff is optional for a replay (a session recorded without one still replays)
+  const finalDiff = await fsp.readFile(path.join(dir, 'final.diff'), 'utf8').catch(() => '');
   const sorted = [...calls.value].sort((a, b) => a.seq - b.seq);
   return ok({ id: path.basename(path.resolve(dir)), dir, calls: sorted, files: files.value, finalDiff });
 }

@@ -23,7 +23,7 @@ interface Score {
 function scoreWindow(ctx: SearchContext, first: number, last: number, oldKeys: readonly string[]): Score | undefined {
   const fileKeys: string[] = [];
   for (let i = first; i <= last; i++) {
-    const t = ctx.text.trimmed[i] ?? '';
+    const t = ctx.text.trimmedLine(i);
     if (t.length > 0) fileKeys.push(t);
   }
   if (fileKeys.length !== oldKeys.length) return undefined;
@@ -47,11 +47,10 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   if (!firstKey || !lastKey || oldKeys.length < MIN_ANCHOR_LINES) return;
   const minSize = Math.max(MIN_ANCHOR_LINES, Math.floor(n * (1 - SIZE_TOLERANCE)));
   const maxSize = Math.ceil(n * (1 + SIZE_TOLERANCE));
-  const trimmed = ctx.text.trimmed;
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
-    for (let size = minSize; size <= maxSize && i + size <= trimmed.length; size++) {
+    for (let size = minSize; size <= maxSize && i + size <= ctx.text.lineCount; size++) {
       if (!ctx.budget.spend(1)) return;
-      if (trimmed[i + size - 1] !== lastKey) continue;
+      if (ctx.text.trimmedLine(i + size - 1) !== lastKey) continue;
       const score = scoreWindow(ctx, i, i + size - 1, oldKeys);
       if (ctx.budget.exhausted) return;
       if (score && score.mean >= BLOCK_ANCHOR_THRESHOLD) {

@@ -17,15 +17,14 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   const firstKey = keys[0] ?? '';
   const lastKey = keys[n - 1] ?? '';
   if (!firstKey || !lastKey) return;
-  const trimmed = ctx.text.trimmed;
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
-    if (i + n > trimmed.length || trimmed[i + n - 1] !== lastKey) continue;
+    if (i + n > ctx.text.lineCount || ctx.text.trimmedLine(i + n - 1) !== lastKey) continue;
     if (!ctx.budget.spend(n)) return;
     let equal = 0;
     let min = 1;
     for (let k = 1; k < n - 1; k++) {
       const a = keys[k] ?? '';
-      const b = trimmed[i + k] ?? '';
+      const b = ctx.text.trimmedLine(i + k);
       if (a === b) equal++;
       else min = Math.min(min, similarity(a, b, LINE_FLOOR, ctx.budget));
     }

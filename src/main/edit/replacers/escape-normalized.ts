@@ -7,22 +7,24 @@
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { splitBlock } from '../text';
-import { exactCandidates, lineWindow, windowEquals } from './shared';
+import { exactCandidates, lineWindow, trimmedAt, windowEquals } from './shared';
 
-const ESCAPE = /\\(n|t|r|"|'|`|\\|\$)/g;
+const ESCAPE = /\\(u[0-9a-fA-F]{4}|n|t|r|"|'|`|\\|\$)/g;
 const REAL: Record<string, string> = { n: '\n', t: '\t', r: '\r' };
 
-/** Turn two-character escape sequences into the characters they stand for. */
+/** Turn escape sequences (`\n`, `\"`, `\u2019`, …) into the characters they stand for; CRLF comes out as LF. */
 export function unescapeText(s: string): string {
-  return s.replace(ESCAPE, (_m, c: string) => REAL[c] ?? c);
+  const plain = s.replace(ESCAPE, (_m, c: string) => (c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : (REAL[c] ?? c)));
+  return plain.replace(/\r\n/g, '\n');
 }
 
-/** True when `s` holds at least one two-character escape sequence this rung undoes. */
+/** True when `s` holds at least one escape sequence this rung undoes. */
 export function hasEscapes(s: string): boolean {
-  return /\\(n|t|r|"|'|`|\\|\$)/.test(s);
+  return /\\(u[0-9a-fA-F]{4}|n|t|r|"|'|`|\\|\$)/.test(s);
 }
 
 const KINDS: { escaped: string; raw: RegExp }[] = [
+  { escaped: '\\u', raw: /[^ -~\s]/ },
   { escaped: '\\n', raw: /\n/ },
   { escaped: '\\t', raw: /\t/ },
   { escaped: '\\"', raw: /(^|[^\\])"/ },
@@ -51,7 +53,7 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   if (keys.length < 2 || keys.every((k) => k.length === 0)) return;
   for (const i of ctx.text.linesWithTrimmed(keys[0] ?? '')) {
     if (!ctx.budget.spend(keys.length)) return;
-    if (windowEquals(ctx.text.trimmed, i, keys, (l) => l)) {
+    if (windowEquals(ctx, i, keys, trimmedAt(ctx))) {
       yield lineWindow(ctx, i, keys.length, 'escape-normalized', { matched: splitBlock(plain).lines.join('\n'), distortions: [{ kind: 'escape' }] });
     }
   }

@@ -19,9 +19,10 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   if (want.trim().length === 0) return;
   const firstKey = (ctx.oldLines[0] ?? '').trim();
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
-    if (i + n > ctx.text.lines.length) continue;
+    if (i + n > ctx.text.lineCount) continue;
     if (!ctx.budget.spend(n)) return;
-    if (dedent(ctx.text.lines.slice(i, i + n)).join('\n') === want) yield lineWindow(ctx, i, n, 'indentation-flexible');
+    const window = Array.from({ length: n }, (_, k) => ctx.text.line(i + k));
+    if (dedent(window).join('\n') === want) yield lineWindow(ctx, i, n, 'indentation-flexible');
   }
 }
 

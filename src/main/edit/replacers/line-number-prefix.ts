@@ -31,11 +31,10 @@ function find(ctx: SearchContext): Candidate[] {
   if (!stripped) return [];
   const at = stripped.first - 1;
   const n = stripped.lines.length;
-  const fileLines = ctx.text.lines;
-  if (at + n > fileLines.length) return [];
+  if (at + n > ctx.text.lineCount) return [];
   for (let k = 0; k < n; k++) {
     const want = stripped.lines[k] ?? '';
-    const have = fileLines[at + k] ?? '';
+    const have = ctx.text.line(at + k);
     if (want !== have && want.trim() !== have.trim()) return [];
   }
   return [lineWindow(ctx, at, n, 'line-number-prefix', { matched: stripped.lines.join('\n'), distortions: [{ kind: 'line_prefix' }] })];

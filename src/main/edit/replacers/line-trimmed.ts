@@ -5,7 +5,7 @@
  * Work: one lookup of the first trimmed line in the trimmed-line index, then one comparison per line per hit.
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
-import { lineWindow, windowEquals } from './shared';
+import { lineWindow, trimmedAt, windowEquals } from './shared';
 
 const trim = (l: string): string => l.trim();
 
@@ -15,7 +15,7 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   const firstKey = keys[0] ?? '';
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
     if (!ctx.budget.spend(keys.length)) return;
-    if (windowEquals(ctx.text.trimmed, i, keys, (l) => l)) yield lineWindow(ctx, i, keys.length, 'line-trimmed');
+    if (windowEquals(ctx, i, keys, trimmedAt(ctx))) yield lineWindow(ctx, i, keys.length, 'line-trimmed');
   }
 }
 

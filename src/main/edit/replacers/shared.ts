@@ -34,15 +34,17 @@ export function lineWindow(
   return candidate;
 }
 
-/** True when file lines [first, first + keys.length) equal `keys` under `form` (keys already in that form). */
-export function windowEquals(lines: readonly string[], first: number, keys: readonly string[], form: (l: string) => string): boolean {
-  if (first < 0 || first + keys.length > lines.length) return false;
+/** True when file lines [first, first + keys.length) equal `keys` once read through `lineAt` (e.g. trimmed). */
+export function windowEquals(ctx: SearchContext, first: number, keys: readonly string[], lineAt: (i: number) => string): boolean {
+  if (first < 0 || first + keys.length > ctx.text.lineCount) return false;
   for (let k = 0; k < keys.length; k++) {
-    const line = lines[first + k];
-    if (line === undefined || form(line) !== keys[k]) return false;
+    if (lineAt(first + k) !== keys[k]) return false;
   }
   return true;
 }
+
+/** The file line `i`, trimmed (an accessor for windowEquals). */
+export const trimmedAt = (ctx: SearchContext) => (i: number): string => ctx.text.trimmedLine(i);
 
 /** Exact occurrences of `needle` as candidates (overlapping ones included, so 'aa' in 'aaa' is two places). */
 export function exactCandidates(ctx: SearchContext, needle: string, rung: RungName, distortions: Distortion[] = []): Candidate[] {

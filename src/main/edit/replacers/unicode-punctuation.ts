@@ -1,10 +1,12 @@
 /**
  * Rung 10 (Landfall), unicode-punctuation: oldString fits once typographic punctuation is folded to ASCII and
  * both texts are in Unicode NFC: curly quotes → straight, dashes and minus → '-', no-break and other odd spaces →
- * ' ', '…' → '...'. Matching happens on folded copies; a map from folded offsets back to file offsets gives
- * the span in the real text, so the file's own characters are what gets replaced, and newString is written
- * verbatim (conformance policy 4). Exact runs first, so a byte-exact straight quote wins over a curly one.
- * Work: skipped entirely when both texts are ASCII; otherwise one pass over the file.
+ * ' ', '…' → '...'. Matching happens on folded copies. One-for-one folds keep every offset; the few
+ * length-changing rewrites (the ellipsis, NFC composition) are listed, so a folded offset maps back to the file
+ * (binary search) and the file's own characters are what gets replaced. newString is written verbatim (conformance policy 4). Exact runs first, so a byte-exact straight quote
+ * wins over a curly one. A match must start and end on cluster boundaries ('..' inside a folded '…' is no match).
+ * Work: skipped unless one of the texts holds a foldable character or a combining mark; otherwise one native
+ * replace plus one scan for the rare length-changing characters.
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { allIndexesOf } from '../text';
@@ -17,59 +19,88 @@ const FOLD: Record<string, string> = {
 };
 for (let c = 0x2000; c <= 0x200a; c++) FOLD[String.fromCharCode(c)] = ' ';
 
-/** Folded text plus `map[i]` = offset in the source of folded character i (`map[length]` = source length). */
+const FOLDABLE = /[\u2018-\u201F\u2032\u2033\u00AB\u00BB\u2010-\u2015\u2212\u00A0\u2000-\u200A\u202F\u205F\u3000\u2026\p{M}]/u;
+// folds that keep the length (one UTF-16 unit for one): done with one native replace, offsets unchanged
+const SAME_LENGTH = /[\u2018-\u201F\u2032\u2033\u00AB\u00BB\u2010-\u2015\u2212\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+// folds that may change the length: the ellipsis, and a character followed by combining marks (NFC); the scan
+// looks for the single characters (a class-only pattern is several times faster than one with a sequence)
+const RESIZING = /[\u2026\p{M}]/gu;
+const MARK = /\p{M}/u;
+
+/** One rewritten cluster: at folded offset `f` (output length `out`) from source offset `s` (length `len`). */
+interface Cluster {
+  f: number;
+  out: number;
+  s: number;
+  len: number;
+}
+
+/** Folded text and the length-changing clusters it rewrote (see module doc). */
 export interface Folded {
   text: string;
-  map: number[];
+  clusters: Cluster[];
 }
 
-// a character with the combining marks that follow it (an NFD 'e' + U+0301 folds with an NFC 'é')
-const CLUSTER = /[\s\S]\p{M}*/uy;
-
-/** Fold `source` (see module doc), keeping the offset map. */
+/** Fold `source` (see module doc). */
 export function fold(source: string): Folded {
-  let text = '';
-  const map: number[] = [];
-  let i = 0;
-  while (i < source.length) {
-    const code = source.charCodeAt(i);
-    if (code < 0x80 && !(source.charCodeAt(i + 1) >= 0x80)) {
-      text += source[i];
-      map.push(i);
-      i++;
-      continue;
+  const same = source.replace(SAME_LENGTH, (c) => FOLD[c] ?? c);
+  const parts: string[] = [];
+  const clusters: Cluster[] = [];
+  let from = 0;
+  let f = 0;
+  RESIZING.lastIndex = 0;
+  for (let m = RESIZING.exec(same); m !== null; m = RESIZING.exec(same)) {
+    // a combining mark belongs to the character before it, and takes the marks after it along
+    let start = m.index;
+    let end = m.index + m[0].length;
+    if (m[0] !== '\u2026') {
+      if (start > from) start--;
+      while (end < same.length && MARK.test(same[end] ?? '')) end++;
+      RESIZING.lastIndex = end;
     }
-    CLUSTER.lastIndex = i;
-    const cluster = CLUSTER.exec(source)?.[0] ?? source[i] ?? '';
-    const nfc = cluster.normalize('NFC');
-    const out = FOLD[nfc] ?? nfc;
-    for (let k = 0; k < out.length; k++) map.push(i);
-    text += out;
-    i += cluster.length;
+    const piece = same.slice(start, end);
+    const out = piece === '\u2026' ? '...' : piece.normalize('NFC');
+    if (out === piece) continue;
+    parts.push(same.slice(from, start), out);
+    f += start - from;
+    clusters.push({ f, out: out.length, s: start, len: end - start });
+    f += out.length;
+    from = end;
   }
-  map.push(source.length);
-  return { text, map };
+  parts.push(same.slice(from));
+  return { text: parts.join(''), clusters };
 }
 
-// eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\x00-\x7F]/;
+/** Source offset of folded offset `f`, or undefined when `f` falls inside a rewritten cluster. */
+function toSource(folded: Folded, f: number): number | undefined {
+  const cs = folded.clusters;
+  let lo = 0;
+  let hi = cs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((cs[mid]?.f ?? 0) <= f) lo = mid + 1;
+    else hi = mid;
+  }
+  const c = cs[lo - 1];
+  if (!c) return f;
+  if (f === c.f) return c.s;
+  if (f < c.f + c.out) return undefined;
+  return c.s + c.len + (f - c.f - c.out);
+}
 
 function find(ctx: SearchContext): Candidate[] {
-  if (!NON_ASCII.test(ctx.content) && !NON_ASCII.test(ctx.old)) return [];
+  if (!FOLDABLE.test(ctx.content) && !FOLDABLE.test(ctx.old)) return [];
   if (!ctx.budget.spend(ctx.content.length)) return [];
   const file = fold(ctx.content);
   const needle = fold(ctx.old).text;
-  // a match must start and end on character boundaries of the source ('..' inside a folded '…' is no match)
-  const onBoundary = (at: number): boolean => at === 0 || at === file.map.length - 1 || file.map[at - 1] !== file.map[at];
-  const hits = allIndexesOf(file.text, needle).filter((at) => onBoundary(at) && onBoundary(at + needle.length));
-  return hits.map((at) => ({
-    start: file.map[at] ?? 0,
-    end: file.map[at + needle.length] ?? ctx.content.length,
-    rung: 'unicode-punctuation' as const,
-    matched: ctx.old,
-    lineAligned: false,
-    distortions: [],
-  }));
+  const out: Candidate[] = [];
+  for (const at of allIndexesOf(file.text, needle)) {
+    const start = toSource(file, at);
+    const end = toSource(file, at + needle.length);
+    if (start === undefined || end === undefined) continue;
+    out.push({ start, end, rung: 'unicode-punctuation', matched: ctx.old, lineAligned: false, distortions: [] });
+  }
+  return out;
 }
 
 export const unicodePunctuation: Replacer = { name: 'unicode-punctuation', find };

@@ -3,11 +3,12 @@
  * - Several lines (or a line ending in a line break): whole-line windows whose lines are equal after collapsing
  *   whitespace and trimming.
  * - One line: a regular expression made of oldString's words (escaped) joined by "one or more spaces or tabs",
- *   found anywhere in a line. When oldString starts with whitespace it is read as a whole line from its start, so
- *   the span takes the line's indentation too and the loop can keep the file's indentation.
+ *   found anywhere in a line. When oldString starts with whitespace it is first read as a whole line from its
+ *   start, so the span takes the line's indentation too and the loop can keep the file's indentation; failing
+ *   that, mid-line, with the surrounding whitespace treated as a boundary (the loop strips the same from newString).
  * Two file lines that differ only in spacing both fit, so the loop sees two places (bug B03).
  */
-import type { Candidate, Replacer, SearchContext } from '../types';
+import type { Candidate, Distortion, Replacer, SearchContext } from '../types';
 import { collapse, lineWindow, windowEquals } from './shared';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -15,29 +16,38 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\
 function* multiLine(ctx: SearchContext): Generator<Candidate> {
   const keys = ctx.oldLines.map(collapse);
   if (keys.every((k) => k.length === 0)) return;
-  const lines = ctx.text.lines;
-  const firstKey = keys[0] ?? '';
-  // cheap pre-filter: the first word must occur in the line before paying for a regex collapse
-  const firstWord = firstKey.split(' ')[0] ?? '';
-  for (let i = 0; i + keys.length <= lines.length; i++) {
-    if (!ctx.budget.spend(1)) return;
-    const line = lines[i] ?? '';
-    if (!line.includes(firstWord) || collapse(line) !== firstKey) continue;
-    if (windowEquals(lines, i, keys, collapse)) yield lineWindow(ctx, i, keys.length, 'whitespace-normalized');
+  // the longest word of the first non-blank line occurs verbatim in its file line: indexOf finds the few lines
+  // worth collapsing (no regex work on the thousands of lines that cannot fit)
+  const anchor = keys.findIndex((k) => k.length > 0);
+  const word = (keys[anchor] ?? '').split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
+  const collapsedAt = (i: number): string => collapse(ctx.text.line(i));
+  for (const hit of ctx.text.linesContaining(word)) {
+    if (!ctx.budget.spend(keys.length)) return;
+    const i = hit - anchor;
+    if (windowEquals(ctx, i, keys, collapsedAt)) yield lineWindow(ctx, i, keys.length, 'whitespace-normalized');
   }
 }
 
 function* singleLine(ctx: SearchContext): Generator<Candidate> {
   const words = ctx.old.trim().split(/\s+/).filter((w) => w.length > 0);
   if (words.length === 0) return;
-  const wholeLine = /^[ \t]/.test(ctx.old);
-  const pattern = (wholeLine ? '^[ \\t]*' : '') + words.map(escapeRegExp).join('[ \\t]+');
-  const re = new RegExp(pattern, 'gm');
-  if (!ctx.budget.spend(ctx.content.length / 8)) return;
-  for (let m = re.exec(ctx.content); m !== null; m = re.exec(ctx.content)) {
-    const start = m.index;
-    yield { start, end: start + m[0].length, rung: 'whitespace-normalized', matched: ctx.old, lineAligned: wholeLine, distortions: [] };
-    re.lastIndex = start + 1;
+  const body = words.map(escapeRegExp).join('[ \\t]+');
+  const trailing = /\s*$/.exec(ctx.old)?.[0] ?? '';
+  // an oldString starting with whitespace is first read as a whole line (its indentation), then mid-line
+  const modes = /^[ \t]/.test(ctx.old) ? [true, false] : [false];
+  for (const wholeLine of modes) {
+    // whitespace around a mid-line oldString is a boundary the file does not have: strip the same from newString
+    const leading = wholeLine ? '' : (/^\s*/.exec(ctx.old)?.[0] ?? '');
+    const distortions: Distortion[] = leading || trailing ? [{ kind: 'boundary', leading, trailing }] : [];
+    const re = new RegExp((wholeLine ? '^[ \\t]*' : '') + body, 'gm');
+    if (!ctx.budget.spend(ctx.content.length / 8)) return;
+    let found = false;
+    for (let m = re.exec(ctx.content); m !== null; m = re.exec(ctx.content)) {
+      found = true;
+      yield { start: m.index, end: m.index + m[0].length, rung: 'whitespace-normalized', matched: ctx.old, lineAligned: wholeLine, distortions };
+      re.lastIndex = m.index + 1;
+    }
+    if (found) return;
   }
 }
 

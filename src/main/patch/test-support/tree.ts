@@ -15,10 +15,10 @@ export async function removeTemp(dir: string): Promise<void> {
   await fsp.rm(dir, { recursive: true, force: true });
 }
 
-/** Every regular file under `dir`: relative path ('/' separators) → bytes as a hex-free Buffer. */
+/** Every regular file under `dir` (temp files included): relative path ('/' separators) → bytes. */
 export async function listTree(dir: string): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = (await fsp.readdir(dir, { recursive: true })) as string[];
   } catch {
@@ -41,7 +41,7 @@ export async function writeTree(dir: string, files: Record<string, string | Uint
   }
 }
 
-/** A tree listing as plain object with latin1-free text, for readable `toEqual` diffs. */
+/** A tree listing as a plain object of UTF-8 texts, for readable `toEqual` diffs. */
 export function treeObject(tree: Map<string, Buffer>): Record<string, string> {
   return Object.fromEntries([...tree].map(([k, v]) => [k, v.toString('utf8')]));
 }

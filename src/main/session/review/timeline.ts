@@ -2,7 +2,8 @@
  * The session's timeline (issue 8, DESIGN §8): one point per agent step (its step-start → step-finish trees,
  * labelled with the step's tools and files) and one per review decision or undo (the tree before → after it),
  * ordered by time (steps before decisions of the same millisecond, decisions in log order).
- * A step without a step-finish (running, or cut by a crash) has no after tree yet and is left out.
+ * A step without a step-finish (running, or cut by a crash) has no after tree yet and is left out, and so is a step
+ * that changed nothing (a read, the closing text: before tree = after tree) — the timeline is one of snapshots.
  */
 import type { MessageWithParts } from '../../agent/service-types';
 import type { TimelineEntry } from '../../../shared/review-schemas';
@@ -44,7 +45,7 @@ export function stepEntries(messages: readonly MessageWithParts[]): Draft[] {
       } else if (p.type === 'patch') {
         for (const f of p.files) if (!open.files.includes(f)) open.files.push(f);
       } else if (p.type === 'step-finish') {
-        out.push({ id: open.id, kind: 'step', messageId: m.id, from: open.from, to: p.snapshot, time: open.time, tools: open.tools, files: open.files, label: label(open.tools, open.files) });
+        if (p.snapshot !== open.from) out.push({ id: open.id, kind: 'step', messageId: m.id, from: open.from, to: p.snapshot, time: open.time, tools: open.tools, files: open.files, label: label(open.tools, open.files) });
         open = null;
       }
     }

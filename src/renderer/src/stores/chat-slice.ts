@@ -1,6 +1,7 @@
 /**
  * Chat slice: the open session's messages and parts, busy state, pending permission asks, and the draft.
  * `/undo` and `/redo` typed in the input are commands; undo puts the undone message's text back in the draft.
+ * `/replay <folder>` (or `/replay sample`) plays a recorded session into the open project.
  */
 import { call } from '../rpc';
 import type { MessageWithParts, Part } from '../../../shared/contract';
@@ -32,6 +33,11 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
     if (!text || !sessionId) return;
     if (text === '/undo') return get().undo();
     if (text === '/redo') return get().redo();
+    const replay = /^\/replay\s+(.+)$/s.exec(text);
+    if (replay) {
+      set({ draft: '' });
+      return get().replay((replay[1] as string).trim());
+    }
     if (get().busy) return;
     set({ draft: '' });
     const r = await call('chat.prompt', { sessionId, text });
@@ -91,6 +97,9 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
     } else if (event.type === 'message.removed') {
       const gone = new Set(event.messageIds);
       set({ messages: messages.filter((m) => !gone.has(m.id)) });
+    } else if (event.type === 'part.removed') {
+      const gone = new Set(event.partIds);
+      set({ messages: messages.map((m) => (m.id === event.messageId ? { ...m, parts: m.parts.filter((p) => !gone.has(p.id)) } : m)) });
     } else {
       set({ messages: withPart(messages, event.part) });
     }

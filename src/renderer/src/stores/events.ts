@@ -44,6 +44,11 @@ export function connectEvents(get: Get, set: Set): () => void {
       flush();
       get().applyEvent(e);
     }),
+    on('part.removed', (e) => {
+      if (!mine(e.sessionId)) return;
+      flush();
+      get().applyEvent(e);
+    }),
     on('message.removed', (e) => {
       if (!mine(e.sessionId)) return;
       flush();

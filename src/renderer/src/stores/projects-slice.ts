@@ -31,6 +31,6 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
     set({ project: r.value.project, screen: 'chat', error: null });
     await get().loadSessions();
     await get().selectSession(r.value.session.id);
-    await get().replay('sample', 'Add a --shout flag to the greeter and fix its tests.');
+    await get().replay('sample');
   },
 });

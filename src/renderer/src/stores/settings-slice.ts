@@ -28,7 +28,7 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => ({
       testing: 'idle',
       testResult: r.ok
         ? { ok: true, text: `Connected: ${r.value.model} answered in ${Math.round(r.value.latencyMs)} ms.` }
-        : { ok: false, text: `${r.error.message} ${r.error.hint}` },
+        : { ok: false, text: `${r.error.message.replace(/\.?$/, '.')}\n${r.error.hint}` },
     });
   },
 });

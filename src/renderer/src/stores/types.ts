@@ -62,7 +62,7 @@ export interface ChatSlice {
   undo(): Promise<void>;
   redo(): Promise<void>;
   /** Applies one pushed event to the open session (deltas are batched to one paint per frame first). */
-  applyEvent(event: EventPayload<'part.updated'> | EventPayload<'message.added'> | EventPayload<'message.removed'>): void;
+  applyEvent(event: EventPayload<'part.updated'> | EventPayload<'message.added'> | EventPayload<'message.removed'> | EventPayload<'part.removed'>): void;
   applyDeltas(deltas: Map<string, { messageId: string; text: string; reasoning: boolean }>): void;
 }
 

@@ -17,15 +17,19 @@ export function MessageList({ messages, revertedFrom, footer }: { messages: Mess
     getScrollElement: () => scroller.current,
     estimateSize: () => 90,
     overscan: 6,
+    useAnimationFrameWithResizeObserver: true,
     getItemKey: (i) => messages[i]?.id ?? i,
   });
   const last = messages[messages.length - 1];
   const lastPart = last?.parts[last.parts.length - 1];
   const grow = lastPart && (lastPart.type === 'text' || lastPart.type === 'reasoning') ? lastPart.text.length : lastPart?.type === 'tool' ? lastPart.state : '';
   const tail = last ? `${last.id}:${last.parts.length}:${grow}` : '';
+  const total = virtualizer.getTotalSize();
   useEffect(() => {
-    if (atBottom.current && messages.length > 0) virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
-  }, [tail, messages.length, virtualizer]);
+    const el = scroller.current;
+    // Follow the bottom while the user is there: new parts, streamed text, and rows that grew when measured.
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [tail, total]);
   const onScroll = (): void => {
     const el = scroller.current;
     if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;

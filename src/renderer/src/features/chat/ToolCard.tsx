@@ -11,7 +11,10 @@ const STATE_LABEL: Record<ToolPart['state'], string> = { pending: 'pending', run
 function PatchText({ patch }: { patch: string }): React.JSX.Element {
   return (
     <pre className="patch">
-      {patch.split('\n').map((line, i) => (
+      {patch
+        .split('\n')
+        .filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line))
+        .map((line, i) => (
         <div key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : ''}>
           {line || ' '}
         </div>
@@ -38,7 +41,7 @@ export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): Re
         {errors.length > 0 && <span className="diag-count">{errors.length} error{errors.length > 1 ? 's' : ''}</span>}
         <span className={`state state-${part.state}`}>{STATE_LABEL[part.state]}</span>
       </button>
-      {part.error && <div className="tool-error">{part.error.message}</div>}
+      {part.error && <div className="tool-error" title="What the model was told">{part.output || part.error.message}</div>}
       {open && (
         <div className="tool-body">
           {view.diagnostics.length > 0 && (

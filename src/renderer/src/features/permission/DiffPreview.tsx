@@ -16,6 +16,7 @@ export function DiffPreview({ patch, path }: { patch: string | undefined; path: 
       const editor = monaco.editor.createDiffEditor(host.current, {
         readOnly: true,
         renderSideBySide: true,
+        renderSideBySideInlineBreakpoint: 560,
         automaticLayout: true,
         minimap: { enabled: false },
         scrollBeyondLastLine: false,

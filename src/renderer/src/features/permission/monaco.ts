@@ -4,6 +4,9 @@
  * `worker-src 'self'`, with no eval.
  */
 import * as monaco from 'monaco-editor/editor/editor.api';
+// The editor API alone carries no icon font; the diff gutter's +/− markers are codicons.
+import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/diffEditor/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 
 declare global {

@@ -47,6 +47,9 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         maxComputationTime: 2000,
         hideUnchangedRegions: { enabled: false },
         stopRenderingLineAfter: 2000,
+        // The +/- gutter glyphs and revert arrows need the codicon font and an editable side; the hunk bars say it.
+        renderIndicators: false,
+        renderMarginRevertIcon: false,
       });
       setEditor({ monaco, diff });
       dispose = () => {

@@ -22,9 +22,11 @@ export function FileList({ files, selected, onSelect }: { files: readonly Review
           >
             <span className="file-status">{LETTER[f.status]}</span>
             <span className="file-path" title={f.oldPath ? `${f.oldPath} → ${f.path}` : f.path}>{f.path}</span>
-            <span className="file-counts">
-              <span className="del">−{f.deletions}</span> <span className="add">+{f.additions}</span>
-            </span>
+            {f.guard === 'binary' ? null : (
+              <span className="file-counts">
+                <span className="del">−{f.deletions}</span> <span className="add">+{f.additions}</span>
+              </span>
+            )}
             {f.guard ? <span className="file-guard">{f.guard.replace('_', ' ')}</span> : null}
             {pending > 0 ? <span className="file-pending" title="Hunks not yet decided">{pending}</span> : null}
           </li>

@@ -27,10 +27,10 @@ export function RevertDialog(): React.JSX.Element | null {
   const { restored, deleted, conflicts } = revert.preview;
   return (
     <div className="revert-dialog" role="dialog" aria-label="Revert preview" data-testid="revert-dialog">
-      <p>Reverting changes {restored.length + deleted.length} file(s):</p>
-      <ul>
-        {restored.map((p) => <li key={`r${p}`}>restore {p}</li>)}
-        {deleted.map((p) => <li key={`d${p}`}>delete {p}</li>)}
+      <p>Reverting to before this message changes {restored.length + deleted.length} file(s):</p>
+      <ul data-testid="revert-files">
+        {restored.map((p) => <li key={`r${p}`}>{p}</li>)}
+        {deleted.map((p) => <li key={`d${p}`}>{p} (deleted)</li>)}
       </ul>
       {conflicts.length > 0 ? (
         <p className="revert-conflicts" data-testid="revert-conflicts">

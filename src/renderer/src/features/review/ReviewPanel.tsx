@@ -13,18 +13,35 @@ import { TimelineStrip } from './TimelineStrip';
 import { FileList } from './FileList';
 import { DiffView } from './DiffView';
 import { handleReviewKey } from './shortcuts';
-import { ReviewNoticeBar, RevertDialog } from './RevertControls';
+import { ReviewNoticeBar, RevertBanner, RevertDialog } from './RevertControls';
+import type { Session } from '../../../../shared/model';
 import './review.css';
 
-export function ReviewPanel({ sessionId, api }: { sessionId: string | null; api: ReviewApi }): React.JSX.Element {
+/** Pushed changes arrive in bursts (a step ends with several parts): one refresh per burst. */
+const REFRESH_MS = 150;
+
+export function ReviewPanel({ sessionId, session, api }: { sessionId: string | null; session?: Session | undefined; api: ReviewApi }): React.JSX.Element {
   const s = useReviewStore();
   const connect = useReviewStore((x) => x.connect);
   const open = useReviewStore((x) => x.open);
   const connected = useReviewStore((x) => x.api);
   useEffect(() => connect(api), [api, connect]);
+  const refresh = useReviewStore((x) => x.refresh);
   useEffect(() => {
     if (connected) void open(sessionId);
   }, [sessionId, connected, open]);
+  useEffect(() => {
+    if (!sessionId || !api.subscribe) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const off = api.subscribe(sessionId, () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void refresh(), REFRESH_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      off();
+    };
+  }, [sessionId, api, refresh]);
 
   const entry = s.timeline[s.selected];
   const file = s.diff?.files[s.file];
@@ -66,6 +83,7 @@ export function ReviewPanel({ sessionId, api }: { sessionId: string | null; api:
         </button>
         {s.loading ? <span className="review-loading">loading…</span> : null}
       </div>
+      <RevertBanner session={session} />
       <ReviewNoticeBar />
       <RevertDialog />
       <div className="review-body">

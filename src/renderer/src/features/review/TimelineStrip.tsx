@@ -1,8 +1,9 @@
 /**
  * The timeline strip (issue 8): one tile per step or decision, virtualized (only the visible tiles exist, so 500
- * steps scrub as smoothly as 5), scrubbed by dragging across it or with ←/→, Home/End when it has focus. A drag
- * maps the pointer's x straight to an index — no hit-testing of tiles — and only moves the selection; the store
- * loads the diff once the pointer rests.
+ * steps scrub as smoothly as 5), with ←/→, Home/End when it has focus. Two ways to drag: across the tiles (the tile
+ * under the pointer), or along the scrubber bar below them, which spans the whole session (x maps proportionally to
+ * the point, so one drag reaches step 500). Both map the pointer's x straight to an index — no hit-testing — and
+ * only move the selection; the store loads the diff once the pointer rests.
  */
 import { useEffect, useRef } from 'react';
 import type React from 'react';
@@ -17,7 +18,8 @@ export function TimelineStrip(): React.JSX.Element {
   const selected = useReviewStore((s) => s.selected);
   const select = useReviewStore((s) => s.select);
   const scroller = useRef<HTMLDivElement>(null);
-  const dragging = useRef(false);
+  const dragging = useRef<false | 'tiles' | 'scrubber'>(false);
+  const scrubber = useRef<HTMLDivElement>(null);
   const v = useVirtualizer({ horizontal: true, count: timeline.length, getScrollElement: () => scroller.current, estimateSize: () => TILE_PX, overscan: 6 });
 
   useEffect(() => {
@@ -30,14 +32,21 @@ export function TimelineStrip(): React.JSX.Element {
     const x = clientX - el.getBoundingClientRect().left + el.scrollLeft;
     return Math.floor(x / TILE_PX);
   };
+  const scrubAt = (clientX: number, bar: HTMLElement): number => {
+    const r = bar.getBoundingClientRect();
+    return Math.round(((clientX - r.left) / Math.max(1, r.width)) * (timeline.length - 1));
+  };
   const onPointerDown = (e: React.PointerEvent<HTMLDivElement>): void => {
     if (e.button !== 0) return;
-    dragging.current = true;
+    const bar = (e.target as HTMLElement).closest<HTMLElement>('.timeline-scrubber');
+    dragging.current = bar ? 'scrubber' : 'tiles';
     e.currentTarget.setPointerCapture(e.pointerId);
-    select(indexAt(e.clientX));
+    select(bar ? scrubAt(e.clientX, bar) : indexAt(e.clientX));
   };
   const onPointerMove = (e: React.PointerEvent<HTMLDivElement>): void => {
-    if (dragging.current) select(indexAt(e.clientX));
+    if (!dragging.current) return;
+    const bar = scrubber.current;
+    select(dragging.current === 'scrubber' && bar ? scrubAt(e.clientX, bar) : indexAt(e.clientX));
   };
   const onPointerUp = (e: React.PointerEvent<HTMLDivElement>): void => {
     dragging.current = false;
@@ -54,7 +63,6 @@ export function TimelineStrip(): React.JSX.Element {
   return (
     <div
       className="timeline"
-      ref={scroller}
       role="slider"
       tabIndex={0}
       aria-label="Session timeline"
@@ -69,21 +77,26 @@ export function TimelineStrip(): React.JSX.Element {
       onPointerCancel={onPointerUp}
       onKeyDown={onKeyDown}
     >
-      <div className="timeline-track" style={{ width: v.getTotalSize() }}>
-        {v.getVirtualItems().map((item) => {
-          const e = timeline[item.index];
-          if (!e) return null;
-          const cls = `timeline-tile kind-${e.kind}${item.index === selected ? ' selected' : ''}${e.undone ? ' undone' : ''}`;
-          return (
-            <div key={e.id} className={cls} style={{ transform: `translateX(${item.start}px)`, width: TILE_PX }} data-testid="timeline-tile" data-index={item.index} title={e.label}>
-              <span className="tile-index">{e.kind === 'step' ? `#${item.index + 1}` : e.tools[0]}</span>
-              <span className="tile-tools">{e.kind === 'step' ? e.tools.join(' ') || 'step' : e.label.split(' · ')[0]}</span>
-              <span className="tile-files">{e.files.join(', ') || '—'}</span>
-            </div>
-          );
-        })}
+      <div className="timeline-tiles" ref={scroller}>
+        <div className="timeline-track" style={{ width: v.getTotalSize() }}>
+          {v.getVirtualItems().map((item) => {
+            const e = timeline[item.index];
+            if (!e) return null;
+            const cls = `timeline-tile kind-${e.kind}${item.index === selected ? ' selected' : ''}${e.undone ? ' undone' : ''}`;
+            return (
+              <div key={e.id} className={cls} style={{ transform: `translateX(${item.start}px)`, width: TILE_PX }} data-testid="timeline-tile" data-index={item.index} title={e.label}>
+                <span className="tile-index">{e.kind === 'step' ? `#${item.index + 1}` : e.tools[0]}</span>
+                <span className="tile-tools">{e.kind === 'step' ? e.tools.join(' ') || 'step' : e.label.split(' · ')[0]}</span>
+                <span className="tile-files">{e.files.join(', ') || '—'}</span>
+              </div>
+            );
+          })}
+        </div>
+        {timeline.length === 0 ? <div className="timeline-empty">No steps yet — the agent's steps appear here.</div> : null}
       </div>
-      {timeline.length === 0 ? <div className="timeline-empty">No steps yet — the agent's steps appear here.</div> : null}
+      <div className="timeline-scrubber" ref={scrubber} data-testid="timeline-scrubber" title="Drag to scrub the whole session">
+        <div className="timeline-thumb" style={{ left: `${timeline.length > 1 ? (selected / (timeline.length - 1)) * 100 : 0}%` }} />
+      </div>
     </div>
   );
 }

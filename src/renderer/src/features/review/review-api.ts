@@ -3,15 +3,9 @@
  * (`contractReviewApi`, through rpc/) or by a bench harness with canned data.
  */
 import type { Result } from '../../../../shared/errors';
-import type { DecideInput, Decision, ReviewDiff, ReviewTarget, TimelineEntry } from '../../../../shared/review-schemas';
+import type { DecideInput, Decision, ReviewDiff, ReviewTarget, RevertPreview, TimelineEntry } from '../../../../shared/review-schemas';
 
-/** What a revert to a message would do, before it is applied. */
-export interface RevertPreview {
-  restored: string[];
-  deleted: string[];
-  conflicts: { path: string; reason: string }[];
-  diff: string;
-}
+export type { RevertPreview };
 
 export interface ReviewApi {
   timeline(sessionId: string): Promise<Result<TimelineEntry[]>>;
@@ -23,4 +17,6 @@ export interface ReviewApi {
   unrevert(sessionId: string): Promise<Result<unknown>>;
   /** Move the revert boundary one message forward (the session core's redo). */
   redo(sessionId: string): Promise<Result<unknown>>;
+  /** Calls `onChange` when the session's steps, revert state or decisions change (pushed events); returns unsubscribe. */
+  subscribe?(sessionId: string, onChange: () => void): () => void;
 }

@@ -36,6 +36,8 @@ export interface ReviewState {
   connect(api: ReviewApi): void;
   open(sessionId: string | null): Promise<void>;
   reloadTimeline(): Promise<void>;
+  /** Reload timeline and diff from main (after pushed changes: a step finished, a revert, a decision elsewhere). */
+  refresh(): Promise<void>;
   select(index: number): void;
   move(delta: number): void;
   setAgainst(against: Against): void;
@@ -137,6 +139,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     if (!api || !sessionId) return;
     const r = await fn(api, sessionId);
     if (!r.ok && r.error) return set({ notice: errorNotice(r.error) });
+    set({ notice: null });
     cache.clear();
     await get().reloadTimeline();
   };
@@ -152,7 +155,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     loading: false,
     file: 0,
     pos: null,
-    sideBySide: true,
+    sideBySide: false,
     deciding: false,
     notice: null,
     revert: null,
@@ -177,6 +180,11 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
       const fallback = stepsOnly.length > 0 ? (stepsOnly[stepsOnly.length - 1] as TimelineEntry).index : 0;
       set({ timeline: r.value, selected: at >= 0 ? at : fallback });
       schedule();
+    },
+    async refresh() {
+      cache.clear();
+      set({ diffKey: null });
+      await get().reloadTimeline();
     },
     select(index) {
       const n = get().timeline.length;
@@ -231,7 +239,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
       if (!api || !sessionId) return;
       const r = await api.revertPreview(sessionId, messageId);
       if (!r.ok) return set({ notice: errorNotice(r.error) });
-      set({ revert: { messageId, preview: r.value } });
+      set({ revert: { messageId, preview: r.value }, notice: null });
     },
     async confirmRevert(force = false) {
       const { api, sessionId, revert } = get();
@@ -239,6 +247,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
       const r = await api.revert(sessionId, revert.messageId, force);
       set({ revert: null });
       if (!r.ok) return set({ notice: errorNotice(r.error) });
+      set({ notice: null });
       cache.clear();
       await get().reloadTimeline();
     },

@@ -1,0 +1,136 @@
+/**
+ * Permissions: the rule evaluation (pure) and the gate inside real sessions — ask becomes an event with the
+ * preview diff; once / always (this session) / reject with a reason the model reads; a configured deny beats a
+ * saved "always"; a path outside the project asks `external_directory`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventOf } from '../../shared/events';
+import { evaluatePermission, grantFor, patternMatches } from './permission';
+import type { PermissionRule } from './permission';
+import { harness, scripted } from './testing/fixtures';
+import type { Harness } from './testing/fixtures';
+
+const editReq = (p: string) => ({ tool: 'write', permission: 'edit' as const, patterns: [p], title: `write ${p}` });
+
+describe('evaluatePermission', () => {
+  it('defaults: read and edit allowed, bash and outside paths asked', () => {
+    expect(evaluatePermission([], [], editReq('a.ts'))).toBe('allow');
+    expect(evaluatePermission([], [], { tool: 'bash', permission: 'bash', patterns: ['ls'], title: 'ls' })).toBe('ask');
+    expect(evaluatePermission([], [], { tool: 'read', permission: 'external_directory', patterns: ['/etc/passwd'], title: 'x' })).toBe('ask');
+  });
+
+  it('the last matching rule decides; globs match dot files', () => {
+    const rules: PermissionRule[] = [{ permission: 'edit', pattern: '**', action: 'ask' }, { permission: 'edit', pattern: 'src/**', action: 'allow' }];
+    expect(evaluatePermission(rules, [], editReq('src/a.ts'))).toBe('allow');
+    expect(evaluatePermission(rules, [], editReq('README.md'))).toBe('ask');
+    expect(evaluatePermission([{ permission: 'edit', pattern: '**/.env*', action: 'deny' }], [], editReq('config/.env.local'))).toBe('deny');
+  });
+
+  it('a configured deny beats a saved always grant; the strictest pattern wins', () => {
+    const rules: PermissionRule[] = [{ permission: 'edit', pattern: 'secrets/**', action: 'deny' }];
+    const grants = [grantFor(editReq('secrets/key.pem'))];
+    expect(evaluatePermission(rules, grants, editReq('secrets/key.pem'))).toBe('deny');
+    expect(evaluatePermission(rules, [], { ...editReq('a.ts'), patterns: ['a.ts', 'secrets/x'] })).toBe('deny');
+  });
+
+  it('bash patterns are command prefixes on word boundaries', () => {
+    expect(patternMatches('bash', 'npm test', 'npm test -- --run')).toBe(true);
+    expect(patternMatches('bash', 'npm test', 'npm testing')).toBe(false);
+    expect(patternMatches('bash', 'git *', 'git status')).toBe(true);
+    expect(patternMatches('bash', 'git *', 'gitk')).toBe(false);
+    expect(grantFor({ tool: 'bash', permission: 'bash', patterns: ['npm test -- a'], title: '' }).patterns).toEqual(['npm test*']);
+  });
+});
+
+describe('permission gate in a session', () => {
+  let h: Harness | undefined;
+  afterEach(async () => { await h?.close(); h = undefined; });
+
+  async function withEditAsk(x: Harness, extra: PermissionRule[] = []): Promise<void> {
+    const r = await x.svc.saveSettings({ ...x.svc.getSettings(), permissions: [{ permission: 'edit', pattern: '**', action: 'ask' }, ...extra] });
+    expect(r.ok).toBe(true);
+  }
+
+  function answerWith(x: Harness, answers: ('once' | 'always' | 'reject')[], seen: EventOf<'permission.asked'>[], reason?: string): void {
+    x.svc.on((e) => {
+      if (e.type !== 'permission.asked') return;
+      seen.push(e);
+      const answer = answers.shift() ?? 'reject';
+      queueMicrotask(() => x.svc.answerPermission(e.requestId, { answer, reason }));
+    });
+  }
+
+  const w = (id: string, p: string, c: string) => ({ callId: id, toolName: 'write', input: { filePath: p, content: c } });
+
+  it('ask carries the preview diff; once allows one call, the next asks again', async () => {
+    h = await harness();
+    await withEditAsk(h);
+    const seen: EventOf<'permission.asked'>[] = [];
+    answerWith(h, ['once', 'once'], seen);
+    const s = h.newSession();
+    await h.svc.runWithModel(s, scripted([[w('1', 'a.txt', 'one\n'), w('2', 'b.txt', 'two\n')]]), 'go');
+    expect(seen).toHaveLength(2);
+    expect(seen[0]?.permission).toBe('edit');
+    expect(seen[0]?.patterns).toEqual(['a.txt']);
+    expect(seen[0]?.preview?.[0]?.patch).toContain('+one');
+    expect(readFileSync(path.join(h.root, 'b.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('always grants the same path for the rest of the session only', async () => {
+    h = await harness();
+    await withEditAsk(h);
+    const seen: EventOf<'permission.asked'>[] = [];
+    answerWith(h, ['always', 'once'], seen);
+    const s = h.newSession();
+    await h.svc.runWithModel(s, scripted([[w('1', 'a.txt', 'one\n'), { callId: 'r', toolName: 'read', input: { filePath: 'a.txt' } }, { callId: 'e', toolName: 'edit', input: { filePath: 'a.txt', oldString: 'one', newString: 'ONE' } }]]), 'go');
+    expect(seen).toHaveLength(1);
+    expect(readFileSync(path.join(h.root, 'a.txt'), 'utf8')).toBe('ONE\n');
+    const other = h.newSession();
+    await h.svc.runWithModel(other, scripted([[{ callId: 'r2', toolName: 'read', input: { filePath: 'a.txt' } }, w('x', 'a.txt', 'other\n')]]), 'go');
+    expect(seen).toHaveLength(2);
+    expect(readFileSync(path.join(h.root, 'a.txt'), 'utf8')).toBe('other\n');
+  });
+
+  it('reject with a reason: nothing written, the model reads the reason', async () => {
+    h = await harness();
+    await withEditAsk(h);
+    const seen: EventOf<'permission.asked'>[] = [];
+    answerWith(h, ['reject'], seen, 'use the config folder instead');
+    const s = h.newSession();
+    await h.svc.runWithModel(s, scripted([[w('1', 'a.txt', 'one\n')]]), 'go');
+    expect(existsSync(path.join(h.root, 'a.txt'))).toBe(false);
+    const v = h.svc.getSession(s);
+    const tool = v.ok ? v.value.messages[1]?.parts.find((p) => p.type === 'tool') : undefined;
+    expect(tool?.type === 'tool' && tool.error?.code).toBe('permission_denied');
+    expect(tool?.type === 'tool' && tool.output).toContain('use the config folder instead');
+  });
+
+  it('a configured deny beats an always answer given earlier in the session', async () => {
+    h = await harness();
+    await withEditAsk(h);
+    const seen: EventOf<'permission.asked'>[] = [];
+    answerWith(h, ['always'], seen);
+    const s = h.newSession();
+    await h.svc.runWithModel(s, scripted([[w('1', 'secret.txt', 'v1\n')]]), 'go');
+    expect(seen).toHaveLength(1);
+    await withEditAsk(h, [{ permission: 'edit', pattern: 'secret.txt', action: 'deny' }]);
+    await h.svc.runWithModel(s, scripted([[{ callId: 'r', toolName: 'read', input: { filePath: 'secret.txt' } }, w('2', 'secret.txt', 'v2\n')]]), 'again');
+    expect(seen).toHaveLength(1);
+    expect(readFileSync(path.join(h.root, 'secret.txt'), 'utf8')).toBe('v1\n');
+  });
+
+  it('a path outside the project asks external_directory; rejecting it refuses the call', async () => {
+    h = await harness();
+    const seen: EventOf<'permission.asked'>[] = [];
+    answerWith(h, ['reject'], seen);
+    const s = h.newSession();
+    const outside = path.join(path.dirname(h.root), 'elsewhere.txt');
+    await h.svc.runWithModel(s, scripted([[{ callId: 'o', toolName: 'read', input: { filePath: outside } }]]), 'go');
+    expect(seen.map((e) => [e.permission, e.patterns])).toEqual([['external_directory', [outside]]]);
+    const v = h.svc.getSession(s);
+    const tool = v.ok ? v.value.messages[1]?.parts.find((p) => p.type === 'tool') : undefined;
+    expect(tool?.type === 'tool' && tool.error?.code).toBe('permission_denied');
+  });
+});

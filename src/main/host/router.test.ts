@@ -1,0 +1,92 @@
+/**
+ * The router over the real services (a temp data folder, the real SQLite store): every input is parsed against
+ * the contract before a handler runs; bad input, unknown calls and handler bugs come back as typed errors.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { calls, CALL_NAMES, EVENT_NAMES, events } from '../../shared/contract';
+import { createRouter } from './router';
+import { createServices, environmentSecrets } from './services';
+import type { Services } from './services';
+
+let temp: string;
+let services: Services;
+
+beforeAll(async () => {
+  temp = await mkdtemp(join(tmpdir(), 'landfall-router-'));
+  const created = await createServices({
+    dataDir: join(temp, 'data'),
+    platform: { transport: 'web', version: 'test', secrets: environmentSecrets(), resourcesDir: resolve(process.cwd(), 'resources') },
+  });
+  if (!created.ok) throw new Error(created.error.message);
+  services = created.value;
+});
+
+afterAll(async () => {
+  await services?.close();
+  await rm(temp, { recursive: true, force: true });
+});
+
+describe('the contract', () => {
+  test('has exactly one entry per declared call and event name', () => {
+    expect(Object.keys(calls).sort()).toEqual([...CALL_NAMES].sort());
+    expect(Object.keys(events).sort()).toEqual([...EVENT_NAMES].sort());
+  });
+});
+
+describe('router', () => {
+  test('an invalid payload is invalid_input naming every bad field; nothing runs', async () => {
+    const router = createRouter(services.handlers);
+    const r = await router.handle('sessions.rename', { sessionId: 7, title: '' });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: expect.stringContaining('sessions.rename at "sessionId"'),
+        hint: 'Fix the input to match the contract and send it again.',
+        data: { issues: [expect.objectContaining({ path: 'sessionId' }), expect.objectContaining({ path: 'title' })] },
+      },
+    });
+  });
+
+  test('an unknown call or a non-string name is unknown_call', async () => {
+    const router = createRouter(services.handlers);
+    expect((await router.handle('fs.readFile', { path: '/etc/passwd' })).ok).toBe(false);
+    expect(await router.handle('fs.readFile', {})).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
+    expect(await router.handle({ toString: 1 }, {})).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
+    expect(await router.handle('__proto__', {})).toMatchObject({ ok: false, error: { code: 'unknown_call' } });
+  });
+
+  test('a handler that throws is an internal error as data, and the bug is reported', async () => {
+    const bugs: string[] = [];
+    const router = createRouter({ ...services.handlers, 'projects.list': async () => { throw new Error('boom'); } }, (name) => bugs.push(name));
+    expect(await router.handle('projects.list', {})).toMatchObject({ ok: false, error: { code: 'internal', message: 'projects.list failed: boom' } });
+    expect(bugs).toEqual(['projects.list']);
+  });
+
+  test('a good call passes through: open a folder that does not exist → file_not_found; app.info answers', async () => {
+    const router = createRouter(services.handlers);
+    expect(await router.handle('projects.open', { root: join(temp, 'missing') })).toMatchObject({ ok: false, error: { code: 'file_not_found' } });
+    expect(await router.handle('app.info', undefined)).toEqual({ ok: true, value: { version: 'test', transport: 'web', nativeDialog: false, firstRun: true } });
+    expect(await router.handle('projects.pickFolder', {})).toMatchObject({ ok: false, error: { code: 'unavailable' } });
+  });
+});
+
+describe('settings through the contract', () => {
+  test('a typed key is never written to settings.json; the view says a key is there', async () => {
+    const router = createRouter(services.handlers);
+    const saved = await router.handle('settings.save', { provider: 'custom', model: 'coder-7b', baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'sk-secret-123' });
+    expect(saved).toEqual({ ok: true, value: { provider: 'custom', model: 'coder-7b', baseURL: 'http://127.0.0.1:8080/v1', hasKey: true, keyStorage: 'environment' } });
+    const file = await readFile(join(temp, 'data', 'settings.json'), 'utf8');
+    expect(file).not.toContain('sk-secret-123');
+    expect(JSON.parse(file)).toMatchObject({ defaultProvider: 'custom', providers: expect.arrayContaining([{ id: 'custom', kind: 'openai-compatible', model: 'coder-7b', baseURL: 'http://127.0.0.1:8080/v1', apiKeyEnv: 'LANDFALL_KEY_CUSTOM' }]) });
+    expect(await router.handle('app.info', {})).toMatchObject({ ok: true, value: { firstRun: false } });
+  });
+
+  test('a bad base URL is refused before anything is saved', async () => {
+    const router = createRouter(services.handlers);
+    expect(await router.handle('settings.save', { provider: 'custom', model: 'm', baseURL: 'file:///etc' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+});

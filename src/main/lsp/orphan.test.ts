@@ -1,0 +1,84 @@
+/**
+ * Landfall itself killed (SIGKILL: no exit hook, no shutdown): its servers run detached in their own process
+ * groups, so nothing signals them: they must notice on their own (stdin closing, and `processId` = Landfall's pid
+ * sent at initialize — DESIGN §7: with the server's own pid they outlive the client). A child Node process plays
+ * Landfall: it opens a JSON file (starting vscode-json-language-server), prints the server's pid, and is killed.
+ * Also: a server that never answers for a file is reported as timed out, in plain words, within its budget.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LspManager } from './manager';
+import { processesInGroups } from './proc-table';
+
+const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-lsp-orphan-')));
+let standIn: ChildProcess | undefined;
+afterAll(() => {
+  if (standIn && standIn.exitCode === null && standIn.signalCode === null) standIn.kill('SIGKILL');
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('server lifetime and timeouts', () => {
+  it('servers exit on their own when Landfall is killed (processId is Landfall’s pid)', async () => {
+    writeFileSync(path.join(tmp, 'a.json'), '{"a": 1}\n');
+    const script = path.join(tmp, 'landfall-stand-in.mts');
+    const managerPath = path.resolve(process.cwd(), 'src/main/lsp/manager.ts');
+    writeFileSync(
+      script,
+      [
+        `import { LspManager } from ${JSON.stringify(managerPath)};`,
+        `const m = LspManager.create({ root: ${JSON.stringify(tmp)}, log: () => undefined });`,
+        `if (!m.ok) process.exit(2);`,
+        `await m.value.afterWrite([${JSON.stringify(path.join(tmp, 'a.json'))}], { reportOtherFiles: false });`,
+        `console.log('PID ' + m.value.clients()[0].proc.pid);`,
+        `setInterval(() => undefined, 1000);`,
+      ].join('\n'),
+    );
+    // `node --import tsx` runs the script in this very process (the tsx CLI would add a second one).
+    const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const child = spawn(process.execPath, ['--import', loader, script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    standIn = child;
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /PID (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`stand-in exited early (${code})`)));
+    });
+    expect(processesInGroups([pid]).length).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    let left = processesInGroups([pid]);
+    for (let i = 0; i < 100 && left.length > 0; i++) {
+      await sleep(100);
+      left = processesInGroups([pid]);
+    }
+    if (left.length > 0) for (const p of left) process.kill(p.pid, 'SIGKILL');
+    expect(left).toEqual([]);
+  });
+
+  it('a push-only server that stays silent (typescript-language-server on a clean file) is reported as timed out', async () => {
+    // Without Landfall's tsserver pull adapter, typescript-language-server never pushes for a file with no
+    // problems: the anchor's fixed wait reads that as "no errors"; Landfall must say it got no answer.
+    const m = LspManager.create({
+      root: tmp,
+      timeoutScale: 0.5,
+      log: () => undefined,
+      settings: { disabled: ['typescript'], servers: [{ id: 'ts-push-only', command: ['typescript-language-server', '--stdio'], extensions: ['.ts'], languageId: 'typescript', latencyMs: 50 }] },
+    });
+    if (!m.ok) throw new Error(m.error.message);
+    writeFileSync(path.join(tmp, 'clean.ts'), 'export const a = 1;\n');
+    const report = await m.value.afterWrite([path.join(tmp, 'clean.ts')], { reportOtherFiles: false });
+    expect(report.text).toContain('clean.ts: ts-push-only gave no diagnostics within 3000 ms (timed out) — errors may exist that are not listed.');
+    expect(report.text).not.toContain('No errors');
+    await m.value.shutdown();
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Builds the ReviewService the AgentService exposes (issue 8): binds review to the service's session store (messages,
+ * the event log in the same database), its per-project runtimes (root + snapshot store), and its busy flags.
+ * Lives here so the AgentService needs one line to offer review.
+ */
+import { fail, ok, type Result } from '../../../shared/errors';
+import type { FileDiff } from '../../../shared/model';
+import type { SnapshotPort } from '../snapshot-port';
+import type { SessionStore } from '../store';
+import { ReviewService } from '../review';
+import type { ReviewSnapshots } from './context';
+import { ReviewLog } from './log';
+
+/** The snapshot port as review needs it. The real store has `diffFull`; a port without it cannot be reviewed. */
+export function reviewSnapshots(port: SnapshotPort): Result<ReviewSnapshots> {
+  const p = port as SnapshotPort & { diffFull?: (from: string, to: string) => Promise<FileDiff[]> };
+  const diffFull = p.diffFull?.bind(port);
+  if (!diffFull) return fail('unavailable', 'This snapshot store cannot diff two trees.', 'Open the project with the shadow snapshot store.');
+  return ok({ track: () => p.track(), readFile: (hash, path) => p.readFile(hash, path), diffFull });
+}
+
+/**
+ * The ReviewService over an AgentService's parts. `runtime(sessionId)` answers the session's project root and
+ * snapshot port (`invalid_input` for an unknown session); `isBusy(sessionId)` is true while a turn runs.
+ */
+export function createReviewService(
+  store: SessionStore,
+  runtime: (sessionId: string) => Promise<Result<{ root: string; snapshot: SnapshotPort }>>,
+  isBusy: (sessionId: string) => boolean,
+): ReviewService {
+  return new ReviewService({
+    project: async (sessionId) => {
+      const rt = await runtime(sessionId);
+      if (!rt.ok) return rt;
+      const snapshots = reviewSnapshots(rt.value.snapshot);
+      return snapshots.ok ? ok({ root: rt.value.root, snapshots: snapshots.value }) : snapshots;
+    },
+    messages: (sessionId) => store.messages(sessionId),
+    log: new ReviewLog(store.db),
+    isBusy,
+  });
+}
