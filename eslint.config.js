@@ -44,7 +44,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['src/main/edit/**/*.ts'],
+    files: ['src/main/edit/**/*.ts', 'src/main/patch/{parse,envelope,paths,plan,seek,fold,lines,edits,nearest,types}.ts'],
     ignores: ['src/main/edit/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [

@@ -3,6 +3,7 @@
  * per project in `<dataDir>/snapshot/`), and the record of which session's tools wrote which files (loop.ts).
  */
 import type { Project } from '../../shared/model';
+import type { GcReport } from '../snapshot/types';
 import { SnapshotStore } from '../snapshot/store';
 import type { SnapshotPort } from '../session/snapshot-port';
 import { ProjectWrites } from './loop';
@@ -11,11 +12,13 @@ export interface ProjectRuntime {
   project: Project;
   snapshot: SnapshotPort;
   writes: ProjectWrites;
+  /** Prune snapshot objects not reachable from `keep` (tree hashes still referenced by sessions). */
+  gc(keep: string[]): Promise<GcReport>;
   close(): Promise<void>;
 }
 
 /** Open the runtime of a project (its snapshot store lives under `dataDir`). Throws LandfallFailure from the store. */
 export async function openProjectRuntime(project: Project, dataDir: string): Promise<ProjectRuntime> {
   const store = await SnapshotStore.open({ worktree: project.root, dataDir, projectId: project.id });
-  return { project, snapshot: store, writes: new ProjectWrites(), close: () => store.close() };
+  return { project, snapshot: store, writes: new ProjectWrites(), gc: (keep) => store.gc({ keep }), close: () => store.close() };
 }

@@ -20,6 +20,7 @@ import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent, CoreListener } from '../../shared/events';
 import type { Project, Session } from '../../shared/model';
+import type { GcReport } from '../snapshot/types';
 import { ObservedVersions } from '../fs/observed';
 import { realRoot } from '../fs/workspace';
 import { SessionStore } from '../session/store';
@@ -256,6 +257,16 @@ export class AgentService {
   async redo(sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
     const d = await this.deps(sessionId);
     return d.ok ? history.redo(d.value, sessionId, options) : d;
+  }
+
+  /**
+   * Prune the project's snapshot store: objects unreachable from every tree its sessions reference and older
+   * than the retention are removed. Error `invalid_input` for an unknown project.
+   */
+  async gcSnapshots(projectId: string): Promise<Result<GcReport>> {
+    if (!this.store.getProject(projectId)) return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
+    const rt = await this.runtime(projectId);
+    return ok(await rt.gc(this.store.referencedTrees(projectId)));
   }
 
   // ---- settings ----

@@ -61,6 +61,13 @@ function windowSimilarity(ctx: SearchContext, keys: readonly string[], start: nu
   return budget.exhausted ? undefined : s;
 }
 
+/** The window (0-based first/last line) that oldString's own lines vote for, or undefined when none occurs. */
+export function votedWindow(ctx: SearchContext): { first: number; last: number } | undefined {
+  const keys = ctx.oldLines.map((l) => l.trim());
+  const voted = bestVotedStart(ctx, keys);
+  return voted ? { first: voted.start, last: voted.start + keys.length - 1 } : undefined;
+}
+
 /** The file region most like oldString, or undefined when nothing in the file resembles it. */
 export function closestRegion(ctx: SearchContext): Closest | undefined {
   const keys = ctx.oldLines.map((l) => l.trim());

@@ -10,7 +10,8 @@
  * 4. trailing_newline — the span holds whole lines without the last line break: a newString ending in a line
  *    break loses that one, and an empty newString (deletion) takes the line break with it;
  * 5. indentation — for line-aligned spans, rebase newString into the file's indentation frame (indentation.ts).
- * The exact rung tolerates nothing, so its newString is always written verbatim (B13).
+ * The exact rung tolerates nothing, so its newString is written verbatim (B13) — unless the match began inside a
+ * line's indentation and was widened to the line start (gates.ts alignToIndentation), where step 5 applies.
  */
 import type { Candidate } from './types';
 import { rebaseIndentation } from './indentation';
@@ -48,10 +49,12 @@ export function buildReplacement(content: string, candidate: Candidate, oldStrin
       }
     } else if (d.kind === 'boundary') {
       // new's own boundary whitespace goes when it is the part of old's boundary next to the core
+      const before = text;
       const lead = /^\s*/.exec(text)?.[0] ?? '';
       if (lead && d.leading.endsWith(lead)) text = text.slice(lead.length);
       const trail = /\s*$/.exec(text)?.[0] ?? '';
       if (trail && d.trailing.startsWith(trail)) text = text.slice(0, text.length - trail.length);
+      if (text !== before) corrections.push("whitespace around newString trimmed like oldString's");
     } else if (text.length === 0) {
       if (content[end] === '\n') end++;
     } else if (text.endsWith('\n')) {

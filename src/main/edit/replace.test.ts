@@ -37,6 +37,13 @@ describe('replace: ladder and gates', () => {
     if (!r.ok) expect(r.error.data).toEqual({ startLine: 2, endLine: 2 });
   });
 
+  it('does not claim already_applied when oldString\'s own lines point somewhere else', () => {
+    const file = 'def a():\n    setup()\n    run(1)\n\ndef b():\n    prepare()\n    run(2)\n';
+    // newString stands in b(), but oldString's context line `setup()` says the edit was meant for a()
+    expect(code(replace(file, '    setup()\n    run(0)', '    prepare()\n    run(2)'))).toBe('not_found');
+    expect(code(replace(file, '    prepare()\n    run(0)', '    prepare()\n    run(2)'))).toBe('already_applied');
+  });
+
   it('does not claim already_applied when newString is a piece of oldString (a deletion)', () => {
     expect(code(replace('keep\nother\n', 'keep\ngone', 'keep'))).toBe('not_found');
   });

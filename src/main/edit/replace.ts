@@ -33,7 +33,7 @@ import { alignToIndentation, cutsToken, keepsTokens, passesFidelityGate, passesS
 import { Budget } from './similarity';
 import { TextIndex } from './text';
 import { TRUNCATION_MARKER, distinctPlaces, makeContext } from './search';
-import { closestRegion } from './closest';
+import { closestRegion, votedWindow } from './closest';
 import * as failures from './failures';
 
 /**
@@ -95,15 +95,24 @@ function decide(ctx: SearchContext, found: Candidate[], old: string, replacement
   return ok({ rung, pieces: piecesOf(chosen), corrections });
 }
 
-/** Already applied: newString (not a piece of oldString) fits exactly one place at the strict rungs. */
-function findAlreadyApplied(text: TextIndex, old: string, replacement: string): { startLine: number; endLine: number } | undefined {
-  if (replacement.trim().length === 0 || old.includes(replacement.trim())) return undefined;
-  const ctx = makeContext(text, replacement);
+/**
+ * Already applied: newString (not a piece of oldString) fits exactly one place at the strict rungs, and that place
+ * is where the edit would have gone — when some lines of oldString still stand in the file (its unchanged
+ * context), the place must overlap the window they point at (give or take two lines).
+ */
+function findAlreadyApplied(ctx: SearchContext, replacement: string): { startLine: number; endLine: number } | undefined {
+  const text = ctx.text;
+  if (replacement.trim().length === 0 || ctx.old.includes(replacement.trim())) return undefined;
+  const search = makeContext(text, replacement);
   for (const rung of LADDER.slice(0, 2)) {
-    const places = distinctPlaces(rung.find(ctx)).filter((c) => !cutsToken(text.text, c.start, c.end));
+    const places = distinctPlaces(rung.find(search)).filter((c) => !cutsToken(text.text, c.start, c.end));
     if (places.length > 1) return undefined;
     const only = places[0];
-    if (only) return lineRange(text, only.start, only.end);
+    if (!only) continue;
+    const range = lineRange(text, only.start, only.end);
+    const voted = votedWindow(ctx);
+    const near = !voted || (voted.first + 1 <= range.endLine + 2 && voted.last + 1 >= range.startLine - 2);
+    return near ? range : undefined;
   }
   return undefined;
 }
@@ -136,7 +145,7 @@ export function planEdit(text: TextIndex, oldString: string, newString: string, 
     const range = lineRange(text, gated.candidate.start, gated.replacement.end);
     return failures.spanTooBroad(gated.candidate.rung, range.startLine, range.endLine);
   }
-  const applied = findAlreadyApplied(text, old, replacement);
+  const applied = findAlreadyApplied(ctx, replacement);
   if (applied) return failures.alreadyApplied(applied.startLine, applied.endLine);
   return failures.notFound(closestRegion(ctx));
 }

@@ -74,7 +74,7 @@ describe('parsePatch operations', () => {
 
   it('stacks consecutive @@ anchors and reads unified-diff headers as anchors', () => {
     const op = update(wrap('*** Update File: a.py', '@@ class A:', '@@     def f(self):', '-x', '+y', '@@ -10,2 +10,2 @@ def g():', ' z'));
-    expect(op.hunks.map((h) => h.anchors)).toEqual([['class A:', 'def f(self):'], ['def g():']]);
+    expect(op.hunks.map((h) => h.anchors)).toEqual([['class A:', '    def f(self):'], ['def g():']]);
   });
 
   it('a bare empty line inside a hunk is an empty context line', () => {
@@ -100,7 +100,9 @@ describe('parsePatch operations', () => {
 
   it.each([
     ['an @@ with no lines', wrap('*** Update File: a.txt', '@@')],
-    ['an @@ with no lines before another hunk', wrap('*** Update File: a.txt', '@@', '*** End of File')],
+    ['an @@ with no lines before an End of File marker', wrap('*** Update File: a.txt', '@@', '*** End of File')],
+    ['a bare @@ followed by another @@', wrap('*** Update File: a.txt', '@@', '@@ x', '-a')],
+    ['an anchored @@ followed by a bare @@', wrap('*** Update File: a.txt', '@@ x', '@@', '-a')],
     ['an Update with no hunks', wrap('*** Update File: a.txt')],
     ['an unknown header', wrap('*** Patch File: a.txt', '@@', '-a')],
     ['a header without a path', wrap('*** Delete File:   ')],

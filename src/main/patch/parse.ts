@@ -9,7 +9,8 @@
  *   hunkLine  := " " text | "-" text | "+" text | ""        (a bare empty line is an empty context line)
  *
  * Headers may carry surrounding whitespace; blank lines between operations are ignored. The first hunk of an
- * Update may omit its `@@` line. Consecutive `@@ text` lines stack (class, then method). A unified-diff style
+ * Update may omit its `@@` line. Consecutive `@@ text` lines stack (class, then method); a bare `@@` directly
+ * before or after another `@@` line is an empty hunk. A unified-diff style
  * header (`@@ -1,3 +1,4 @@ text`) counts as `@@ text`. Strictness (why this parser exists): every line inside a
  * hunk must be one of the forms above — anything else is a `parse` error naming the line, never silently dropped
  * (opencode drops it); a hunk with no lines, an operation-less patch, an Update with neither hunks nor a move,
@@ -41,10 +42,16 @@ function headerPath(line: BodyLine, prefix: string): Result<string> {
   return ok(raw);
 }
 
-/** Text of an `@@` line as an anchor ('' for a bare `@@` or a unified-diff header without text). */
+/**
+ * Text of an `@@` line as an anchor ('' for a bare `@@` or a unified-diff header without text). One separating
+ * space is dropped; the rest keeps its spelling (indentation included), so the exact pass can tell an indented
+ * method from a top-level one — looser passes still ignore the whitespace.
+ */
 function anchorText(text: string): string {
   const unified = UNIFIED_HEADER.exec(text);
-  return (unified ? text.slice(unified[0].length) : text.slice(2)).trim();
+  const rest = unified ? text.slice(unified[0].length) : text.slice(2);
+  if (rest.trim() === '') return '';
+  return (rest.startsWith(' ') ? rest.slice(1) : rest).trimEnd();
 }
 
 function hunkLine(text: string): HunkLine | undefined {
@@ -86,7 +93,9 @@ function parseHunks(body: BodyLine[], start: number, path: string): Step<PatchHu
     if (line.text.startsWith('@@')) {
       const anchor = anchorText(line.text);
       if (current && current.lines.length === 0) {
-        if (anchor !== '') current.anchors.push(anchor);
+        // `@@ class A:` then `@@ def f():` stack; a bare `@@` after an `@@` line (or before one) is an empty hunk.
+        if (anchor === '' || current.anchors.length === 0) return emptyHunk(opener, path, hunks.length + 1);
+        current.anchors.push(anchor);
         continue;
       }
       const closed = close();

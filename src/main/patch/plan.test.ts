@@ -62,6 +62,11 @@ describe('updateText locates hunks', () => {
     expect(codeOf(file, '@@ def f(self):', '-        return 1', '+        return 0')).toBe('ambiguous');
   });
 
+  it('an anchor keeps its indentation, so the exact pass picks the method over a same-named function', () => {
+    const src = 'def f():\n    return 1\nclass A:\n    def f():\n        return 1\n';
+    expect(after(src, '@@     def f():', '-return 1', '+        return 2')).toBe('def f():\n    return 1\nclass A:\n    def f():\n        return 2\n');
+  });
+
   it('without an anchor the same old lines twice are ambiguous, with the lines named', () => {
     const r = apply(file, '@@', '-        return 1', '+        return 2');
     expect(!r.ok && r.error.code).toBe('ambiguous');

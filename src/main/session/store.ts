@@ -234,6 +234,23 @@ export class SessionStore {
     });
   }
 
+  /**
+   * Every tree hash a project's sessions still reference (step-start/finish snapshots, patch parts, revert
+   * boundaries) — what snapshot gc must keep (DESIGN §4 reachability).
+   */
+  referencedTrees(projectId: string): string[] {
+    const out = new Set<string>();
+    const parts = this.db.prepare(`SELECT p.data FROM parts p JOIN sessions s ON s.id = p.session_id
+      WHERE s.project_id = ? AND p.type IN ('step-start','step-finish','patch')`).all(projectId) as { data: string }[];
+    for (const r of parts) {
+      const p = JSON.parse(r.data) as Part;
+      if (p.type === 'patch') out.add(p.hash);
+      else if (p.type === 'step-start' || p.type === 'step-finish') out.add(p.snapshot);
+    }
+    for (const s of this.listSessions(projectId)) if (s.revert) out.add(s.revert.snapshot);
+    return [...out];
+  }
+
   /** Close the database. */
   close(): void {
     this.db.close();

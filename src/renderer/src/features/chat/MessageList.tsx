@@ -25,11 +25,18 @@ export function MessageList({ messages, revertedFrom, footer }: { messages: Mess
   const grow = lastPart && (lastPart.type === 'text' || lastPart.type === 'reasoning') ? lastPart.text.length : lastPart?.type === 'tool' ? lastPart.state : '';
   const tail = last ? `${last.id}:${last.parts.length}:${grow}` : '';
   const total = virtualizer.getTotalSize();
+  const follow = useRef(0);
   useEffect(() => {
-    const el = scroller.current;
     // Follow the bottom while the user is there: new parts, streamed text, and rows that grew when measured.
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+    // In the next animation frame, so reading scrollHeight reuses the frame's own layout instead of forcing one.
+    if (!atBottom.current || follow.current) return;
+    follow.current = requestAnimationFrame(() => {
+      follow.current = 0;
+      const el = scroller.current;
+      if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+    });
   }, [tail, total]);
+  useEffect(() => () => cancelAnimationFrame(follow.current), []);
   const onScroll = (): void => {
     const el = scroller.current;
     if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;

@@ -88,8 +88,9 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
 
   useEffect(() => {
     if (!editor || guarded || !file) return;
-    return mountHunkBars(editor.monaco, editor.diff.getModifiedEditor(), file.hunks, focusedId, (h, a) => action.current(h, a));
-  }, [editor, file, guarded, focusedId]);
+    const original = sideBySide ? editor.diff.getOriginalEditor() : null;
+    return mountHunkBars(editor.monaco, editor.diff.getModifiedEditor(), original, file.hunks, focusedId, (h, a) => action.current(h, a));
+  }, [editor, file, guarded, focusedId, sideBySide]);
 
   return (
     <div className="review-diff">

@@ -65,6 +65,7 @@ export function ReviewPanel({ sessionId, session, api }: { sessionId: string | n
           against{' '}
           <select value={s.against} onChange={(e) => s.setAgainst(e.target.value as Against)} data-testid="review-against">
             <option value="previous">previous point</option>
+            <option value="turn">whole turn</option>
             <option value="start">session start</option>
             <option value="now">now</option>
           </select>

@@ -11,7 +11,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useReviewStore } from './review-store';
 
 /** Tile width in px (fixed: the virtualizer and the drag both rely on it). */
-export const TILE_PX = 132;
+export const TILE_PX = 120;
 
 export function TimelineStrip(): React.JSX.Element {
   const timeline = useReviewStore((s) => s.timeline);

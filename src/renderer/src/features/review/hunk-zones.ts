@@ -18,6 +18,11 @@ export function barLine(h: ReviewHunk): number {
   return h.newLines > 0 ? h.newStart + h.newLines - 1 : Math.max(h.newStart - 1, 0);
 }
 
+/** The original-side line of the same place: a blank zone there keeps side-by-side rows aligned. */
+function originalLine(h: ReviewHunk): number {
+  return h.oldLines > 0 ? h.oldStart + h.oldLines - 1 : Math.max(h.oldStart - 1, 0);
+}
+
 function button(label: string, title: string, testId: string, onClick: () => void): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
@@ -56,12 +61,14 @@ function barNode(h: ReviewHunk, n: number, total: number, focused: boolean, act:
 }
 
 /**
- * Mount the bars of `hunks` on `editor` (the diff editor's modified side). `focusedId` gets the highlight. Returns
- * the function that removes zones, widgets and decorations.
+ * Mount the bars of `hunks` on `editor` (the diff editor's modified side), with blank zones of the same height on
+ * `original` (side by side) so both sides stay row-aligned. `focusedId` gets the highlight. Returns the function
+ * that removes zones, widgets and decorations.
  */
 export function mountHunkBars(
   monaco: typeof Monaco,
   editor: Monaco.editor.ICodeEditor,
+  original: Monaco.editor.ICodeEditor | null,
   hunks: readonly ReviewHunk[],
   focusedId: string | null,
   onAction: (hunk: ReviewHunk, action: HunkAction) => void,
@@ -88,6 +95,10 @@ export function mountHunkBars(
     });
   });
   for (const w of widgets) editor.addOverlayWidget(w);
+  const spacerIds: string[] = [];
+  original?.changeViewZones((acc) => {
+    for (const h of hunks) spacerIds.push(acc.addZone({ afterLineNumber: originalLine(h), heightInPx: ZONE_PX, domNode: document.createElement('div') }));
+  });
   const focused = hunks.find((h) => h.id === focusedId);
   const decorations = editor.createDecorationsCollection(
     focused && focused.newLines > 0
@@ -99,5 +110,6 @@ export function mountHunkBars(
     decorations.clear();
     for (const w of widgets) editor.removeOverlayWidget(w);
     editor.changeViewZones((acc) => zoneIds.forEach((id) => acc.removeZone(id)));
+    original?.changeViewZones((acc) => spacerIds.forEach((id) => acc.removeZone(id)));
   };
 }

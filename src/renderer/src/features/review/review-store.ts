@@ -9,11 +9,11 @@
  */
 import { create } from 'zustand';
 import type { LandfallError } from '../../../../shared/errors';
-import type { DecideInput, HunkConflict, ReviewDiff, TimelineEntry } from '../../../../shared/review-schemas';
+import type { DecideInput, HunkConflict, ReviewDiff, ReviewTarget, TimelineEntry } from '../../../../shared/review-schemas';
 import type { ReviewApi, RevertPreview } from './review-api';
 import { findHunk, hunkAt, nextPending, stepHunk, type HunkPos } from './nav';
 
-export type Against = 'previous' | 'start' | 'now';
+export type Against = 'previous' | 'turn' | 'start' | 'now';
 
 /** What the panel reports after an action: a conflict (with its hunks), an error, or plain information. */
 export type ReviewNotice = { kind: 'conflict'; text: string; conflicts: HunkConflict[] } | { kind: 'error' | 'info'; text: string };
@@ -63,6 +63,12 @@ const CACHE_MAX = 40;
 const cache = new Map<string, ReviewDiff>();
 let settle: ReturnType<typeof setTimeout> | undefined;
 
+/** What the selected point is diffed as: its turn (the whole assistant message), or the point against something. */
+function targetOf(entry: TimelineEntry, against: Against): ReviewTarget {
+  if (against === 'turn' && entry.messageId) return { kind: 'turn', messageId: entry.messageId };
+  return { kind: 'point', entryId: entry.id, against: against === 'turn' ? 'previous' : against };
+}
+
 function errorNotice(e: LandfallError): ReviewNotice {
   const conflicts = (e.data?.conflicts as HunkConflict[] | undefined) ?? [];
   if (e.code === 'conflict') return { kind: 'conflict', text: `${e.message} ${e.hint}`, conflicts };
@@ -83,7 +89,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     const hit = force ? undefined : cache.get(key);
     if (hit) return set({ diff: hit, diffKey: key, loading: false, ...keepPos(hit, key) });
     set({ loading: true });
-    const r = await s.api.diff(s.sessionId, { kind: 'point', entryId: entry.id, against: s.against });
+    const r = await s.api.diff(s.sessionId, targetOf(entry, s.against));
     if (keyOf(get()) !== key) return; // the user scrubbed on meanwhile
     if (!r.ok) return set({ loading: false, notice: errorNotice(r.error) });
     cache.set(key, r.value);
@@ -128,7 +134,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     const entry = s.timeline[s.selected];
     if (!s.api || !s.sessionId || !entry || s.deciding) return;
     set({ deciding: true, notice: null });
-    const r = await s.api.decide({ sessionId: s.sessionId, target: { kind: 'point', entryId: entry.id, against: s.against }, ...input });
+    const r = await s.api.decide({ sessionId: s.sessionId, target: targetOf(entry, s.against), ...input });
     set({ deciding: false });
     if (!r.ok) return set({ notice: errorNotice(r.error) });
     await afterDecision(s.pos);
