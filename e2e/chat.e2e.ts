@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { SAMPLE, fileText, launchBrowser, openPage, sampleEndState, sampleProject, shot, startApp } from './harness';
+import { SAMPLE, fileText, launchBrowser, openPage, rowsDoNotOverlap, sampleEndState, sampleProject, shot, startApp } from './harness';
 import type { AppUnderTest } from './harness';
 
 const ASK_EDITS = {
@@ -104,8 +104,8 @@ describe('chat against the web host', () => {
     await page.getByText(/Replayed turn 1 of 2/).waitFor();
     expect(await disk(root)).toEqual({ ...base, 'src/greet.js': end['src/greet.js'] });
 
-    (await promptFor('test/shout.test.js')).locator('[data-testid=allow-once]').click();
-    (await promptFor('README.md')).locator('[data-testid=allow-once]').click();
+    await (await promptFor('test/shout.test.js')).locator('[data-testid=allow-once]').click();
+    await (await promptFor('README.md')).locator('[data-testid=allow-once]').click();
     await page.getByText(/Replayed turn 2 of 2/).waitFor();
     await idle();
     const after = { ...base, 'src/greet.js': end['src/greet.js'], 'test/shout.test.js': end['test/shout.test.js'], 'README.md': end['README.md'] };
@@ -113,6 +113,7 @@ describe('chat against the web host', () => {
     expect(await page.locator('.tool-card[data-tool=edit][data-state=completed]').count()).toBeGreaterThanOrEqual(2);
     await page.locator('.tool-card[data-tool=edit][data-state=completed] .tool-head').first().click();
     await page.locator('.tool-body .patch').first().waitFor();
+    await expect.poll(() => rowsDoNotOverlap(page)).toBe(true);
     await shot(page, '04-replay-done');
     expect(errors).toEqual([]);
   });
@@ -129,6 +130,36 @@ describe('chat against the web host', () => {
     await expect.poll(() => composer.inputValue()).toBe('');
     expect(await disk(root)).toEqual(after);
     await shot(page, '06-after-redo');
+    expect(errors).toEqual([]);
+  });
+
+  test('sessions: rename, export to a file, import it back, delete', async () => {
+    const item = page.locator('[data-testid=session-item]').first();
+    await item.hover();
+    await item.getByLabel('Rename').click();
+    await page.getByLabel('Session title').fill('Shout flag');
+    await page.getByLabel('Session title').press('Enter');
+    await page.locator('[data-testid=session-item]', { hasText: 'Shout flag' }).waitFor();
+
+    const download = page.waitForEvent('download');
+    await page.locator('[data-testid=session-item]', { hasText: 'Shout flag' }).getByLabel('Export').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('shout-flag.landfall.json');
+    const saved = join(app.temp, 'export.json');
+    await file.saveAs(saved);
+    const exported = JSON.parse(await readFile(saved, 'utf8')) as { format: string; session: { title: string }; messages: unknown[] };
+    expect(exported.format).toBe('landfall.session');
+    expect(exported.session.title).toBe('Shout flag');
+
+    await page.setInputFiles('.sessions-head input[type=file]', saved);
+    await expect.poll(() => page.locator('[data-testid=session-item]', { hasText: 'Shout flag' }).count()).toBe(2);
+    await page.locator('.tool-card[data-tool=write]').first().waitFor();
+    await shot(page, '06b-sessions');
+
+    const copy = page.locator('[data-testid=session-item].active');
+    await copy.getByLabel('Delete').click();
+    await copy.getByLabel('Delete').click();
+    await expect.poll(() => page.locator('[data-testid=session-item]').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 

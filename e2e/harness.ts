@@ -97,3 +97,14 @@ export async function fileText(root: string, rel: string): Promise<string | null
     return null;
   }
 }
+
+/**
+ * True when the visible message rows do not overlap: each row starts at or below the previous row's bottom
+ * (the virtualized list measured every row after it changed size).
+ */
+export async function rowsDoNotOverlap(page: Page): Promise<boolean> {
+  const boxes = (await page.evaluate(`[...document.querySelectorAll('.row')]
+    .map((r) => ({ i: Number(r.getAttribute('data-index')), top: r.getBoundingClientRect().top, bottom: r.getBoundingClientRect().bottom }))
+    .sort((a, b) => a.i - b.i)`)) as { top: number; bottom: number }[];
+  return boxes.every((b, k) => k === 0 || b.top >= (boxes[k - 1] as { bottom: number }).bottom - 1);
+}

@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fileText, launchBrowser, openPage, sampleEndState, shot, startApp } from './harness';
+import { fileText, launchBrowser, openPage, rowsDoNotOverlap, sampleEndState, shot, startApp } from './harness';
 import type { AppUnderTest } from './harness';
 
 let app: AppUnderTest;
@@ -109,6 +109,18 @@ describe('the web host', () => {
     const end = await sampleEndState();
     for (const [path, text] of Object.entries(end)) expect(await fileText(join(samples, folder as string), path)).toBe(text);
     await shot(page, '11-sample-replayed');
+    expect(errors).toEqual([]);
+  });
+
+  test('the theme follows the OS: dark when the system is dark', async () => {
+    const background = (): Promise<string> => page.evaluate('getComputedStyle(document.body).backgroundColor') as Promise<string>;
+    expect(await background()).toBe('rgb(247, 247, 245)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe('rgb(23, 25, 28)');
+    await page.locator('.tool-card[data-tool=edit] .tool-head').first().click();
+    await page.locator('.tool-body .patch').first().waitFor();
+    await expect.poll(() => rowsDoNotOverlap(page)).toBe(true);
+    await shot(page, '12-dark-theme');
     expect(errors).toEqual([]);
   });
 });

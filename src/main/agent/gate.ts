@@ -69,7 +69,8 @@ export class PermissionGate {
     }
     this.store.logPermission({ type: 'permission.answered', requestId, sessionId: w.sessionId, answer: reply.answer, reason: reply.reason });
     if (reply.answer === 'reject') {
-      w.resolve({ allow: false, reason: reply.reason ? `The user rejected this call: ${reply.reason}` : 'The user rejected this call.' });
+      // the tools phrase the refusal ("The user said: …"); the reason is passed on as the user wrote it
+      w.resolve(reply.reason ? { allow: false, reason: reply.reason } : { allow: false });
     } else {
       w.resolve({ allow: true });
     }

@@ -47,6 +47,7 @@ describe('agent loop', () => {
     expect(patch?.type === 'patch' && start?.type === 'step-start' && [patch.hash === start.snapshot, patch.files]).toEqual([true, ['a.txt']]);
     expect(events.filter((e) => e.type === 'session.state').map((e) => e.type === 'session.state' && e.state)).toEqual(['busy', 'idle']);
     expect(events.some((e) => e.type === 'snapshot.added')).toBe(true);
+    expect(v.ok && v.value.session.title).toBe('go');
   });
 
   it('stop while a tool runs: the tool is interrupted, no further step runs, the session goes idle', async () => {

@@ -121,6 +121,19 @@ describe('permission gate in a session', () => {
     expect(readFileSync(path.join(h.root, 'secret.txt'), 'utf8')).toBe('v1\n');
   });
 
+  it('a read deny rule refuses reading without asking', async () => {
+    h = await harness();
+    await h.svc.saveSettings({ ...h.svc.getSettings(), permissions: [{ permission: 'read', pattern: '**/.env*', action: 'deny' }] });
+    const seen: EventOf<'permission.asked'>[] = [];
+    answerWith(h, [], seen);
+    const s = h.newSession();
+    await h.svc.runWithModel(s, scripted([[{ callId: 'r', toolName: 'read', input: { filePath: 'config/.env' } }]]), 'go');
+    const v = h.svc.getSession(s);
+    const tool = v.ok ? v.value.messages[1]?.parts.find((p) => p.type === 'tool') : undefined;
+    expect(tool?.type === 'tool' && [tool.error?.code, tool.output?.includes('config/.env')]).toEqual(['permission_denied', true]);
+    expect(seen).toEqual([]);
+  });
+
   it('a path outside the project asks external_directory; rejecting it refuses the call', async () => {
     h = await harness();
     const seen: EventOf<'permission.asked'>[] = [];

@@ -16,7 +16,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { LanguageModel } from 'ai';
-import { fail, ok } from '../../shared/errors';
+import { fail, isFailure, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent, CoreListener } from '../../shared/events';
 import type { Project, Session } from '../../shared/model';
@@ -46,6 +46,15 @@ import type {
 
 export const SYSTEM_PROMPT = 'You are a coding agent working in the user\'s project through tools. Read a file before editing it; make the smallest edit that does the job; when a tool reports an error, read its hint and act on it.';
 
+/** Title of a session created without one; the first prompt replaces it. */
+export const DEFAULT_TITLE = 'New session';
+
+/** A session title from a prompt: its first line, at most 60 characters. */
+function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
 /** Extra knobs for embedding and tests; none is needed in normal use. */
 export interface ServiceExtras {
   /** Language-server hook per project (src/main/lsp LspManager); none → no diagnostics. */
@@ -60,6 +69,8 @@ export class AgentService {
   private readonly listeners = new Set<CoreListener>();
   private readonly runtimes = new Map<string, Promise<ProjectRuntime>>();
   private readonly running = new Map<string, AbortController>();
+  /** Sessions with a history operation (revert, undo, …) in progress. */
+  private readonly reverting = new Set<string>();
   private readonly observed = new ObservedVersions();
   private readonly gate: PermissionGate;
   private readonly tools: ToolDefinition[];
@@ -110,7 +121,7 @@ export class AgentService {
   listSessions(projectId: string): Session[] { return this.store.listSessions(projectId); }
 
   /** New session in a project. Error `invalid_input` for an unknown project. */
-  createSession(projectId: string, title = 'New session'): Result<Session> {
+  createSession(projectId: string, title = DEFAULT_TITLE): Result<Session> {
     if (!this.store.getProject(projectId)) return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
     return ok(this.store.createSession(projectId, title));
   }
@@ -153,7 +164,13 @@ export class AgentService {
   private async runtimeOf(sessionId: string): Promise<Result<{ session: Session; rt: ProjectRuntime }>> {
     const session = this.store.getSession(sessionId);
     if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
-    return ok({ session, rt: await this.runtime(session.projectId) });
+    try {
+      return ok({ session, rt: await this.runtime(session.projectId) });
+    } catch (e) {
+      this.runtimes.delete(session.projectId);
+      if (isFailure(e)) return e.toFail();
+      return fail('unavailable', `The project's snapshot store could not be opened: ${(e as Error).message}`, 'Check that the project folder still exists and the data folder is writable.');
+    }
   }
 
   // ---- turns ----
@@ -163,7 +180,7 @@ export class AgentService {
    * runs the loop. Error `busy` when a turn already runs in this session.
    */
   async runWithModel(sessionId: string, model: LanguageModel, text: string, maxSteps = 50): Promise<Result<TurnResult>> {
-    if (this.running.has(sessionId)) return fail('busy', 'The session is already running a turn.', 'Wait for it to end or stop it.');
+    if (this.running.has(sessionId) || this.reverting.has(sessionId)) return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
     const found = await this.runtimeOf(sessionId);
     if (!found.ok) return found;
     const { rt } = found.value;
@@ -172,6 +189,7 @@ export class AgentService {
     this.emit({ type: 'session.state', sessionId, state: 'busy' });
     try {
       history.cleanup(this.store, sessionId);
+      if (found.value.session.title === DEFAULT_TITLE && text.trim() !== '') this.store.updateSession(sessionId, { title: titleFrom(text) });
       const user = this.store.addMessage(sessionId, 'user', text);
       this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
       const result = await runTurn({
@@ -184,7 +202,9 @@ export class AgentService {
       this.emit(e ? { type: 'session.state', sessionId, state: 'error', error: { code: e.code, message: e.message, hint: e.hint } } : { type: 'session.state', sessionId, state: 'idle' });
       return ok(result);
     } catch (e) {
-      this.emit({ type: 'session.state', sessionId, state: 'error', error: { code: 'internal', message: (e as Error).message, hint: 'This is a bug; the session is stored as far as it got.' } });
+      const error = isFailure(e) ? e.error : { code: 'internal' as const, message: (e as Error).message, hint: 'This is a bug; the session is stored as far as it got.' };
+      this.emit({ type: 'session.state', sessionId, state: 'error', error: { code: error.code, message: error.message, hint: error.hint } });
+      if (isFailure(e)) return e.toFail();
       throw e;
     } finally {
       this.running.delete(sessionId);
@@ -232,31 +252,40 @@ export class AgentService {
 
   // ---- history ----
 
-  private async deps(sessionId: string): Promise<Result<history.RevertDeps>> {
-    const found = await this.runtimeOf(sessionId);
-    if (!found.ok) return found;
-    return ok({ store: this.store, snapshot: found.value.rt.snapshot, busy: (id) => this.running.has(id) });
+  /**
+   * Run a history operation (revert, unrevert, undo, redo) with the session's deps, one at a time per session;
+   * a snapshot store failure (LandfallFailure, e.g. a tree hash the store does not hold) comes back as data.
+   */
+  private async withHistory<T>(sessionId: string, op: (deps: history.RevertDeps) => Promise<Result<T>>): Promise<Result<T>> {
+    if (this.reverting.has(sessionId)) return fail('busy', 'Another revert of this session is in progress.', 'Wait for it to finish.');
+    this.reverting.add(sessionId);
+    try {
+      const found = await this.runtimeOf(sessionId);
+      if (!found.ok) return found;
+      return await op({ store: this.store, snapshot: found.value.rt.snapshot, busy: (id) => this.running.has(id) });
+    } catch (e) {
+      if (isFailure(e)) return e.toFail();
+      throw e;
+    } finally {
+      this.reverting.delete(sessionId);
+    }
   }
 
   /** Revert to before a message (or a part of it). See session/revert.ts. */
   async revert(sessionId: string, messageId: string, partId?: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
-    const d = await this.deps(sessionId);
-    return d.ok ? history.revertTo(d.value, sessionId, partId === undefined ? { messageId } : { messageId, partId }, options) : d;
+    return this.withHistory(sessionId, (d) => history.revertTo(d, sessionId, partId === undefined ? { messageId } : { messageId, partId }, options));
   }
 
   async unrevert(sessionId: string): Promise<Result<RevertResult>> {
-    const d = await this.deps(sessionId);
-    return d.ok ? history.unrevert(d.value, sessionId) : d;
+    return this.withHistory(sessionId, (d) => history.unrevert(d, sessionId));
   }
 
   async undo(sessionId: string, options: RevertOptions = {}): Promise<Result<UndoResult>> {
-    const d = await this.deps(sessionId);
-    return d.ok ? history.undo(d.value, sessionId, options) : d;
+    return this.withHistory(sessionId, (d) => history.undo(d, sessionId, options));
   }
 
   async redo(sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
-    const d = await this.deps(sessionId);
-    return d.ok ? history.redo(d.value, sessionId, options) : d;
+    return this.withHistory(sessionId, (d) => history.redo(d, sessionId, options));
   }
 
   /**

@@ -6,7 +6,8 @@
  * - the step finished with `length` (output limit): the call is not run, its part is `error: truncated` and the
  *   model is told to send it again smaller (B23: cut-off arguments are never "repaired" and written);
  * - input that did not parse or fit the tool's schema: `invalid_input`;
- * - a path argument outside the project asks `external_directory` first.
+ * - a path argument outside the project asks `external_directory` first; the read-only tools (read, list, glob,
+ *   grep) are judged against `read` rules (default allow, so no question unless a rule says ask or deny).
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
  */
 import path from 'node:path';
@@ -14,7 +15,7 @@ import type { ModelToolCall } from './stream-step';
 import type { SessionStore } from '../session/store';
 import { newId } from '../session/ids';
 import type { Part } from '../../shared/model';
-import type { ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
+import type { PermissionRequest, ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
 import type { PermissionGate } from './gate';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
@@ -58,12 +59,29 @@ export function writtenFiles(outcome: ToolOutcome): string[] {
   return [...new Set(found)];
 }
 
-function outsideRoot(root: string, input: unknown): string | undefined {
+/** Tools that only read; they are judged against `read` rules here (they do not ask themselves). */
+const READ_TOOLS = new Set(['read', 'list', 'glob', 'grep']);
+
+function pathArg(input: unknown): string | undefined {
   const p = (input as { filePath?: unknown; path?: unknown } | null)?.filePath ?? (input as { path?: unknown } | null)?.path;
-  if (typeof p !== 'string' || p === '') return undefined;
+  return typeof p === 'string' && p !== '' ? p : undefined;
+}
+
+function outsideRoot(root: string, input: unknown): string | undefined {
+  const p = pathArg(input);
+  if (p === undefined) return undefined;
   const abs = path.resolve(root, p);
   const rel = path.relative(root, abs);
   return rel.startsWith('..') || path.isAbsolute(rel) ? abs : undefined;
+}
+
+/** The permission question a call needs before it runs (outside the project; reads), or undefined. */
+function preAsk(root: string, tool: string, input: unknown): PermissionRequest | undefined {
+  const outside = outsideRoot(root, input);
+  if (outside) return { tool, permission: 'external_directory', patterns: [outside], title: `${tool} outside the project: ${outside}` };
+  if (!READ_TOOLS.has(tool)) return undefined;
+  const rel = path.relative(root, path.resolve(root, pathArg(input) ?? '.')).split(path.sep).join('/') || '.';
+  return { tool, permission: 'read', patterns: [rel], title: `${tool} ${rel}` };
 }
 
 /** Resolves 'aborted' when the signal fires; `dispose()` removes the listener (one per tool call otherwise leaks). */
@@ -89,12 +107,13 @@ async function runOne(input: RunToolsInput, call: ModelToolCall, part: ToolPart)
     return { part: finish({ ...part, state: 'error', error: { code: 'invalid_input', message: why }, output: `Error (invalid_input): the arguments of ${call.toolName} are not valid: ${why}\nSend the call again with arguments that match the tool's schema.` }), aborted: false };
   }
   const ask = input.gate.askFor(input.ctx.sessionId, part.id);
-  const outside = outsideRoot(input.ctx.root, parsed.data);
-  if (outside) {
-    const answer = await ask({ tool: call.toolName, permission: 'external_directory', patterns: [outside], title: `${call.toolName} outside the project: ${outside}` });
+  const question = preAsk(input.ctx.root, call.toolName, parsed.data);
+  if (question) {
+    const answer = await ask(question);
     if (!answer.allow) {
-      const reason = answer.reason ?? 'Paths outside the project are not allowed.';
-      return { part: finish({ ...part, state: 'error', error: { code: 'permission_denied', message: reason }, output: `Error (permission_denied): ${outside} is outside the project. ${reason}` }), aborted: false };
+      const reason = answer.reason ?? 'Not allowed.';
+      const what = question.permission === 'external_directory' ? `${question.patterns[0]} is outside the project.` : `Reading ${question.patterns[0]} is not allowed.`;
+      return { part: finish({ ...part, state: 'error', error: { code: 'permission_denied', message: reason }, output: `Error (permission_denied): ${what} ${reason}` }), aborted: false };
     }
   }
   const running = finish({ ...part, state: 'running', input: parsed.data });

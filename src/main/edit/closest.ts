@@ -3,8 +3,9 @@
  * similarity), so the model knows where to read again.
  *
  * Bounded on purpose (this runs on every miss, also on 20k-line files):
- * 1. Line votes: each non-blank oldString line that occurs (trimmed) in the file votes for the window start it
- *    implies; lines occurring more than 64 times (braces, `else:`) do not vote. The best-voted window wins.
+ * 1. Line votes: each of oldString's 24 longest non-blank lines that occurs (trimmed) in the file votes for the
+ *    window start it implies; lines occurring more than 64 times (braces, `else:`) do not vote. The best-voted
+ *    window wins. (Each voter costs one indexOf pass over the file, hence the cap.)
  * 2. With no votes: the longest oldString line is compared with the (at most 200) file lines holding its rarest
  *    word, pruning by length (a line too short or long to beat the best so far costs nothing).
  * Similarity is computed under its own small budget; when that runs out, the share of voting lines is reported.
@@ -14,14 +15,27 @@ import type { SearchContext } from './types';
 import { Budget, similarity } from './similarity';
 
 const MAX_VOTERS_PER_LINE = 64;
+const MAX_VOTERS = 24;
 const CLOSEST_BUDGET = 4_000_000;
 const MAX_PROBE_LINES = 200;
 
 function bestVotedStart(ctx: SearchContext, keys: readonly string[]): { start: number; votes: number } | undefined {
   const votes = new Map<number, number>();
+  // each voter costs one scan of the file: the MAX_VOTERS longest lines vote (long lines are the distinctive ones)
+  const voters = new Set(
+    keys
+      .map((key, k) => ({ key, k }))
+      .filter((v) => v.key.length > 0)
+      .sort((a, b) => b.key.length - a.key.length)
+      .slice(0, MAX_VOTERS)
+      .map((v) => v.k),
+  );
   keys.forEach((key, k) => {
-    if (!key) return;
-    const hits = ctx.text.linesWithTrimmed(key);
+    if (!voters.has(k)) return;
+    // stop counting a very common fragment early instead of indexing every '}' of the file
+    const containing = ctx.text.linesContaining(key, 4 * MAX_VOTERS_PER_LINE + 1);
+    if (containing.length > 4 * MAX_VOTERS_PER_LINE) return;
+    const hits = containing.filter((i) => ctx.text.trimmedLine(i) === key);
     if (hits.length > MAX_VOTERS_PER_LINE) return;
     for (const i of hits) votes.set(i - k, (votes.get(i - k) ?? 0) + 1);
   });

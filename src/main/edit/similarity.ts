@@ -15,8 +15,11 @@
  */
 import { distance } from 'fastest-levenshtein';
 
-/** Default work allowance of one replace() call, in Myers word operations (≈ tens of ms on a busy laptop). */
-export const DEFAULT_BUDGET = 40_000_000;
+/** Default work allowance of one replace() call, in Myers word operations and line visits (≈ 100 ms at worst). */
+export const DEFAULT_BUDGET = 10_000_000;
+
+/** What visiting one file line costs in budget units (a line visit is dearer than one Myers word operation). */
+export const LINE_VISIT = 5;
 
 /** A work allowance shared by every rung of one search. */
 export class Budget {

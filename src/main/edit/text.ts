@@ -1,5 +1,6 @@
 /**
- * Line index over a text: line starts, lines, trimmed lines and a trimmed-line lookup, each built on first use.
+ * Line index over a text: line starts, single lines (sliced on demand), trimmed lines (cached), a trimmed-line
+ * lookup and a non-blank-line count, each built on first use.
  *
  * Why lazy: the exact rung needs none of it, and an exact edit in a 20k-line file must stay a single indexOf.
  * Lookups of a trimmed line go through indexOf over the raw text rather than a map of every line: building a
@@ -13,6 +14,7 @@ export class TextIndex {
   private starts?: number[];
   private trimmedCache: (string | undefined)[] = [];
   private byTrimmed = new Map<string, number[]>();
+  private nonBlankPrefix?: Int32Array;
 
   constructor(text: string) {
     this.text = text;
@@ -47,6 +49,16 @@ export class TextIndex {
       this.trimmedCache[i] = t;
     }
     return t;
+  }
+
+  /** Number of non-blank lines among lines [first, last] (O(1) after one pass over the text). */
+  nonBlankBetween(first: number, last: number): number {
+    if (!this.nonBlankPrefix) {
+      const prefix = new Int32Array(this.lineCount + 1);
+      for (let i = 0; i < this.lineCount; i++) prefix[i + 1] = (prefix[i] ?? 0) + (/\S/.test(this.line(i)) ? 1 : 0);
+      this.nonBlankPrefix = prefix;
+    }
+    return (this.nonBlankPrefix[last + 1] ?? 0) - (this.nonBlankPrefix[first] ?? 0);
   }
 
   /**

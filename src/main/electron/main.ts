@@ -11,7 +11,7 @@ import { createServices } from '../host/services';
 import type { Services } from '../host/services';
 import type { AppCommand } from '../../shared/contract';
 import { bindContract, pushEvent } from './ipc';
-import { APP_ORIGIN, createWindow, cspForDevServer, registerAppScheme, serveRenderer } from './window';
+import { APP_ORIGIN, createWindow, cspForDevServer, denyWebPermissions, registerAppScheme, serveRenderer } from './window';
 import { createSafeStorageSecrets } from './secrets';
 import { installMenu } from './menu';
 
@@ -42,6 +42,7 @@ async function pickFolder(): Promise<string | null> {
 
 async function start(): Promise<void> {
   serveRenderer(join(import.meta.dirname, '../renderer'));
+  denyWebPermissions();
   if (devUrl) cspForDevServer(devUrl);
   const userData = app.getPath('userData');
   const created = await createServices({

@@ -41,6 +41,12 @@ export function cspForDevServer(devUrl: string): void {
   });
 }
 
+/** Denies every web permission request (camera, notifications, …) and device access: Landfall needs none. */
+export function denyWebPermissions(): void {
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+}
+
 function allowExternal(url: string): void {
   try {
     if (new URL(url).protocol === 'https:') void shell.openExternal(url);

@@ -125,6 +125,27 @@ describe('revert / unrevert / cleanup', () => {
     expect(v2.ok && v2.value.messages).toHaveLength(2);
   });
 
+  it('B36: a bash step claims only what other sessions did not write meanwhile', async () => {
+    h = await harness();
+    await allowBash(h);
+    const s1 = h.newSession('one');
+    const s2 = h.newSession('two');
+    const x = h;
+    let started!: () => void;
+    const bashRunning = new Promise<void>((r) => { started = r; });
+    h.svc.on((e) => { if (e.type === 'part.updated' && e.part.type === 'tool' && e.part.tool === 'bash' && e.part.state === 'running') started(); });
+    const first = x.svc.runWithModel(s1, scripted([[bash('b', 'sleep 0.6 && echo one > one.txt')]]), 'slow');
+    await bashRunning;
+    await x.svc.runWithModel(s2, scripted([[write('w', 'two.txt', 'two\n')]]), 'fast');
+    const r1 = await first;
+    const v = x.svc.getSession(s1);
+    const patch = v.ok ? v.value.messages[1]?.parts.find((p) => p.type === 'patch') : undefined;
+    expect(patch?.type === 'patch' && patch.files).toEqual(['one.txt']);
+    const rv = await x.svc.revert(s1, r1.ok ? r1.value.userMessageId : '');
+    expect(rv.ok && rv.value.deleted).toEqual(['one.txt']);
+    expect(file(x, 'two.txt')).toBe('two\n');
+  });
+
   it('B37: a file the agent only tried to read is never deleted by revert', async () => {
     h = await harness();
     const s = h.newSession();

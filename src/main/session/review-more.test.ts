@@ -3,7 +3,7 @@
  * temp projects, a real snapshot store and a real session database.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, readlink, rm, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReviewDiff, ReviewTarget } from '../../shared/review-schemas';
@@ -167,5 +167,22 @@ describe('timeline and targets', () => {
     expect((await diffOf(fx, { kind: 'session' })).scope).toBe(turn.scope);
     const bad = await fx.review.diff(fx.sessionId, { kind: 'point', entryId: 'nope', against: 'previous' });
     expect(!bad.ok && bad.error.code).toBe('invalid_input');
+  });
+});
+
+describe('links', () => {
+  it('refuses to rewrite a symbolic link (its snapshot bytes are the target text), nothing written', async () => {
+    fx = await reviewFixture({ 'target.txt': 't\n', 'other.txt': 'o\n' });
+    await symlink('target.txt', join(fx.root, 'link'));
+    const from = await fx.snapshots.track();
+    await rm(join(fx.root, 'link'));
+    await symlink('other.txt', join(fx.root, 'link'));
+    const to = await fx.snapshots.track();
+    const part = { sessionId: fx.sessionId, messageId: fx.messageId, time: Date.now() };
+    fx.sessions.putPart({ ...part, id: 'prt_link_a', type: 'step-start', snapshot: from });
+    fx.sessions.putPart({ ...part, id: 'prt_link_b', type: 'step-finish', snapshot: to });
+    const r = await fx.review.decide({ sessionId: fx.sessionId, target: { kind: 'point', entryId: 'prt_link_a', against: 'previous' }, action: 'reject' });
+    expect(!r.ok && r.error.code).toBe('unavailable');
+    expect(await readlink(join(fx.root, 'link'))).toBe('other.txt');
   });
 });

@@ -54,9 +54,14 @@ describe('SessionStore', () => {
     })).toThrow('boom');
     expect(store.messages(s.id)).toEqual([]);
     expect(emitted.map((e) => e.type)).toEqual(['session.updated']);
+    store.tx(() => {
+      expect(() => store.tx(() => { store.addMessage(s.id, 'user', 'inner'); throw new Error('inner'); })).toThrow('inner');
+      store.addMessage(s.id, 'user', 'outer');
+    });
+    expect(store.messages(s.id).map((x) => store.messageText(x.id))).toEqual(['outer']);
     const m = store.addMessage(s.id, 'user', 'again');
-    expect(seqs(store)).toEqual([1, 2]);
-    expect(emitted.map((e) => ('seq' in e ? e.seq : 0))).toEqual([1, 2]);
+    expect(seqs(store)).toEqual([1, 2, 3]);
+    expect(emitted.map((e) => ('seq' in e ? e.seq : 0))).toEqual([1, 2, 3]);
     for (const e of emitted) expect(coreEventSchema.safeParse(e).success).toBe(true);
     expect(store.messageText(m.id)).toBe('again');
     store.close();
@@ -114,5 +119,23 @@ describe('export / import', () => {
     expect(h.svc.store.messageText(b.value.messages[0]?.id as string)).toBe('make a.txt');
     const bad = h.svc.importSession(h.projectId, '{"format":"other"}');
     expect(!bad.ok && bad.error.code).toBe('invalid_input');
+  });
+
+  it('a session imported where its snapshots are unknown answers revert with an error, never a throw', async () => {
+    h = await harness();
+    const s = h.newSession('exported');
+    await h.svc.runWithModel(s, scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]), 'make a.txt');
+    const doc = h.svc.exportSession(s);
+    const other = await harness();
+    try {
+      const imported = other.svc.importSession(other.projectId, doc.ok ? doc.value : {});
+      if (!imported.ok) throw new Error(imported.error.message);
+      const first = other.svc.getSession(imported.value.id);
+      const rv = await other.svc.revert(imported.value.id, first.ok ? first.value.messages[0]?.id as string : '');
+      expect(rv.ok).toBe(false);
+      expect(!rv.ok && rv.error.code).toBe('not_found');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -41,12 +41,14 @@ export class SessionStore {
   /** Run `fn` in one transaction; events it logs are emitted after commit (dropped on rollback). */
   tx<T>(fn: () => T): T {
     this.depth++;
+    const mark = this.pending.length;
     let result: T;
     try {
       result = this.db.transaction(fn)();
     } catch (e) {
       this.depth--;
-      if (this.depth === 0) this.pending = [];
+      // a nested transaction is a savepoint: its rows and events roll back together, the outer one goes on
+      this.pending.length = mark;
       throw e;
     }
     this.depth--;

@@ -69,10 +69,9 @@ export function revertFiles(root: string, db: ObjectDb, reader: TreeReader, patc
   for (const [path, hash] of firstTree) {
     try {
       const e = reader.lookup(hash, path);
+      // A folder at that path in the tree means the *file* was absent then: it is deleted like any absent file.
       if (e && e.mode !== '40000') writes.push([path, hash]);
-      else if (e) {
-        for (const f of reader.files(e.oid, path)) if (!firstTree.has(f.path)) writes.push([f.path, hash]);
-      } else if (w.remove(path)) report.deleted.push(path);
+      else if (w.remove(path)) report.deleted.push(path);
     } catch (e) {
       report.failed.push({ path, reason: reason(e) });
     }

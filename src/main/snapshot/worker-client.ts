@@ -7,7 +7,8 @@
  * `worker.js`; a bundler can pass its own script URL as `workerUrl`.
  */
 import { Worker } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { LandfallFailure, type LandfallError } from '../../shared/errors';
 import type { FileDiff } from '../../shared/model';
@@ -28,6 +29,14 @@ function defaultWorkerUrl(): URL {
   return existsSync(fileURLToPath(js)) ? js : new URL('./worker.ts', import.meta.url);
 }
 
+/** Starts a TypeScript worker script through tsx's loader (development and tests, where sources are not built). */
+function tsWorker(url: URL, workerData: unknown): Worker {
+  // require.resolve gives the CommonJS build; the worker imports the ESM build beside it.
+  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
 /** Same methods as SnapshotStore, each answered by the worker thread. */
 export class SnapshotWorker {
   /** What the last track left out (updated with every reply). */
@@ -45,8 +54,7 @@ export class SnapshotWorker {
   static async open(options: SnapshotOptions & { workerUrl?: URL }): Promise<SnapshotWorker> {
     const { log, workerUrl, ...data } = options;
     const url = workerUrl ?? defaultWorkerUrl();
-    const execArgv = url.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [];
-    const w = new SnapshotWorker(new Worker(url, { workerData: data, execArgv }));
+    const w = new SnapshotWorker(url.pathname.endsWith('.ts') ? tsWorker(url, data) : new Worker(url, { workerData: data }));
     w.log = log ?? ((line) => console.warn(line));
     await w.call('ready');
     return w;

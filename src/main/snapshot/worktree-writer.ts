@@ -99,14 +99,13 @@ export class WorktreeWriter {
     return true;
   }
 
-  /** Deletes the file or link at `path` (never a folder, never through a link). Returns false when absent. */
+  /** Deletes the file or link at `path` (never a folder, never through a link). Returns false when no file is there. */
   remove(path: string): boolean {
     WorktreeWriter.check(path);
     if (!this.parents(path, false)) return false;
     const abs = `${this.root}/${path}`;
     const st = lstatOrUndefined(abs);
-    if (!st) return false;
-    if (st.isDirectory()) refuse(path, `not deleted: ${path} is a folder on disk`);
+    if (!st || st.isDirectory()) return false; // no file there (a folder is not the file being removed)
     unlinkSync(abs);
     const slash = path.lastIndexOf('/');
     if (slash > 0) this.touchedDirs.add(path.slice(0, slash));

@@ -26,7 +26,7 @@ export interface PlannedCall {
 
 export interface ReplayPlan {
   turns: PlannedCall[][];
-  /** Calls not sent to the loop, with why (`context` for bash/submit, `skipped` otherwise). */
+  /** Calls not sent to the loop, with why: `context` (bash/submit), `recorded_failure` (recorded mode), `skipped`. */
   notReplayed: { seq: number; tool: string; recorded: string; reason: string }[];
 }
 
@@ -82,7 +82,10 @@ export function planReplay(calls: CorpusCall[], mode: 'recorded' | 'live', exist
         plan.notReplayed.push({ seq: c.seq, tool: c.tool, recorded, reason: c.tool === 'bash' || c.tool === 'submit' || c.tool === 'unparsed_response' ? 'context' : 'skipped' });
         continue;
       }
-      if (mode === 'recorded' && recorded !== 'ok') continue;
+      if (mode === 'recorded' && recorded !== 'ok') {
+        plan.notReplayed.push({ seq: c.seq, tool: c.tool, recorded, reason: 'recorded_failure' });
+        continue;
+      }
       const target = c.landed_in ?? c.path ?? '.';
       if (CHANGES.has(c.tool) && !seen.has(target) && existing.has(target)) {
         out.push({ seq: c.seq, callId: `replay-${c.seq}-read`, toolName: 'read', input: { filePath: target }, synthetic: true, recorded: 'ok', path: target });

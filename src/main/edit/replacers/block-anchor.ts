@@ -11,7 +11,7 @@
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { BLOCK_ANCHOR_THRESHOLD, LINE_FLOOR, MIN_ANCHOR_LINES, SIZE_TOLERANCE } from '../policy';
-import { similarity } from '../similarity';
+import { LINE_VISIT, similarity } from '../similarity';
 import { lineWindow } from './shared';
 
 interface Score {
@@ -19,23 +19,30 @@ interface Score {
   mean: number;
 }
 
-/** Score file lines [first, last] against oldString's non-blank trimmed lines; undefined when they do not pair. */
+/**
+ * Score file lines [first, last] against oldString's non-blank trimmed lines, pairing non-blank lines in order
+ * and stopping at the first pair below the floor (most windows die on their first middle line); undefined when
+ * the lines do not pair one-to-one or a pair fails.
+ */
 function scoreWindow(ctx: SearchContext, first: number, last: number, oldKeys: readonly string[]): Score | undefined {
-  const fileKeys: string[] = [];
-  for (let i = first; i <= last; i++) {
-    const t = ctx.text.trimmedLine(i);
-    if (t.length > 0) fileKeys.push(t);
-  }
-  if (fileKeys.length !== oldKeys.length) return undefined;
   let min = 1;
   let sum = 0;
-  for (let k = 1; k < oldKeys.length - 1; k++) {
-    const s = similarity(oldKeys[k] ?? '', fileKeys[k] ?? '', LINE_FLOOR, ctx.budget);
-    if (ctx.budget.exhausted || s < LINE_FLOOR) return undefined;
-    min = Math.min(min, s);
-    sum += s;
+  let k = 0;
+  for (let i = first; i <= last; i++) {
+    if (!ctx.budget.spend(LINE_VISIT)) return undefined;
+    const have = ctx.text.trimmedLine(i);
+    if (have.length === 0) continue;
+    const want = oldKeys[k];
+    if (want === undefined) return undefined;
+    if (k > 0 && k < oldKeys.length - 1) {
+      const s = similarity(want, have, LINE_FLOOR, ctx.budget);
+      if (ctx.budget.exhausted || s < LINE_FLOOR) return undefined;
+      min = Math.min(min, s);
+      sum += s;
+    }
+    k++;
   }
-  return { min, mean: sum / (oldKeys.length - 2) };
+  return k === oldKeys.length ? { min, mean: sum / (oldKeys.length - 2) } : undefined;
 }
 
 function* find(ctx: SearchContext): Generator<Candidate> {
@@ -47,17 +54,32 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   if (!firstKey || !lastKey || oldKeys.length < MIN_ANCHOR_LINES) return;
   const minSize = Math.max(MIN_ANCHOR_LINES, Math.floor(n * (1 - SIZE_TOLERANCE)));
   const maxSize = Math.ceil(n * (1 + SIZE_TOLERANCE));
+  const ends = ctx.text.linesWithTrimmed(lastKey);
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
-    for (let size = minSize; size <= maxSize && i + size <= ctx.text.lineCount; size++) {
-      if (!ctx.budget.spend(1)) return;
-      if (ctx.text.trimmedLine(i + size - 1) !== lastKey) continue;
-      const score = scoreWindow(ctx, i, i + size - 1, oldKeys);
+    // last-anchor lines inside the allowed size range, found by binary search in the sorted list
+    for (let e = lowerBound(ends, i + minSize - 1); e < ends.length && (ends[e] ?? 0) <= i + maxSize - 1; e++) {
+      const last = ends[e] ?? 0;
+      // non-blank lines must pair one-to-one: a window with another count cannot fit (O(1) check)
+      if (ctx.text.nonBlankBetween(i, last) !== oldKeys.length) continue;
+      const score = scoreWindow(ctx, i, last, oldKeys);
       if (ctx.budget.exhausted) return;
       if (score && score.mean >= BLOCK_ANCHOR_THRESHOLD) {
-        yield lineWindow(ctx, i, size, 'block-anchor', { minLineSimilarity: score.min });
+        yield lineWindow(ctx, i, last - i + 1, 'block-anchor', { minLineSimilarity: score.min });
       }
     }
   }
+}
+
+/** Index of the first entry of the ascending list `xs` that is ≥ `value`. */
+function lowerBound(xs: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((xs[mid] ?? 0) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export const blockAnchor: Replacer = { name: 'block-anchor', find };

@@ -3,12 +3,32 @@
  * last lines equal oldString's (trimmed, non-blank) and where at least half of the middle lines are equal after
  * trimming. The middle lines that differ are scored by similarity and the lowest score travels with the candidate,
  * so the loop's fidelity gate refuses a window whose differing lines are invented rather than drifted
- * (conformance case context-half-hallucinated: 3 of 5 equal, 2 invented → refused).
+ * (conformance case context-half-hallucinated: 3 of 5 equal, 2 invented → refused). A window stops being scored
+ * as soon as too many lines differ or one differing line is below the floor.
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { CONTEXT_EQUAL_SHARE, LINE_FLOOR, MIN_ANCHOR_LINES } from '../policy';
-import { similarity } from '../similarity';
+import { LINE_VISIT, similarity } from '../similarity';
 import { lineWindow } from './shared';
+
+/** Lowest similarity of the differing middle lines of the window at `i`, or undefined when it cannot fit. */
+function scoreWindow(ctx: SearchContext, i: number, keys: readonly string[]): number | undefined {
+  const n = keys.length;
+  const allowedDifferent = Math.floor((n - 2) * (1 - CONTEXT_EQUAL_SHARE));
+  let different = 0;
+  let min = 1;
+  for (let k = 1; k < n - 1; k++) {
+    if (!ctx.budget.spend(LINE_VISIT)) return undefined;
+    const a = keys[k] ?? '';
+    const b = ctx.text.trimmedLine(i + k);
+    if (a === b) continue;
+    different++;
+    // a differing line below the floor fails the fidelity gate anyway: stop paying for this window
+    min = Math.min(min, similarity(a, b, LINE_FLOOR, ctx.budget));
+    if (different > allowedDifferent || min < LINE_FLOOR || ctx.budget.exhausted) return undefined;
+  }
+  return min;
+}
 
 function* find(ctx: SearchContext): Generator<Candidate> {
   const n = ctx.oldLines.length;
@@ -19,19 +39,9 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   if (!firstKey || !lastKey) return;
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
     if (i + n > ctx.text.lineCount || ctx.text.trimmedLine(i + n - 1) !== lastKey) continue;
-    if (!ctx.budget.spend(n)) return;
-    let equal = 0;
-    let min = 1;
-    for (let k = 1; k < n - 1; k++) {
-      const a = keys[k] ?? '';
-      const b = ctx.text.trimmedLine(i + k);
-      if (a === b) equal++;
-      else min = Math.min(min, similarity(a, b, LINE_FLOOR, ctx.budget));
-    }
+    const min = scoreWindow(ctx, i, keys);
     if (ctx.budget.exhausted) return;
-    if (equal >= (n - 2) * CONTEXT_EQUAL_SHARE) {
-      yield lineWindow(ctx, i, n, 'context-aware', { minLineSimilarity: min });
-    }
+    if (min !== undefined) yield lineWindow(ctx, i, n, 'context-aware', { minLineSimilarity: min });
   }
 }
 

@@ -52,7 +52,7 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   const keys = splitBlock(plain).lines.map((l) => l.trim());
   if (keys.length < 2 || keys.every((k) => k.length === 0)) return;
   for (const i of ctx.text.linesWithTrimmed(keys[0] ?? '')) {
-    if (!ctx.budget.spend(keys.length)) return;
+    if (ctx.budget.exhausted) return;
     if (windowEquals(ctx, i, keys, trimmedAt(ctx))) {
       yield lineWindow(ctx, i, keys.length, 'escape-normalized', { matched: splitBlock(plain).lines.join('\n'), distortions: [{ kind: 'escape' }] });
     }

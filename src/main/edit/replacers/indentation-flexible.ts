@@ -1,11 +1,12 @@
 /**
  * Rung 5, indentation-flexible: oldString equals a window of whole file lines once the smallest common
  * indentation is removed from both (relative indentation must agree). Stricter than line-trimmed, which runs
- * first; it is kept so the ladder is opencode's, and it never widens what can land.
+ * first (every window equal after dedent is equal after trimming, so it is pre-checked that cheap way); it is
+ * kept so the ladder is opencode's, and it never widens what can land.
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { indentOf } from '../text';
-import { lineWindow } from './shared';
+import { lineWindow, trimmedAt, windowEquals } from './shared';
 
 function dedent(lines: readonly string[]): string[] {
   const indents = lines.filter((l) => l.trim().length > 0).map((l) => indentOf(l).length);
@@ -17,10 +18,14 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   const n = ctx.oldLines.length;
   const want = dedent(ctx.oldLines).join('\n');
   if (want.trim().length === 0) return;
-  const firstKey = (ctx.oldLines[0] ?? '').trim();
+  const keys = ctx.oldLines.map((l) => l.trim());
+  const firstKey = keys[0] ?? '';
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
-    if (i + n > ctx.text.lineCount) continue;
-    if (!ctx.budget.spend(n)) return;
+    // equal after dedent implies equal after trim: the cheap early-exit check first
+    if (!windowEquals(ctx, i, keys, trimmedAt(ctx))) {
+      if (ctx.budget.exhausted) return;
+      continue;
+    }
     const window = Array.from({ length: n }, (_, k) => ctx.text.line(i + k));
     if (dedent(window).join('\n') === want) yield lineWindow(ctx, i, n, 'indentation-flexible');
   }

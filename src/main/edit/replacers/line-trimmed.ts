@@ -14,7 +14,7 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   if (keys.every((k) => k.length === 0)) return;
   const firstKey = keys[0] ?? '';
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
-    if (!ctx.budget.spend(keys.length)) return;
+    if (ctx.budget.exhausted) return;
     if (windowEquals(ctx, i, keys, trimmedAt(ctx))) yield lineWindow(ctx, i, keys.length, 'line-trimmed');
   }
 }

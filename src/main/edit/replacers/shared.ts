@@ -3,6 +3,7 @@
  * (trim, whitespace collapse) they compare lines in.
  */
 import type { Candidate, Distortion, RungName, SearchContext } from '../types';
+import { LINE_VISIT } from '../similarity';
 
 /** Collapse every whitespace run to one space and trim: the whitespace-normalized comparison form of a line. */
 export function collapse(line: string): string {
@@ -34,11 +35,14 @@ export function lineWindow(
   return candidate;
 }
 
-/** True when file lines [first, first + keys.length) equal `keys` once read through `lineAt` (e.g. trimmed). */
+/**
+ * True when file lines [first, first + keys.length) equal `keys` once read through `lineAt` (e.g. trimmed).
+ * Stops at the first difference; every line compared is charged to the budget (false once it is spent).
+ */
 export function windowEquals(ctx: SearchContext, first: number, keys: readonly string[], lineAt: (i: number) => string): boolean {
   if (first < 0 || first + keys.length > ctx.text.lineCount) return false;
   for (let k = 0; k < keys.length; k++) {
-    if (lineAt(first + k) !== keys[k]) return false;
+    if (!ctx.budget.spend(LINE_VISIT) || lineAt(first + k) !== keys[k]) return false;
   }
   return true;
 }

@@ -22,7 +22,7 @@ function* multiLine(ctx: SearchContext): Generator<Candidate> {
   const word = (keys[anchor] ?? '').split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
   const collapsedAt = (i: number): string => collapse(ctx.text.line(i));
   for (const hit of ctx.text.linesContaining(word)) {
-    if (!ctx.budget.spend(keys.length)) return;
+    if (ctx.budget.exhausted) return;
     const i = hit - anchor;
     if (windowEquals(ctx, i, keys, collapsedAt)) yield lineWindow(ctx, i, keys.length, 'whitespace-normalized');
   }

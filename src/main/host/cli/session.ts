@@ -9,7 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import type { Result } from '../../../shared/errors';
 import type { CoreEvent } from '../../../shared/events';
 import type { Part } from '../../../shared/model';
@@ -58,13 +58,26 @@ function describePart(p: Part): string | undefined {
   return `\n${head}\n  ${body}\n`;
 }
 
+/** Ask one question on the terminal; undefined when stdin ends without an answer. Questions are asked one at a time. */
+let asking: Promise<unknown> = Promise.resolve();
+function question(text: string): Promise<string | undefined> {
+  const next = asking.then(() => new Promise<string | undefined>((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
+    let answered = false;
+    out(text);
+    rl.once('line', (line) => { answered = true; rl.close(); resolve(line.trim()); });
+    rl.once('close', () => { if (!answered) resolve(undefined); });
+  }));
+  asking = next;
+  return next;
+}
+
 async function runPrompt(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const text = a.positional.join(' ');
   if (!dir || text === '') { err('usage: landfall run --dir D [--provider ID] [--model M] "prompt"\n'); return 2; }
   const svc = await openService(a);
   if (!svc) return 1;
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const project = await svc.openProject(dir);
     if (failed(project)) return 1;
@@ -74,9 +87,11 @@ async function runPrompt(a: Args): Promise<number> {
       if (e.type === 'text.delta' && e.sessionId === session.value.id) out(e.delta);
       if (e.type === 'part.updated') { const d = describePart(e.part); if (d) out(d); }
       if (e.type === 'permission.asked') {
-        void rl.question(`\n? ${e.title} — allow [o]nce, [a]lways, [r]eject: `).then((ans) => {
-          const answer = ans.startsWith('a') ? 'always' : ans.startsWith('o') || ans.startsWith('y') ? 'once' : 'reject';
-          svc.answerPermission(e.requestId, { answer });
+        void question(`\n? ${e.title} — allow [o]nce, [a]lways, [r]eject (optionally: r <reason>): `).then((ans) => {
+          const word = ans ?? '';
+          const answer = word.startsWith('a') ? 'always' : word.startsWith('o') || word.startsWith('y') ? 'once' : 'reject';
+          const reason = answer === 'reject' ? (ans === undefined ? 'no answer: the terminal input ended' : word.replace(/^r\w*\s*/, '') || undefined) : undefined;
+          svc.answerPermission(e.requestId, { answer, reason });
         });
       }
     });
@@ -87,7 +102,6 @@ async function runPrompt(a: Args): Promise<number> {
     if (r.value.error) err(`${r.value.error.code}: ${r.value.error.message}\n${r.value.error.hint}\n`);
     return r.value.error ? 1 : 0;
   } finally {
-    rl.close();
     await svc.close();
   }
 }

@@ -3,7 +3,7 @@
  * locks held from reading the current bytes to writing the new ones (so a tool edit cannot slip in between), atomic
  * writes. Several files land as one transaction: on a failure midway the files already written are put back.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { lstat, readFile, rm } from 'node:fs/promises';
 import { fail, ok, type Result } from '../../../shared/errors';
 import { resolveInRoot, type ResolvedPath } from '../../fs/workspace';
 import { withFileLocks } from '../../fs/file-lock';
@@ -31,7 +31,8 @@ async function putBytes(abs: string, bytes: Buffer | null): Promise<void> {
 /**
  * Under the locks of `paths` (root-relative): read their current bytes, call `plan` with them, and write what it
  * returns. `plan` answers a failure (nothing written) or the writes plus a value passed back. Errors:
- * `outside_root` for a path leaving the root; `io_error` when a write fails (earlier writes are restored).
+ * `outside_root` for a path leaving the root; `unavailable` for a symbolic link; `io_error` when a write fails
+ * (earlier writes are restored).
  */
 export async function lockedUpdate<T>(
   root: string,
@@ -42,6 +43,10 @@ export async function lockedUpdate<T>(
   for (const p of new Set(paths)) {
     const r = await resolveInRoot(root, p);
     if (!r.ok) return r;
+    // A symlink's snapshot bytes are its target text: writing them would replace the link with a file.
+    if (await lstat(r.value.abs).then((st) => st.isSymbolicLink(), () => false)) {
+      return fail('unavailable', `${p} is a symbolic link; review decisions do not rewrite links.`, 'Change the link by hand (ln -sf), or review the file it points to.');
+    }
     resolved.set(p, r.value);
   }
   return withFileLocks([...resolved.values()].map((r) => r.real), async () => {

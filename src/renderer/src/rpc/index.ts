@@ -19,11 +19,6 @@ function current(): LandfallApi {
   return api;
 }
 
-/** Which transport carries the contract (shown in the about line; never branched on for behaviour). */
-export function transportName(): 'electron' | 'web' {
-  return window.landfall ? 'electron' : 'web';
-}
-
 /** Makes one contract call. Resolves to a Result; expected failures are data, never a rejection. */
 export function call<N extends CallName>(name: N, input: CallInput<N>): Promise<CallResult<N>> {
   return current().calls[name](input);

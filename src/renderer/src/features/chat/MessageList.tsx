@@ -17,7 +17,6 @@ export function MessageList({ messages, revertedFrom, footer }: { messages: Mess
     getScrollElement: () => scroller.current,
     estimateSize: () => 90,
     overscan: 6,
-    useAnimationFrameWithResizeObserver: true,
     getItemKey: (i) => messages[i]?.id ?? i,
   });
   const last = messages[messages.length - 1];

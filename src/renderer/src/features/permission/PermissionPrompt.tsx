@@ -5,6 +5,13 @@ import type { PermissionAsk } from '../../../../shared/contract';
 import { useStore } from '../../stores';
 import { DiffPreview } from './DiffPreview';
 
+const VERB: Record<PermissionAsk['permission'], string> = {
+  read: 'read',
+  edit: 'change',
+  bash: 'run',
+  external_directory: 'reach outside the project',
+};
+
 export function PermissionPrompt({ ask }: { ask: PermissionAsk }): React.JSX.Element {
   const answer = useStore((s) => s.answer);
   const [rejecting, setRejecting] = useState(false);
@@ -13,7 +20,7 @@ export function PermissionPrompt({ ask }: { ask: PermissionAsk }): React.JSX.Ele
   return (
     <div className="permission" role="alertdialog" aria-label="Permission needed" data-testid="permission">
       <div className="permission-head">
-        <strong>{ask.tool}</strong> wants to {ask.permission === 'bash' ? 'run' : ask.permission}: <code>{ask.patterns.join(', ') || ask.title}</code>
+        <strong>{ask.tool}</strong> wants to {VERB[ask.permission]}: <code>{ask.patterns.join(', ') || ask.title}</code>
       </div>
       {preview.map((f) => (
         <div key={f.file} className="preview-file">

@@ -50,6 +50,8 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         // The +/- gutter glyphs and revert arrows need the codicon font and an editable side; the hunk bars say it.
         renderIndicators: false,
         renderMarginRevertIcon: false,
+        // The user's side-by-side / inline choice holds in a narrow panel (Monaco would silently switch to inline).
+        useInlineViewWhenSpaceIsLimited: false,
       });
       setEditor({ monaco, diff });
       dispose = () => {

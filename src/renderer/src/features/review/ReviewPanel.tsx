@@ -71,7 +71,7 @@ export function ReviewPanel({ sessionId, session, api }: { sessionId: string | n
           </select>
         </label>
         <label>
-          <input type="checkbox" checked={s.sideBySide} onChange={(e) => s.setSideBySide(e.target.checked)} /> side by side
+          <input type="checkbox" data-testid="review-side-by-side" checked={s.sideBySide} onChange={(e) => s.setSideBySide(e.target.checked)} /> side by side
         </label>
         <button type="button" onClick={() => s.nextHunk(-1)} title="Previous change (Alt+↑)">↑ Prev</button>
         <button type="button" onClick={() => s.nextHunk(1)} title="Next change (Alt+↓)">↓ Next</button>

@@ -46,7 +46,8 @@ function barNode(h: ReviewHunk, n: number, total: number, focused: boolean, act:
   const dels = h.lines.filter((l) => l.startsWith('-')).length;
   const label = document.createElement('span');
   label.className = 'hunk-label';
-  label.textContent = `Hunk ${n}/${total} · −${h.kind === 'file' ? h.oldLines : dels} +${h.kind === 'file' ? h.newLines : adds}`;
+  label.textContent = `${n}/${total} · −${h.kind === 'file' ? h.oldLines : dels} +${h.kind === 'file' ? h.newLines : adds}`;
+  label.title = `Hunk ${n} of ${total}`;
   bar.append(label);
   if (h.state === 'pending') {
     bar.append(button('Keep', 'Keep this hunk (Ctrl/Cmd+Y)', 'hunk-keep', () => act('accept')));
