@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   process.stdout.write([
     `session benchmark: replay of ${SESSION} on a ${FILES}-file project, ${RUNS} runs, ${stepCount} steps per run (machine shared, under load)`,
     `  wall time per replay        median ${median(walls).toFixed(0)} ms`,
-    `  overhead, first (cold) step median ${median(firsts).toFixed(1)} ms  (first snapshot of the whole project)`,
+    `  overhead, first step        median ${median(firsts).toFixed(1)} ms  (walks the freshly seeded project)`,
     `  overhead per step (warm)    mean ${mean.toFixed(2)} ms, median ${med.toFixed(2)} ms, p90 ${pct(warm, 90).toFixed(2)} ms, max ${Math.max(...warm).toFixed(2)} ms`,
     '    (a step that wrote walks the tree once after its tools; read-only steps and steps that start right after',
     `     the previous walk reuse its tree — loop.ts TREE_REUSE_MS; so the median step does no walk at all)`,

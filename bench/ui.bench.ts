@@ -3,7 +3,8 @@
  *   1. web host start → first paint of the app: median of 5 cold starts (target ≤ 1.5 s);
  *   2. a 2,000-message session scrolled top to bottom: frame times and frames over 2 × 16.7 ms (target: none);
  *   3. 10,000 streamed tokens from a local OpenAI-compatible server (2,000 tokens/s): the renderer's main-thread
- *      busy share, from Chrome's TaskDuration metric over the stream (target < 30%).
+ *      busy share over the stream (target < 30%), as CPU time (Chrome's ThreadTime metric) and as task wall time
+ *      (TaskDuration, which also counts time the thread waited for a core on a loaded machine).
  * Figures are taken on a shared 2-core machine under load from other work; they are medians, not best cases.
  */
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
@@ -122,7 +123,7 @@ async function tokenServer(tokens: number, perSecond: number): Promise<{ url: st
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-async function streaming(browser: Browser, temp: string): Promise<{ busy: number; seconds: number }> {
+async function streaming(browser: Browser, temp: string): Promise<{ busy: number; taskBusy: number; seconds: number }> {
   const tokens = await tokenServer(10_000, 2_000);
   const dataDir = join(temp, 'stream');
   await mkdir(dataDir, { recursive: true });
@@ -137,16 +138,19 @@ async function streaming(browser: Browser, temp: string): Promise<{ busy: number
     await page.click('[data-testid=new-session]');
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
-    const taskTime = async (): Promise<number> => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0);
-    const before = await taskTime();
+    const metrics = async (): Promise<{ task: number; cpu: number }> => {
+      const list = (await cdp.send('Performance.getMetrics')).metrics;
+      return { task: list.find((m) => m.name === 'TaskDuration')?.value ?? 0, cpu: list.find((m) => m.name === 'ThreadTime')?.value ?? 0 };
+    };
+    const before = await metrics();
     const t0 = performance.now();
     await page.fill('[data-testid=composer]', 'Stream ten thousand tokens.');
     await page.press('[data-testid=composer]', 'Enter');
     await page.waitForSelector('[data-testid=busy]');
     await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 120_000 });
     const seconds = (performance.now() - t0) / 1000;
-    const busy = (await taskTime()) - before;
-    return { busy: busy / seconds, seconds };
+    const after = await metrics();
+    return { busy: (after.cpu - before.cpu) / seconds, taskBusy: (after.task - before.task) / seconds, seconds };
   } finally {
     await served.close();
     await tokens.close();
@@ -165,7 +169,7 @@ async function main(): Promise<void> {
     const sorted = [...s.frames].sort((a, b) => a - b);
     console.log(`2,000-message scroll: ${s.frames.length} frames, median ${median(s.frames).toFixed(1)} ms, p95 ${(sorted[Math.floor(sorted.length * 0.95)] ?? NaN).toFixed(1)} ms, dropped (> 33.4 ms) ${s.dropped}`);
     const st = await streaming(browser, temp);
-    console.log(`10,000 streamed tokens: ${st.seconds.toFixed(1)} s, renderer main thread busy ${(st.busy * 100).toFixed(1)}%; target < 30% → ratio ${(st.busy / 0.3).toFixed(2)}`);
+    console.log(`10,000 streamed tokens: ${st.seconds.toFixed(1)} s, renderer main thread busy ${(st.busy * 100).toFixed(1)}% CPU (task wall time ${(st.taskBusy * 100).toFixed(1)}%); target < 30% → ratio ${(st.busy / 0.3).toFixed(2)}`);
     console.log('(taken on a shared 2-core machine under load)');
   } finally {
     await browser.close();

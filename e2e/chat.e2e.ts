@@ -4,7 +4,7 @@
  * running turn with Esc Esc, /undo then /redo — and after each step compare the files on disk byte for byte.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -104,7 +104,7 @@ describe('chat against the web host', () => {
     await page.getByText(/Replayed turn 1 of 2/).waitFor();
     expect(await disk(root)).toEqual({ ...base, 'src/greet.js': end['src/greet.js'] });
 
-    await (await promptFor('test/shout.test.js')).locator('[data-testid=allow-once]').click();
+    await (await promptFor('test/shout.test.js')).locator('[data-testid=allow-always]').click();
     await (await promptFor('README.md')).locator('[data-testid=allow-once]').click();
     await page.getByText(/Replayed turn 2 of 2/).waitFor();
     await idle();
@@ -178,6 +178,27 @@ describe('chat against the web host', () => {
     await page.locator('[data-testid=permission]').waitFor({ state: 'detached' });
     expect(await disk(other)).toEqual(base);
     await shot(page, '07-stopped');
+    expect(errors).toEqual([]);
+  });
+
+  test('a write that breaks the syntax shows the language server\'s diagnostics on its tool card', async () => {
+    const recording = join(app.temp, 'broken-recording');
+    await mkdir(recording, { recursive: true });
+    const broken = 'export const greeting = ;\n';
+    await writeFile(join(recording, 'files.jsonl'), '');
+    await writeFile(join(recording, 'calls.jsonl'), `${JSON.stringify({ seq: 1, tool: 'write', path: 'src/broken.js', content: broken, orig_outcome: 'ok' })}\n`);
+    await page.click('[data-testid=new-session]');
+    await send(`/replay ${recording}`);
+    await (await promptFor('src/broken.js')).locator('[data-testid=allow-once]').click();
+    const card = page.locator('.tool-card[data-tool=write][data-state=completed]');
+    await card.waitFor({ timeout: 30_000 });
+    await idle();
+    expect(await fileText(join(app.temp, 'greeter-stop'), 'src/broken.js')).toBe(broken);
+    await expect.poll(() => card.locator('.diag-count').textContent()).toMatch(/^\d+ errors?$/);
+    await card.locator('.tool-head').click();
+    await card.locator('.diagnostics li.error').first().waitFor();
+    expect(await card.locator('.diagnostics li.error').first().textContent()).toMatch(/^src\/broken\.js:1:\d+ /);
+    await shot(page, '07b-diagnostics');
     expect(errors).toEqual([]);
   });
 

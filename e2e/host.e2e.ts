@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { request } from 'node:http';
 import { WebSocket } from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fileText, launchBrowser, openPage, rowsDoNotOverlap, sampleEndState, shot, startApp } from './harness';
@@ -37,6 +38,18 @@ function tryConnect(headers: Record<string, string>): Promise<'open' | number> {
     });
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', () => undefined);
+  });
+}
+
+/** A GET with the path sent exactly as written (fetch would normalise the dots away). */
+function rawGet(path: string, cookie: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: app.served.host.port, path, headers: { cookie, host: `127.0.0.1:${app.served.host.port}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -96,6 +109,9 @@ describe('the web host', () => {
     expect(index.status).toBe(200);
     expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(index.headers.get('content-security-policy')).toContain(`ws://127.0.0.1:${app.served.host.port}`);
+    for (const path of ['/assets/../../package.json', '/%2e%2e/%2e%2e/package.json', '/..%2f..%2fpackage.json']) {
+      expect(await rawGet(path, cookie)).toBe(404);
+    }
   });
 
   test('first run: no provider, the sample replays to the recorded end state', async () => {
@@ -121,6 +137,15 @@ describe('the web host', () => {
     await page.locator('.tool-body .patch').first().waitFor();
     await expect.poll(() => rowsDoNotOverlap(page)).toBe(true);
     await shot(page, '12-dark-theme');
+    expect(errors).toEqual([]);
+  });
+
+  test('a dropped connection comes back by itself and the window reloads what it missed', async () => {
+    const before = await page.locator('[data-testid=session-item]').count();
+    app.served.host.dropSockets();
+    await page.waitForTimeout(1500);
+    await page.click('[data-testid=new-session]');
+    await expect.poll(() => page.locator('[data-testid=session-item]').count()).toBe(before + 1);
     expect(errors).toEqual([]);
   });
 });

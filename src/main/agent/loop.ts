@@ -53,6 +53,8 @@ export interface TurnInput {
   emit: (e: CoreEvent) => void;
   maxSteps: number;
   retry?: RetryPolicy;
+  /** True while another session of the same project runs a turn (then every step walks the tree afresh). */
+  othersActive?: () => boolean;
   /**
    * Called after every step with Landfall's own time (ms) spent outside model and tools, and the part of it
    * spent in the snapshot store (benchmark).
@@ -107,8 +109,9 @@ interface Tracked { tree: string; at: number }
 
 /**
  * A step that starts within this many ms of the last walk of the work tree in the same turn reuses that tree as
- * its before-snapshot: only the loop itself ran in between (no model latency), so nobody else can have written.
- * Past it (a real model answering), the tree is walked again so a user's edit between steps stays the user's.
+ * its before-snapshot: only the loop itself ran in between (no model latency). Past it (a real model answering),
+ * or while another session of the project runs, the tree is walked again, so an edit someone else made between
+ * steps stays theirs on revert.
  */
 export const TREE_REUSE_MS = 250;
 
@@ -134,7 +137,7 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
   const { store, snapshot, ctx } = input;
   const sessionId = ctx.sessionId;
   let t0 = performance.now();
-  const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS;
+  const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS && input.othersActive?.() !== true;
   const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(), at: performance.now() };
   const before = beforeTracked.tree;
   const stepStarted = Date.now();

@@ -4,6 +4,8 @@
 import type { Message, Part, Project, Session } from '../../shared/model';
 import type { LandfallError } from '../../shared/errors';
 import type { PermissionRule } from './permission';
+import type { RetryPolicy } from './retry';
+import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
 export interface ServiceOptions {
@@ -116,6 +118,16 @@ export interface Settings {
   defaultProvider: string;
   providers: ProviderSettings[];
   permissions: PermissionRule[];
+}
+
+/** Extra knobs for embedding and tests; none is needed in normal use. */
+export interface ServiceExtras {
+  /** Language-server hook per project (src/main/lsp LspManager); none → no diagnostics. */
+  diagnostics?: (project: Project) => DiagnosticsHook | undefined;
+  tools?: ToolDefinition[];
+  retry?: RetryPolicy;
+  /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
+  onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }
 
 export type { Project, Session };

@@ -25,7 +25,7 @@ import { ObservedVersions } from '../fs/observed';
 import { realRoot } from '../fs/workspace';
 import { SessionStore } from '../session/store';
 import * as history from '../session/revert';
-import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
+import type { ToolDefinition } from '../tools/types';
 import { defaultTools, toSdkTools } from '../tools/registry';
 import { PermissionGate } from './gate';
 import { runTurn } from './loop';
@@ -34,41 +34,25 @@ import type { ProjectRuntime } from './project';
 import { createModel, findProvider } from './providers';
 import { replayCorpusSession } from './replay/run';
 import type { ReplayHooks } from './replay/run';
-import type { RetryPolicy } from './retry';
 import { exportSession, importSession } from './session-io';
 import type { SessionExport } from './session-io';
 import { loadSettings, saveSettings, DEFAULT_SETTINGS } from './settings';
 import { testConnection } from './test-connection';
+import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
 import type {
-  PermissionReply, PromptOptions, ProviderSettings, ReplayOptions, ReplayReport, RevertOptions, RevertResult,
+  PermissionReply, ServiceExtras, PromptOptions, ProviderSettings, ReplayOptions, ReplayReport, RevertOptions, RevertResult,
   ServiceOptions, SessionView, Settings, TurnResult, UndoResult,
 } from './service-types';
 
-export const SYSTEM_PROMPT = 'You are a coding agent working in the user\'s project through tools. Read a file before editing it; make the smallest edit that does the job; when a tool reports an error, read its hint and act on it.';
-
-/** Title of a session created without one; the first prompt replaces it. */
-export const DEFAULT_TITLE = 'New session';
-
-/** A session title from a prompt: its first line, at most 60 characters. */
-function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-}
-
-/** Extra knobs for embedding and tests; none is needed in normal use. */
-export interface ServiceExtras {
-  /** Language-server hook per project (src/main/lsp LspManager); none → no diagnostics. */
-  diagnostics?: (project: Project) => DiagnosticsHook | undefined;
-  tools?: ToolDefinition[];
-  retry?: RetryPolicy;
-  /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
-  onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
-}
+export type { ServiceExtras } from './service-types';
+export { DEFAULT_TITLE, SYSTEM_PROMPT } from './defaults';
 
 export class AgentService {
   private readonly listeners = new Set<CoreListener>();
   private readonly runtimes = new Map<string, Promise<ProjectRuntime>>();
   private readonly running = new Map<string, AbortController>();
+  /** Project of each running session (a step may reuse its last tree only while no other session of it runs). */
+  private readonly runningProject = new Map<string, string>();
   /** Sessions with a history operation (revert, undo, …) in progress. */
   private readonly reverting = new Set<string>();
   private readonly observed = new ObservedVersions();
@@ -186,6 +170,8 @@ export class AgentService {
     const { rt } = found.value;
     const abort = new AbortController();
     this.running.set(sessionId, abort);
+    this.runningProject.set(sessionId, rt.project.id);
+    const othersActive = (): boolean => [...this.runningProject].some(([id, p]) => id !== sessionId && p === rt.project.id);
     this.emit({ type: 'session.state', sessionId, state: 'busy' });
     try {
       history.cleanup(this.store, sessionId);
@@ -196,7 +182,7 @@ export class AgentService {
         store: this.store, snapshot: rt.snapshot, gate: this.gate, model, tools: this.tools, sdkTools: toSdkTools(this.tools),
         ctx: { root: rt.project.root, sessionId, observed: this.observed, diagnostics: this.options.diagnostics?.(rt.project), scratchDir: path.join(this.options.dataDir, 'scratch') },
         writes: rt.writes, system: SYSTEM_PROMPT, signal: abort.signal, emit: (e) => this.emit(e), maxSteps,
-        retry: this.options.retry, onStepOverhead: this.options.onStepOverhead,
+        retry: this.options.retry, onStepOverhead: this.options.onStepOverhead, othersActive,
       }, user.id);
       const e = result.error;
       this.emit(e ? { type: 'session.state', sessionId, state: 'error', error: { code: e.code, message: e.message, hint: e.hint } } : { type: 'session.state', sessionId, state: 'idle' });
@@ -208,6 +194,7 @@ export class AgentService {
       throw e;
     } finally {
       this.running.delete(sessionId);
+      this.runningProject.delete(sessionId);
     }
   }
 

@@ -37,7 +37,7 @@ export function cspForDevServer(devUrl: string): void {
   session.defaultSession.webRequest.onHeadersReceived({ urls: [`${origin}/*`] }, (details, callback) => {
     // The dev server needs its HMR socket; the packaged app never loads from it.
     const ws = origin.replace(/^http/, 'ws');
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy([ws])] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy([ws], true)] } });
   });
 }
 

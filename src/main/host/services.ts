@@ -17,6 +17,7 @@ import type { CoreEvent } from '../../shared/events';
 import { AgentService } from '../agent/service';
 import type { Handlers } from './router';
 import { prepareReplay } from './services-replay';
+import { appLanguageServers } from './services-lsp';
 import { exportStoredKeys, isFirstRun, saveSettingsInput, settingsView, testSettings } from './services-settings';
 
 /** Where API keys live. `kind` tells the settings screen what to say about it. */
@@ -90,10 +91,14 @@ function slug(title: string): string {
   return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'session';
 }
 
-/** Opens the core in `dataDir` and builds the handlers. Error: the core's (e.g. malformed settings.json). */
-export async function createServices(options: { dataDir: string; platform: Platform }): Promise<Result<Services>> {
+/**
+ * Opens the core in `dataDir` and builds the handlers; `languageServers: false` runs without diagnostics.
+ * Error: the core's (e.g. malformed settings.json).
+ */
+export async function createServices(options: { dataDir: string; platform: Platform; languageServers?: boolean }): Promise<Result<Services>> {
   const { dataDir, platform } = options;
-  const opened = await AgentService.open({ dataDir });
+  const lsp = options.languageServers === false ? undefined : appLanguageServers();
+  const opened = await AgentService.open({ dataDir, ...(lsp ? { diagnostics: (project) => lsp.hookFor(project) } : {}) });
   if (!opened.ok) return opened;
   const svc = opened.value;
   exportStoredKeys(svc, platform.secrets);
@@ -164,7 +169,11 @@ export async function createServices(options: { dataDir: string; platform: Platf
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
   };
-  return ok({ handlers, subscribe: (listener) => svc.on(listener), close: () => svc.close() });
+  const close = async (): Promise<void> => {
+    await svc.close();
+    await lsp?.shutdown();
+  };
+  return ok({ handlers, subscribe: (listener) => svc.on(listener), close });
 }
 
 /** A revert stopped by files the user changed after the agent: nothing was written. */

@@ -39,6 +39,8 @@ export interface WebHost {
   port: number;
   /** Mints another one-time token URL (tests and the bench open several pages). */
   issueUrl(): string;
+  /** Drops every open WebSocket (the pages reconnect with their cookie); for tests of a dropped tunnel. */
+  dropSockets(): void;
   close(): Promise<void>;
 }
 
@@ -199,6 +201,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: issueUrl(),
     port,
     issueUrl,
+    dropSockets: () => {
+      for (const client of wss.clients) client.terminate();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();

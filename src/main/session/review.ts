@@ -92,7 +92,8 @@ export class ReviewService {
       ids = [...known].filter((id) => !states.has(id));
     }
     if (ids.length === 0) return fail('no_change', 'No pending hunks to decide.', 'Pick another point or file; every hunk here is decided.');
-    return decide(this.env(input.sessionId, l.value.root, l.value.snapshots), l.value.target, files, input.action, new Set(ids));
+    const rejected = new Set([...states].filter(([, v]) => v.state === 'rejected').map(([id]) => id));
+    return decide(this.env(input.sessionId, l.value.root, l.value.snapshots), l.value.target, files, input.action, new Set(ids), rejected);
   }
 
   /**

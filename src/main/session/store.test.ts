@@ -3,6 +3,7 @@
  * rows (a rolled-back change leaves neither rows nor events nor a sequence gap), cascades, crash recovery, and
  * export / import of a session as one JSON document.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +89,13 @@ describe('SessionStore', () => {
     const m = store.addMessage(s.id, 'assistant');
     store.putPart({ id: 'prt_t', sessionId: s.id, messageId: m.id, time: 1, type: 'tool', tool: 'bash', callId: 'c', state: 'running', input: { command: 'make' } });
     store.close();
+    // while another live process has the database open, its running tools are not touched
+    writeFileSync(`${file}.owner`, `${process.ppid}\n`);
+    const watcher = SessionStore.open(file);
+    const untouched = watcher.messages(s.id)[0]?.parts[0];
+    expect(untouched?.type === 'tool' && untouched.state).toBe('running');
+    watcher.close();
+    rmSync(`${file}.owner`);
     const again = SessionStore.open(file);
     const part = again.messages(s.id)[0]?.parts[0];
     expect(part?.type === 'tool' && [part.state, part.error?.code]).toEqual(['error', 'interrupted']);

@@ -9,6 +9,7 @@
 import type { Db } from './db';
 import { openDb } from './db';
 import { newId } from './ids';
+import { claimOwner, releaseOwner } from './owner';
 import type { CoreEvent } from '../../shared/events';
 import type { Message, Part, Project, RevertState, Session } from '../../shared/model';
 import type { MessageWithParts } from '../agent/service-types';
@@ -29,12 +30,15 @@ export class SessionStore {
   private pending: CoreEvent[] = [];
   private depth = 0;
 
-  private constructor(readonly db: Db, private readonly onEvent: (e: CoreEvent) => void) {}
+  private constructor(readonly db: Db, private readonly onEvent: (e: CoreEvent) => void, private readonly ownerFile: string) {}
 
-  /** Open the database file and run crash recovery (see `recoverInterrupted`). */
+  /**
+   * Open the database file and run crash recovery (see `recoverInterrupted`) — unless another live process has
+   * it open (owner.ts), whose running tools are not interrupted.
+   */
   static open(file: string, onEvent: (e: CoreEvent) => void = () => {}): SessionStore {
-    const store = new SessionStore(openDb(file), onEvent);
-    store.recoverInterrupted();
+    const store = new SessionStore(openDb(file), onEvent, `${file}.owner`);
+    if (claimOwner(store.ownerFile)) store.recoverInterrupted();
     return store;
   }
 
@@ -255,6 +259,7 @@ export class SessionStore {
 
   /** Close the database. */
   close(): void {
+    releaseOwner(this.ownerFile);
     this.db.close();
   }
 }

@@ -1,5 +1,6 @@
 /**
  * Replay of all 21 corpus sessions in recorded mode through the real loop (real SQLite, real snapshot store):
+ * - after every call Landfall lands, the file's sha256 equals the original tool's `expected_after_sha256`;
  * - where every recorded successful edit matched one place, the project ends exactly at final.diff applied to
  *   the base files;
  * - where the original tool guessed among several matches (aider took the first), Landfall refuses with
@@ -7,6 +8,7 @@
  * - after the replay, revert to each user message equals an independent copy of the files taken at that point,
  *   unrevert returns exactly to the end state, undo/redo walk the turns.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,7 +47,11 @@ const guessed = readFileSync(path.join(CORPUS, 'fuzzy-landed-edits.jsonl'), 'utf
   .map((l) => JSON.parse(l) as Fuzzy).filter((f) => aiderPlaces(f.content, f.old_string) > 1);
 
 const open: Harness[] = [];
-afterAll(async () => { for (const h of open) await h.close(); });
+let shaChecked = 0;
+afterAll(async () => {
+  for (const h of open) await h.close();
+  process.stdout.write(`\nrecorded replay: ${shaChecked} landed calls matched the original tool's expected_after_sha256\n`);
+});
 
 describe('replay of the corpus, recorded mode', () => {
   expect(corpusSessions()).toHaveLength(21);
@@ -57,12 +63,29 @@ describe('replay of the corpus, recorded mode', () => {
       open.push(h);
       const session = h.newSession(id);
       const points: Map<string, Buffer>[] = [];
+      // every file-changing call: the file right after it has the sha256 the original tool produced
+      // (once Landfall refused a call the original guessed, later texts legitimately differ: checked up to there)
+      const firstGuess = Math.min(...guessed.filter((g) => g.session === id).map((g) => g.seq));
+      const expectedSha = new Map(corpus.value.calls.filter((c) => typeof c.expected_after_sha256 === 'string' && c.seq < firstGuess).map((c) => [`replay-${c.seq}`, { sha: c.expected_after_sha256 as string, path: (c.landed_in ?? c.path) as string }]));
+      const shaMismatch: string[] = [];
+      let checked = 0;
+      h.svc.on((e) => {
+        if (e.type !== 'part.updated' || e.part.type !== 'tool' || e.part.state !== 'completed') return;
+        const want = expectedSha.get(e.part.callId);
+        if (!want) return;
+        checked++;
+        const got = createHash('sha256').update(readFileSync(path.join(h.root, want.path))).digest('hex');
+        if (got !== want.sha) shaMismatch.push(e.part.callId);
+      });
       const r = await h.svc.replay(session, path.join(SESSIONS_DIR, id), { mode: 'recorded' }, { beforeTurn: () => { points.push(readTree(h.root)); } });
       if (!r.ok) throw new Error(r.error.message);
       const edits = r.value.calls.filter((c) => c.tool === 'edit');
       const refused = edits.filter((c) => c.landfall === 'ambiguous').map((c) => c.seq);
       const expectGuessed = guessed.filter((g) => g.session === id).map((g) => g.seq);
       expect(refused).toEqual(expectGuessed);
+      expect(shaMismatch).toEqual([]);
+      shaChecked += checked;
+      expect(checked).toBe(r.value.calls.filter((c) => !c.synthetic && c.landfall === 'ok' && expectedSha.has(`replay-${c.seq}`)).length);
       const end = readTree(h.root);
       // an edit whose newString equals its oldString changed nothing in the original tool: Landfall says no_change
       const noOps = corpus.value.calls.filter((c) => c.tool === 'edit' && c.orig_outcome === 'ok' && c.old_string === c.new_string).map((c) => c.seq);

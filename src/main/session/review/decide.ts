@@ -34,7 +34,7 @@ function conflictMessage(cs: readonly HunkConflict[]): string {
       ? `${c.path} lines ${c.fromLine}–${c.toLine} (expected ${JSON.stringify(c.expected.slice(0, 3).join('\n'))})`
       : `${c.path} (${c.reason.replace('_', ' ')})`,
   );
-  return `Cannot reject: the lines the hunk produced changed since — ${parts.join('; ')}. Nothing was written.`;
+  return `Cannot reject: the lines the hunk produced (or the line next to them) changed since — ${parts.join('; ')}. Nothing was written.`;
 }
 
 function effects(writes: readonly PlannedWrite[], previous: Map<string, Buffer | null>): FileEffect[] {
@@ -42,10 +42,18 @@ function effects(writes: readonly PlannedWrite[], previous: Map<string, Buffer |
 }
 
 /**
- * Decide on `ids` (hunks of `files`, all present in them). Errors: `conflict` (data.conflicts: HunkConflict[]),
+ * Decide on `ids` (hunks of `files`, all present in them); `rejected` are ids already rejected (see planReject).
+ * Errors: `conflict` (data.conflicts: HunkConflict[]),
  * `outside_root`, `io_error`.
  */
-export async function decide(env: DecideEnv, t: ResolvedTarget, files: readonly FileAnalysis[], action: 'accept' | 'reject', ids: ReadonlySet<string>): Promise<Result<Decision>> {
+export async function decide(
+  env: DecideEnv,
+  t: ResolvedTarget,
+  files: readonly FileAnalysis[],
+  action: 'accept' | 'reject',
+  ids: ReadonlySet<string>,
+  rejected: ReadonlySet<string> = new Set(),
+): Promise<Result<Decision>> {
   const touched = files.filter((a) => idsOf(a).some((id) => ids.has(id)));
   const treeBefore = await env.snapshots.track();
   let writes: PlannedWrite[] = [];
@@ -56,7 +64,7 @@ export async function decide(env: DecideEnv, t: ResolvedTarget, files: readonly 
       const out: PlannedWrite[] = [];
       const conflicts: HunkConflict[] = [];
       for (const a of touched) {
-        const p = planReject(a, ids, read);
+        const p = planReject(a, ids, read, rejected);
         if (p.ok) out.push(...p.writes);
         else conflicts.push(...p.conflicts);
       }

@@ -18,25 +18,41 @@ describe('rebaseOnto (reverse-apply onto the file now)', () => {
         const r = rebaseOnto(splitLines(a), splitLines(a), rejectEdits(hs));
         expect(r.ok && r.lines.join('')).toBe(x);
       }),
-      { numRuns: 400 },
+      { numRuns: 1000 },
     );
   });
 
-  it('rejecting hunks one at a time, in any order, also ends at the before bytes', () => {
+  it('never lands on a wrong place: with some hunks already reverted in C, the rest give x or a conflict', () => {
     fc.assert(
-      fc.property(textArb, textArb, fc.integer({ min: 0, max: 1000 }), (x, a, seed) => {
+      fc.property(textArb, textArb, fc.integer({ min: 0, max: 1 << 20 }), (x, a, mask) => {
         const A = splitLines(a);
         const hs = lineHunks('s', 'f', splitLines(x), A);
-        const order = hs.map((h, i) => ({ h, k: (i * 7919 + seed) % 101 })).sort((p, q) => p.k - q.k).map((p) => p.h);
-        let now = A;
-        for (const h of order) {
-          const r = rebaseOnto(A, now, rejectEdits([h]));
-          if (!r.ok) throw new Error('unexpected conflict');
-          now = r.lines;
-        }
-        expect(now.join('')).toBe(x);
+        const done = hs.filter((_h, i) => (mask >> i) & 1);
+        const C = A.slice();
+        for (const h of [...done].reverse()) C.splice(h.bStart, h.bEnd - h.bStart, ...h.oldLines);
+        const r = rebaseOnto(A, C, rejectEdits(hs.filter((h) => !done.includes(h))));
+        if (r.ok) expect(r.lines.join('')).toBe(x);
       }),
-      { numRuns: 300 },
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never lands on a wrong place when a later change inserted a line anywhere: the right bytes or a conflict', () => {
+    fc.assert(
+      fc.property(textArb, textArb, fc.nat(40), lineArb, (x, a, qRaw, extra) => {
+        const A = splitLines(a);
+        const X = splitLines(x);
+        const hs = lineHunks('s', 'f', X, A);
+        const q = qRaw % (A.length + 1);
+        // Next to a hunk, "before or after it" is ambiguous by nature; only judge insertions clear of every hunk.
+        if (hs.some((h) => h.bStart - 1 <= q && q <= h.bEnd + 1)) return;
+        const C = [...A.slice(0, q), extra.endsWith('\n') ? extra : `${extra}\n`, ...A.slice(q)];
+        const mapped = hs.reduce((n, h) => (h.bEnd <= q ? n + h.oldLines.length - h.newLines.length : n), q);
+        const want = [...X.slice(0, mapped), C[q] as string, ...X.slice(mapped)].join('');
+        const r = rebaseOnto(A, C, rejectEdits(hs));
+        if (r.ok) expect(r.lines.join('')).toBe(want);
+      }),
+      { numRuns: 3000 },
     );
   });
 
@@ -57,6 +73,14 @@ describe('rebaseOnto (reverse-apply onto the file now)', () => {
     const hs = lineHunks('s', 'f', splitLines(x), splitLines(a));
     const r = rebaseOnto(splitLines(a), splitLines(c), rejectEdits(hs));
     expect(r).toEqual({ ok: false, conflicts: [{ hunkId: hs[0]!.id, fromLine: 2, toLine: 2 }] });
+  });
+
+  it('treats a change on the line right next to a hunk as a conflict (one line of context), two lines away as fine', () => {
+    const x = 'a\nb\nc\nd\ne\n';
+    const a = 'a\nb\nC\nd\ne\n';
+    const hs = lineHunks('s', 'f', splitLines(x), splitLines(a));
+    expect(rebaseOnto(splitLines(a), splitLines('a\nB\nC\nd\ne\n'), rejectEdits(hs)).ok).toBe(false);
+    expect(rebaseOnto(splitLines(a), splitLines('A\nb\nC\nd\ne\n'), rejectEdits(hs))).toEqual({ ok: true, lines: splitLines('A\nb\nc\nd\ne\n') });
   });
 
   it('treats an insertion inside a hunk and a change at a deletion point as conflicts', () => {

@@ -3,13 +3,18 @@
  *
  * A hunk of a step lives in the step's after text A: it produced A[start, end). The file now is C, which later
  * steps or the user may have changed. We diff A → C (line regions) and, for each hunk:
- *   - if a region of A → C touches the hunk's lines (overlaps them; an insertion strictly inside them; for a
- *     pure-deletion hunk, a region covering its insertion point or an insertion at that very point) the lines the
- *     hunk produced are no longer there unchanged: a conflict, reported with the lines of C where they were;
+ *   - if a region of A → C touches the hunk's lines or the one line of context on each side (overlaps them, or an
+ *     insertion inside them), the lines the hunk produced are no longer there unchanged — or a change sits so
+ *     close that its side of the hunk is ambiguous: a conflict, reported with the lines of C where they were;
  *   - otherwise its position in C is its position in A shifted by the regions before it, and C's lines there are
  *     exactly the hunk's lines, so replacing them by the hunk's old lines undoes that hunk and nothing else.
  * All hunks are checked before any is applied (all or nothing); they are applied bottom-up so indexes stay valid.
  * No fuzz, no searching: a hunk lands on the exact lines it produced, or not at all.
+ *
+ * A line diff's alignment is ambiguous when lines repeat (blank lines, `}`): Myers may pair a hunk's line with a
+ * twin and call the hunk touched although its lines are intact. That errs on the safe side (a conflict, nothing
+ * written), never on a wrong place. The caller removes the commonest source — the step's own hunks rejected
+ * earlier — by diffing from A with those hunks already reverted (reject-plan.ts), which C then equals exactly.
  */
 import type { Region } from './line-diff';
 import { lineRegions } from './line-diff';
@@ -38,12 +43,20 @@ function touches(r: Region, s: number, e: number): boolean {
   return r.aStart < e && s < r.aEnd;
 }
 
+/**
+ * Lines around a hunk that must also be unchanged (a zero-fuzz patch's context). One line is what makes placement
+ * safe when lines repeat: a change right next to a hunk could belong before or after it (property-tested).
+ */
+export const CONTEXT_LINES = 1;
+
 /** Where edit `e` sits in C, or the conflict. `regions` are A → C. */
 function locate(regions: readonly Region[], edit: PlannedEdit): { at: number } | { conflict: RebaseConflict } {
   let shift = 0;
   const hit: Region[] = [];
+  const s = edit.start - CONTEXT_LINES;
+  const e = edit.end + CONTEXT_LINES;
   for (const r of regions) {
-    if (touches(r, edit.start, edit.end)) hit.push(r);
+    if (touches(r, s, e)) hit.push(r);
     else if (r.aEnd <= edit.start) shift += r.bEnd - r.bStart - (r.aEnd - r.aStart);
   }
   if (hit.length === 0) return { at: edit.start + shift };

@@ -8,6 +8,7 @@
  */
 import type { HunkConflict } from '../../../shared/review-schemas';
 import type { FileAnalysis } from './file-analysis';
+import type { LineHunk } from './hunks';
 import { bytesToLatin1, displayLine, latin1ToBytes, splitLines } from './lines';
 import { rebaseOnto } from './rebase';
 
@@ -48,16 +49,29 @@ function planWhole(a: FileAnalysis, current: CurrentBytes): FilePlan {
   return { ok: true, writes: [{ path: a.path, bytes: a.before }], hunkIds: [id] };
 }
 
-function planLines(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBytes): FilePlan {
+/**
+ * The step's after text with the `rejected` hunks already reverted (B), and where each other hunk starts in B.
+ * Exact: the hunks are disjoint ranges of one diff, so their positions shift by the sizes of those above them.
+ */
+function withRejected(after: readonly string[], hunks: readonly LineHunk[], rejected: ReadonlySet<string>): { base: string[]; startIn: (h: LineHunk) => number } {
+  const gone = hunks.filter((h) => rejected.has(h.id));
+  const base = after.slice();
+  for (const h of [...gone].reverse()) base.splice(h.bStart, h.bEnd - h.bStart, ...h.oldLines);
+  const startIn = (h: LineHunk): number =>
+    gone.reduce((n, g) => (g.bStart < h.bStart ? n + g.oldLines.length - g.newLines.length : n), h.bStart);
+  return { base, startIn };
+}
+
+function planLines(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBytes, rejected: ReadonlySet<string>): FilePlan {
   const chosen = a.hunks.filter((h) => ids.has(h.id));
   if (chosen.length === 0) return { ok: true, writes: [], hunkIds: [] };
   const now = current(a.path);
   if (now === null) {
     return { ok: false, conflicts: chosen.map((h) => ({ hunkId: h.id, path: a.path, fromLine: 1, toLine: 0, expected: h.newLines.map(displayLine), reason: 'file_missing' as const })) };
   }
-  const after = splitLines(bytesToLatin1(a.after as Buffer));
-  const edits = chosen.map((h) => ({ hunkId: h.id, start: h.bStart, end: h.bEnd, replacement: h.oldLines }));
-  const r = rebaseOnto(after, splitLines(bytesToLatin1(now)), edits);
+  const { base, startIn } = withRejected(splitLines(bytesToLatin1(a.after as Buffer)), a.hunks, rejected);
+  const edits = chosen.map((h) => ({ hunkId: h.id, start: startIn(h), end: startIn(h) + h.bEnd - h.bStart, replacement: h.oldLines }));
+  const r = rebaseOnto(base, splitLines(bytesToLatin1(now)), edits);
   if (!r.ok) {
     const byId = new Map(chosen.map((h) => [h.id, h]));
     return {
@@ -75,8 +89,11 @@ function planLines(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBy
   return { ok: true, writes: [{ path: a.path, bytes: latin1ToBytes(r.lines.join('')) }], hunkIds: chosen.map((h) => h.id) };
 }
 
-/** Plan rejecting the hunks of `a` whose ids are in `ids` (a whole-file hunk: its id). */
-export function planReject(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBytes): FilePlan {
+/**
+ * Plan rejecting the hunks of `a` whose ids are in `ids` (a whole-file hunk: its id). `rejected` holds the ids of
+ * this file's hunks already rejected (still in force): the file is expected to have them reverted.
+ */
+export function planReject(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBytes, rejected: ReadonlySet<string> = new Set()): FilePlan {
   if (a.kind === 'file') return ids.has(a.fileHunkId as string) ? planWhole(a, current) : { ok: true, writes: [], hunkIds: [] };
-  return planLines(a, ids, current);
+  return planLines(a, ids, current, rejected);
 }

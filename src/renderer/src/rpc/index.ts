@@ -5,6 +5,7 @@
  */
 import type { CallName, CallInput, CallResult, EventName, EventPayload, LandfallApi } from '../../../shared/contract';
 import { createSocketApi } from './socket';
+import type { SocketApi } from './socket';
 
 declare global {
   interface Window {
@@ -12,11 +13,20 @@ declare global {
   }
 }
 
-let api: LandfallApi | undefined;
+let api: LandfallApi | SocketApi | undefined;
 
-function current(): LandfallApi {
+function current(): LandfallApi | SocketApi {
   api ??= window.landfall ?? createSocketApi();
   return api;
+}
+
+/**
+ * Runs `listener` when the transport reconnected after a drop (the web host's socket; IPC never drops), so the
+ * stores can reload what pushed events they missed would have told them.
+ */
+export function onReconnect(listener: () => void): () => void {
+  const a = current();
+  return 'onReconnect' in a ? a.onReconnect(listener) : () => {};
 }
 
 /** Makes one contract call. Resolves to a Result; expected failures are data, never a rejection. */

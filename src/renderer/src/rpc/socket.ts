@@ -11,18 +11,31 @@ import type { Result } from '../../../shared/errors';
 
 type Pending = (result: Result<unknown>) => void;
 
+/** The contract over the socket, plus a signal for when the socket came back after a drop (events were missed). */
+export type SocketApi = LandfallApi & { onReconnect(listener: () => void): () => void };
+
 /** Opens the socket and returns the contract over it. */
-export function createSocketApi(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`): LandfallApi {
+export function createSocketApi(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`): SocketApi {
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  const reconnectListeners = new Set<() => void>();
   let nextId = 1;
+  let everOpened = false;
   let socket: WebSocket;
   let opened: Promise<boolean>;
 
   const connect = (): void => {
     socket = new WebSocket(url);
     opened = new Promise<boolean>((resolve) => {
-      socket.addEventListener('open', () => resolve(true), { once: true });
+      socket.addEventListener(
+        'open',
+        () => {
+          if (everOpened) for (const l of reconnectListeners) l();
+          everOpened = true;
+          resolve(true);
+        },
+        { once: true },
+      );
       socket.addEventListener('close', () => resolve(false), { once: true });
     });
     socket.addEventListener('message', (m: MessageEvent<string>) => receive(m.data));
@@ -71,5 +84,9 @@ export function createSocketApi(url = `${location.protocol === 'https:' ? 'wss' 
       },
     ]),
   );
-  return { calls, events } as unknown as LandfallApi;
+  const onReconnect = (listener: () => void): (() => void) => {
+    reconnectListeners.add(listener);
+    return () => void reconnectListeners.delete(listener);
+  };
+  return { calls, events, onReconnect } as unknown as SocketApi;
 }

@@ -3,7 +3,7 @@
  * store. Streamed deltas are the hot path: they are buffered and applied once per animation frame (DESIGN §8:
  * coalesced at ~16 ms), and any other event of the session first flushes the buffer so order is kept.
  */
-import { on } from '../rpc';
+import { on, onReconnect } from '../rpc';
 import type { Store } from './types';
 import { runCommand } from './commands';
 
@@ -32,6 +32,12 @@ export function connectEvents(get: Get, set: Set): () => void {
   };
   const mine = (sessionId: string): boolean => sessionId === get().sessionId;
   const offs = [
+    onReconnect(() => {
+      void get().loadProjects();
+      void get().loadSessions();
+      const id = get().sessionId;
+      if (id) void get().selectSession(id);
+    }),
     on('text.delta', (e) => delta(e, false)),
     on('reasoning.delta', (e) => delta(e, true)),
     on('part.updated', (e) => {

@@ -54,7 +54,12 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         useInlineViewWhenSpaceIsLimited: false,
       });
       setEditor({ monaco, diff });
+      // Follow the OS theme while open (Monaco's theme is global and fixed at creation otherwise).
+      const media = window.matchMedia('(prefers-color-scheme: dark)');
+      const onTheme = (): void => monaco.editor.setTheme(osTheme());
+      media.addEventListener('change', onTheme);
       dispose = () => {
+        media.removeEventListener('change', onTheme);
         const m = diff.getModel();
         diff.dispose();
         m?.original.dispose();
