@@ -114,3 +114,21 @@ describe('parsePatch operations', () => {
     expect(errorOf(text).code).toBe('parse');
   });
 });
+
+describe('header paths that name no file', () => {
+  const p = (...lines: string[]): string => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+
+  it('an Update with a Move to its own path and no hunks is a parse error (it would report success and change nothing)', () => {
+    const r = parsePatch(p('*** Update File: a.txt', '*** Move to: ./a.txt'));
+    expect(!r.ok && r.error.code).toBe('parse');
+    expect(!r.ok && r.error.data).toMatchObject({ patchLine: 2 });
+  });
+
+  it('a path that normalises to the root itself, or holds a NUL byte, is a parse error naming its line', () => {
+    for (const bad of ['.', './', 'a/..', 'x\0y']) {
+      const r = parsePatch(p(`*** Delete File: ${bad}`));
+      expect(!r.ok && r.error.code, bad).toBe('parse');
+      expect(!r.ok && r.error.data, bad).toMatchObject({ patchLine: 2 });
+    }
+  });
+});

@@ -47,7 +47,12 @@ describe('glob', () => {
     expect(out(await ws.run(globTool, { pattern: '**/*.ts' }))).toBe('src/b.ts\nsrc/a.ts\nsrc/gen/keep.ts');
     expect(out(await ws.run(globTool, { pattern: '*.ts', path: 'src' }))).toBe('src/b.ts\nsrc/a.ts');
     expect(out(await ws.run(globTool, { pattern: '**/*.js' }))).toBe('No files found.');
-    expect(out(await ws.run(globTool, { pattern: '../**/*.ts' }))).toBe('No files found.');
+  });
+
+  it('a pattern that leaves the search folder (../, absolute) is invalid_input, never a crawl outside the project', async () => {
+    for (const pattern of ['../**/*.ts', '/etc/*', 'src/../../**']) {
+      expect(out(await ws.run(globTool, { pattern })), pattern).toBe('ERR invalid_input');
+    }
   });
 });
 

@@ -44,3 +44,25 @@ describe('landfall apply_patch', () => {
     expect((await runCli(['apply_patch', '--file', path.join(dir, 'p.txt')])).code).toBe(2);
   });
 });
+
+describe('landfall apply_patch: bad usage is reported, never a crash', () => {
+  it('a missing patch file or a missing --dir folder exits 2 with an invalid_input JSON error', async () => {
+    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'landfall-cli-patch-'));
+    const noFile = await runCli(['apply_patch', '--dir', dir, '--file', path.join(dir, 'absent.txt')]);
+    expect(noFile.code).toBe(2);
+    expect(JSON.parse(noFile.out)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    await fsp.writeFile(path.join(dir, 'p.txt'), '*** Begin Patch\n*** Add File: b.txt\n+b\n*** End Patch\n');
+    const noDir = await runCli(['apply_patch', '--dir', path.join(dir, 'absent'), '--file', path.join(dir, 'p.txt')]);
+    expect(noDir.code).toBe(2);
+    expect(JSON.parse(noDir.out)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  it('a patch file that is not UTF-8 is refused (never decoded with U+FFFD into the files)', async () => {
+    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'landfall-cli-patch-'));
+    await fsp.writeFile(path.join(dir, 'p.txt'), Buffer.from('*** Begin Patch\n*** Add File: b.txt\n+caf\xe9\n*** End Patch\n', 'latin1'));
+    const r = await runCli(['apply_patch', '--dir', dir, '--file', path.join(dir, 'p.txt')]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    await expect(fsp.access(path.join(dir, 'b.txt'))).rejects.toThrow();
+  });
+});

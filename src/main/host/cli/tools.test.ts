@@ -68,3 +68,29 @@ describe('landfall read|edit|write|list|glob|grep', () => {
     expect(readFileSync(path.join(dir, 'x.txt'), 'latin1')).toBe('two\n');
   });
 });
+
+describe('landfall tools: bad usage is reported, never a crash', () => {
+  it('a --dir that does not exist exits 2 with invalid_input', async () => {
+    const r = await cli('read', '--dir', path.join(dir, 'absent'), '--path', 'x.txt');
+    expect(r.code).toBe(2);
+    expect(r.json).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  it('a missing --content-file / --old-file exits 2 with invalid_input and writes nothing', async () => {
+    const r = await cli('write', '--dir', dir, '--path', 'n.txt', '--content-file', path.join(dir, 'absent'));
+    expect(r.code).toBe(2);
+    expect(r.json).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    writeFileSync(path.join(dir, 'x.txt'), 'a\n');
+    const e = await cli('edit', '--dir', dir, '--path', 'x.txt', '--old-file', path.join(dir, 'absent'), '--new', 'b');
+    expect(e.code).toBe(2);
+    expect(readFileSync(path.join(dir, 'x.txt'), 'latin1')).toBe('a\n');
+  });
+
+  it('a --content-file that is not UTF-8 is refused, never written with U+FFFD', async () => {
+    writeFileSync(path.join(dir, 'latin.txt'), Buffer.from('caf\xe9\n', 'latin1'));
+    const r = await cli('write', '--dir', dir, '--path', 'n.txt', '--content-file', path.join(dir, 'latin.txt'));
+    expect(r.code).toBe(2);
+    expect(r.json).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(() => readFileSync(path.join(dir, 'n.txt'))).toThrow();
+  });
+});
