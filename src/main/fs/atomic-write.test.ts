@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,5 +87,16 @@ describe('crash safety', () => {
       for (const t of temps(dir)) rmSync(path.join(dir, t));
     }
     expect(killedMidWrite).toBeGreaterThan(0);
+  });
+});
+
+describe('ownership (rename replaces the inode, so the owner must be carried over by hand)', () => {
+  it.runIf(process.getuid?.() === 0)('writeFileAtomic keeps an existing file owner and group', async () => {
+    const f = path.join(dir, 'owned.txt');
+    writeFileSync(f, 'old\n');
+    chownSync(f, 4321, 4322);
+    await writeFileAtomic(f, Buffer.from('new\n'));
+    expect(readFileSync(f, 'latin1')).toBe('new\n');
+    expect([statSync(f).uid, statSync(f).gid]).toEqual([4321, 4322]);
   });
 });

@@ -1,7 +1,7 @@
 /** The file layer (DESIGN §3): workspace boundary, per-file locks, atomic writes, encodings, observed versions. */
 export { resolveInRoot, realRoot, isInside, type ResolvedPath } from './workspace';
 export { withFileLock, withFileLocks, isLocked } from './file-lock';
-export { writeFileAtomic, TEMP_MARKER } from './atomic-write';
+export { writeFileAtomic, writeTempBeside, syncDir, TEMP_MARKER } from './atomic-write';
 export {
   readTextFile,
   decodeBytes,

@@ -112,3 +112,13 @@ describe('readTextFile', () => {
     expect(r.ok && r.value.mode).toBe(0o640);
   });
 });
+
+describe('decodeBytes on large legacy files', () => {
+  it('a 1 MB GBK file whose first 600 KB are ASCII is still detected as GBK and round-trips', () => {
+    const text = `${'// plain ascii line\n'.repeat(30_000)}// 中文注释：这是一个测试文件，包含一些汉字。\n`.repeat(1) + '// 更多的中文内容在这里出现，用于检测编码。\n'.repeat(2_000);
+    const bytes = iconv.encode(text, 'gbk');
+    const r = decodeBytes(bytes);
+    expect(r.ok && r.value.encoding.encoding).toBe('gb18030');
+    expect(r.ok && r.value.text).toBe(text);
+  });
+});

@@ -83,3 +83,12 @@ describe('resolveInRoot: the workspace boundary', () => {
     expect(r.ok && r.value.real).toBe(path.join(ws, 'src/lib.ts'));
   });
 });
+
+describe('resolveInRoot: paths the file system cannot resolve are not called outside_root', () => {
+  it('a name longer than the file system allows is invalid_input; a symlink loop stays outside_root', async () => {
+    expect(await code(`src/${'n'.repeat(300)}.ts`)).toBe('invalid_input');
+    symlinkSync('loop-b', path.join(ws, 'loop-a'));
+    symlinkSync('loop-a', path.join(ws, 'loop-b'));
+    expect(await code('loop-a/x.ts')).toBe('outside_root');
+  });
+});

@@ -67,10 +67,23 @@ async function realOf(p: string, hops = 0): Promise<{ real: string; exists: bool
 }
 
 /**
+ * Why `p` could not be resolved: a symlink loop hides where the path leads, so it counts as leaving the root
+ * (`outside_root`); a name too long for the file system is the caller's mistake (`invalid_input`); anything
+ * else (EACCES on a folder…) is `io_error` — never reported as a boundary violation it is not.
+ */
+function unresolvable(p: string, e: unknown): Result<never> {
+  const code = (e as NodeJS.ErrnoException).code ?? 'unknown';
+  if (code === 'ELOOP') return fail('outside_root', `Cannot resolve ${p} (ELOOP: a symlink loop).`, 'Use a path inside the project without symlink loops.', { path: p });
+  if (code === 'ENAMETOOLONG') return fail('invalid_input', `The path ${p.slice(0, 80)}… is too long for the file system.`, 'Use a shorter file name.', { path: p });
+  return fail('io_error', `Cannot resolve ${p} (${code}: ${(e as Error).message}).`, 'Check the permissions of the folders on this path.', { path: p, errno: code });
+}
+
+/**
  * Resolve `p` (relative to `root`, or absolute) inside the project.
  * `root` should be the real project root (ToolContext.root); it is realpath'd again if it is not.
  * Errors: `outside_root` (lexical `..` escape that lands outside, absolute path outside, symlink whose real
- * target leaves the root, symlink loops), `invalid_input` (empty path or NUL byte).
+ * target leaves the root, symlink loops), `invalid_input` (empty path, NUL byte, name too long), `io_error`
+ * (a folder on the path cannot be searched).
  */
 export async function resolveInRoot(root: string, p: string): Promise<Result<ResolvedPath>> {
   if (p.length === 0 || p.includes('\0')) {
@@ -82,8 +95,7 @@ export async function resolveInRoot(root: string, p: string): Promise<Result<Res
   try {
     resolved = await realOf(abs);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'unknown';
-    return fail('outside_root', `Cannot resolve ${p} (${code}).`, 'Use a path inside the project without symlink loops.', { path: p });
+    return unresolvable(p, e);
   }
   if (!isInside(rootReal, resolved.real)) {
     return fail(

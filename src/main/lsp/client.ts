@@ -45,6 +45,7 @@ export function uriOf(absPath: string): string {
   return pathToFileURL(absPath).href;
 }
 
+/** One server process for one (server, root); see the module docstring. */
 export class LspClient {
   readonly docs = new Map<string, OpenDoc>();
   readonly pushes = new Map<string, PushRecord>();

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
+import { isInside } from '../fs/workspace';
 import type { ServerCommand } from './servers';
 
 /** A resolved command line: executable, arguments, extra environment, and where it was found. */
@@ -26,15 +27,9 @@ export interface ResolvedCommand {
 
 const requireHere = createRequire(import.meta.url);
 
-/** True when `child` is `parent` or inside it (both absolute). */
-function within(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
 /** Folders from `dir` up to `projectRoot` inclusive (just `projectRoot` when `dir` is outside it). */
 export function foldersUpTo(dir: string, projectRoot: string): string[] {
-  if (!within(projectRoot, dir)) return [projectRoot];
+  if (!isInside(projectRoot, dir)) return [projectRoot];
   const out: string[] = [];
   let cur = dir;
   for (;;) {

@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Result } from '../../shared/errors';
 import { ok } from '../../shared/errors';
+import { decodeBytes } from '../fs/text-file';
 import type { DiagnosticsHook, DiagnosticsReport } from '../tools/types';
 import { uriOf } from './client';
 import type { LspClient } from './client';
@@ -42,7 +43,11 @@ export interface LspManagerOptions extends Partial<Omit<PoolOptions, 'projectRoo
 /** Open documents asked again per server for the other-files report (most recently synced first). */
 const MAX_OTHER_DOCS = 30;
 
-/** Read a file as text for the server (UTF-8, or UTF-16 with BOM); undefined when it is gone. */
+/**
+ * Read a file as text for the server, decoded by the same rules as the read tool (src/main/fs/text-file.ts:
+ * UTF-8 ± BOM, UTF-16 with BOM, legacy 8-bit text), so a server sees the characters the model sees; bytes no
+ * text encoding reproduces fall back to lossy UTF-8. Undefined when the file is gone.
+ */
 async function readText(absPath: string): Promise<string | undefined> {
   let bytes: Buffer;
   try {
@@ -50,11 +55,11 @@ async function readText(absPath: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  return new TextDecoder('utf-8').decode(bytes);
+  const decoded = decodeBytes(bytes);
+  return decoded.ok ? decoded.value.text : new TextDecoder('utf-8').decode(bytes);
 }
 
+/** The language-server layer of one project and the tools' DiagnosticsHook; see the module docstring. */
 export class LspManager {
   private readonly pool: ServerPool;
   private readonly sessions = new Map<string, Set<string>>();

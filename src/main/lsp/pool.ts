@@ -46,6 +46,7 @@ interface Entry {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** The server processes of one project, keyed by (server id, root); see the module docstring. */
 export class ServerPool {
   private readonly entries = new Map<string, Entry>();
   private closed = false;

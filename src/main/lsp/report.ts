@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import type { Diagnostic } from '../../shared/model';
+import { isInside } from '../fs/workspace';
 
 export const MAX_ERRORS_PER_FILE = 20;
 export const MAX_OTHER_FILES = 5;
@@ -37,8 +38,7 @@ export interface OtherFile {
 
 /** Root-relative path with '/' separators (absolute when outside the root). */
 export function relPath(root: string, absPath: string): string {
-  const rel = path.relative(root, absPath);
-  return rel.startsWith('..') || path.isAbsolute(rel) ? absPath : rel.split(path.sep).join('/');
+  return isInside(root, absPath) ? path.relative(root, absPath).split(path.sep).join('/') : absPath;
 }
 
 /** LSP diagnostic → Landfall's (1-based line/col; a missing severity counts as error, as the spec allows). */

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { findRoot, resolveCommand, tsserverPath } from './discover';
 import { answerConfiguration, endPosition } from './protocol';
-import { buildReport } from './report';
+import { buildReport, relPath } from './report';
 import { buildCatalog, serversFor, timeoutsFor, BUILTIN_SERVERS } from './servers';
 
 const root = '/proj';
@@ -161,5 +161,26 @@ describe('discovery on real folders', () => {
     expect(tsserverPath(ts7, ts7)!.startsWith(ts7)).toBe(false);
     writeFileSync(path.join(ts7, 'node_modules/typescript/lib/tsserver.js'), '');
     expect(tsserverPath(ts7, ts7)).toBe(path.join(ts7, 'node_modules/typescript/lib/tsserver.js'));
+  });
+});
+
+describe('relPath', () => {
+  it('a file whose name starts with ".." inside the root is still shown root-relative; a file outside stays absolute', () => {
+    expect(relPath('/p', '/p/..hidden/x.ts')).toBe('..hidden/x.ts');
+    expect(relPath('/p', '/p/src/a.ts')).toBe('src/a.ts');
+    expect(relPath('/p', '/q/a.ts')).toBe('/q/a.ts');
+  });
+});
+
+describe('findRoot in a folder whose name starts with ".."', () => {
+  it('the nearest marker is found (the folder is inside the project, not above it)', () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-lsp-dots-')));
+    try {
+      mkdirSync(path.join(root, '..pkg', 'src'), { recursive: true });
+      writeFileSync(path.join(root, '..pkg', 'package.json'), '{}');
+      expect(findRoot(path.join(root, '..pkg', 'src', 'a.ts'), root, ['package.json'])).toBe(path.join(root, '..pkg'));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

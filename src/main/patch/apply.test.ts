@@ -265,3 +265,24 @@ describe('bytes, encodings and the boundary', () => {
     expect(treeObject(await listTree(root))).toEqual({ 'a.txt': '1\n' });
   });
 });
+
+describe('the success report tells the truth', () => {
+  it('a file whose hunks change nothing is reported as unchanged, not as M, and is not in landed', async () => {
+    const root = await rootWith({ 'a.txt': 'x\ny\n', 'b.txt': 'p\n' });
+    const r = await applyPatch(patch('*** Update File: a.txt', '@@', '-x', '+x', '*** Update File: b.txt', '@@', '-p', '+P'), { root });
+    expect(r.ok && r.value.summary).toBe('Success. Updated the following files:\n= a.txt (unchanged: the patch leaves its bytes as they were)\nM b.txt');
+    expect(r.ok && r.value.landed).toEqual(['b.txt']);
+    expect(treeObject(await listTree(root))).toEqual({ 'a.txt': 'x\ny\n', 'b.txt': 'P\n' });
+  });
+});
+
+describe('ownership', () => {
+  it.runIf(process.getuid?.() === 0)('an updated file keeps its owner and group', async () => {
+    const root = await rootWith({ 'a.txt': 'x\n' });
+    await fsp.chown(path.join(root, 'a.txt'), 4321, 4322);
+    const r = await applyPatch(patch('*** Update File: a.txt', '@@', '-x', '+y'), { root });
+    expect(r.ok).toBe(true);
+    const st = await fsp.stat(path.join(root, 'a.txt'));
+    expect([st.uid, st.gid]).toEqual([4321, 4322]);
+  });
+});

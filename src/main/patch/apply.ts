@@ -11,8 +11,9 @@
  *      (`not_observed` / `stale`, checked before matching so "the file changed" is never reported as no_match);
  *   4. the plan (plan.ts) computes every file's new text; texts are encoded back in each file's own encoding
  *      (a BOM stays); commit diffs are computed from the real before/after;
- *   5. `approve` (the permission ask) sees every file's diff; then the transaction (transaction.ts) writes all or
- *      nothing, and the session's observed versions become what was written.
+ *   5. `approve` (the permission ask) sees every file's diff; every path is resolved again (a folder swapped for
+ *      an outward symlink while the prompt was open is `outside_root`); then the transaction (transaction.ts)
+ *      writes all or nothing, and the session's observed versions become what was written.
  */
 import { promises as fsp } from 'node:fs';
 import { fail, ok, type Result } from '../../shared/errors';
@@ -86,6 +87,21 @@ async function resolvePaths(patch: ParsedPatch, rootReal: string): Promise<Resul
   return ok(resolved);
 }
 
+/**
+ * Right before the transaction: every path still leads to the real path it was checked as. The permission prompt
+ * may stay open for minutes; a folder swapped meanwhile for a symlink out of the project must not be written
+ * through. Error: `outside_root`.
+ */
+async function stillResolved(resolved: Resolved, rootReal: string): Promise<Result<void>> {
+  for (const [key, before] of resolved) {
+    const again = await resolveInRoot(rootReal, before.abs);
+    if (again.ok && again.value.real === before.real) continue;
+    const now = again.ok ? again.value.real : String(again.error.data?.real ?? again.error.message);
+    return outsideRoot(key, `no longer leads to the file that was checked (it now resolves to ${now}); a folder on its path was replaced while the patch waited, and nothing was written`);
+  }
+  return ok(undefined);
+}
+
 /** Read every update/delete source; check that Add and Move targets are free. */
 async function readSources(patch: ParsedPatch, resolved: Resolved): Promise<Result<Map<string, SourceFile>>> {
   const files = new Map<string, SourceFile>();
@@ -100,7 +116,7 @@ async function readSources(patch: ParsedPatch, resolved: Resolved): Promise<Resu
     }
     const kind = op.kind === 'delete' ? 'Delete' : 'Update';
     const read = target.exists ? await readTextFile(target.real) : undefined;
-    if (!read || (!read.ok && (read.error.code === 'file_not_found' || read.error.code === 'is_directory'))) {
+    if (!read || (!read.ok && (read.error.code === 'file_not_found' || read.error.code === 'is_directory' || read.error.data?.notRegular !== undefined))) {
       return fail('missing_file', `${kind} File ${op.rawPath} (patch line ${op.patchLine}): the file does not exist or is not a regular file.`, `Check the path (list or glob), or use "*** Add File: ${op.rawPath}" to create it.`, { file: op.path, patchLine: op.patchLine });
     }
     if (!read.ok) return fail(read.error.code, `${kind} File ${op.rawPath}: ${read.error.message}`, read.error.hint, { ...read.error.data, file: op.path });
@@ -157,7 +173,7 @@ function stage(plan: PatchPlan, resolved: Resolved, files: Map<string, SourceFil
 }
 
 /** Steps 3–5 of the module docstring; runs while the locks are held. */
-async function landLocked(patch: ParsedPatch, resolved: Resolved, options: ApplyPatchOptions): Promise<Result<PatchResult>> {
+async function landLocked(patch: ParsedPatch, resolved: Resolved, rootReal: string, options: ApplyPatchOptions): Promise<Result<PatchResult>> {
   const files = await readSources(patch, resolved);
   if (!files.ok) return files;
   const fresh = await checkObserved(options.ctx, files.value, resolved);
@@ -171,6 +187,8 @@ async function landLocked(patch: ParsedPatch, resolved: Resolved, options: Apply
     const approved = await options.approve(staged.value.results);
     if (!approved.ok) return approved;
   }
+  const unmoved = await stillResolved(resolved, rootReal);
+  if (!unmoved.ok) return unmoved;
   const written = await runTransaction(staged.value.steps, options.io ?? diskIo);
   if (!written.ok) return written;
   const { ctx } = options;
@@ -208,7 +226,7 @@ export async function applyPatch(text: string, options: ApplyPatchOptions): Prom
   const resolved = await resolvePaths(parsed.value, rootReal);
   if (!resolved.ok) return resolved;
   const reals = [...resolved.value.values()].map((r) => r.real);
-  return withFileLocks(reals, () => landLocked(parsed.value, resolved.value, options));
+  return withFileLocks(reals, () => landLocked(parsed.value, resolved.value, rootReal, options));
 }
 
 /** The plan alone (no writes) — exported for callers that want to preview: parse and plan over given texts. */

@@ -13,8 +13,9 @@
  * before or after another `@@` line is an empty hunk. A unified-diff style
  * header (`@@ -1,3 +1,4 @@ text`) counts as `@@ text`. Strictness (why this parser exists): every line inside a
  * hunk must be one of the forms above — anything else is a `parse` error naming the line, never silently dropped
- * (opencode drops it); a hunk with no lines, an operation-less patch, an Update with neither hunks nor a move,
- * and two operations on one normalised path (sources and move destinations alike) are `parse` errors.
+ * (opencode drops it); a hunk with no lines, an operation-less patch, an Update with neither hunks nor a move
+ * (a Move to its own path is no move), a path naming the root itself or holding a NUL byte, and two
+ * operations on one normalised path (sources and move destinations alike) are `parse` errors.
  */
 import { fail, ok, type Result } from '../../shared/errors';
 import { unwrapEnvelope, type BodyLine } from './envelope';
@@ -39,6 +40,10 @@ function parseFail(line: BodyLine | undefined, message: string, hint: string): R
 function headerPath(line: BodyLine, prefix: string): Result<string> {
   const raw = line.text.trim().slice(prefix.length).trim();
   if (raw === '') return parseFail(line, `"${prefix}" names no file.`, `Write the path after "${prefix}", relative to the project root.`);
+  if (raw.includes('\0')) return parseFail(line, `The path after "${prefix}" contains a NUL byte.`, 'Write the file path as plain text.');
+  if (normalisePatchPath(raw).path === '') {
+    return parseFail(line, `"${prefix} ${raw}" names the project root itself, not a file.`, `Write the path of a file after "${prefix}", relative to the project root.`);
+  }
   return ok(raw);
 }
 
@@ -144,8 +149,9 @@ function parseUpdate(body: BodyLine[], i: number): Step<UpdateOperation> {
   const hunks = parseHunks(body, next, raw.value);
   if (!hunks.ok) return hunks;
   op.hunks = hunks.value.value;
-  if (op.hunks.length === 0 && op.movePath === undefined) {
-    return parseFail(header, `Update File ${raw.value} has no hunks.`, 'Add at least one @@ hunk with the lines to change, or remove the operation.');
+  if (op.hunks.length === 0 && (op.movePath === undefined || op.movePath === op.path)) {
+    const why = op.movePath === undefined ? '' : ' (its Move to names the same path, so it would change nothing)';
+    return parseFail(header, `Update File ${raw.value} has no hunks${why}.`, 'Add at least one @@ hunk with the lines to change, or remove the operation.');
   }
   return ok({ value: op, next: hunks.value.next });
 }

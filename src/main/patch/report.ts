@@ -23,8 +23,12 @@ export interface PatchResult {
   summary: string;
 }
 
-/** One summary line for a file. */
-export function summaryLine(file: PatchFileResult): string {
+/**
+ * One summary line for a file: `A`, `M`, `D`, a move as `M destination (moved from source)`; an update whose
+ * hunks leave the bytes as they were is `= path (unchanged …)`, so a patch that changes nothing never reads as
+ * if it landed (the conformance README's 063 row: opencode "reports success" on such a patch).
+ */
+export function summaryLine(file: PatchFileResult, changed = true): string {
   switch (file.kind) {
     case 'add':
       return `A ${file.path}`;
@@ -33,12 +37,12 @@ export function summaryLine(file: PatchFileResult): string {
     case 'move':
       return `M ${file.movePath ?? file.path} (moved from ${file.path})`;
     default:
-      return `M ${file.path}`;
+      return changed ? `M ${file.path}` : `= ${file.path} (unchanged: the patch leaves its bytes as they were)`;
   }
 }
 
-/** Assemble the result of a landed patch. */
+/** Assemble the result of a landed patch; `landed` are the root-relative paths whose bytes changed. */
 export function patchResult(files: PatchFileResult[], landed: string[]): PatchResult {
-  const lines = files.map(summaryLine);
+  const lines = files.map((f) => summaryLine(f, landed.includes(f.change.file)));
   return { files, landed, summary: `Success. Updated the following files:\n${lines.join('\n')}` };
 }

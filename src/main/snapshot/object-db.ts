@@ -42,6 +42,11 @@ export class ObjectDb {
     return this.packs;
   }
 
+  /** True when the store holds no object at all (a fresh store: nothing needs looking up before writing). */
+  isEmpty(): boolean {
+    return this.packs.length === 0 && readdirSync(this.objectsDir).every((n) => n === 'info' || n === 'pack' || n.startsWith('tmp_'));
+  }
+
   /** Path of the loose file for `oid`. */
   loosePath(oid: string): string {
     return join(this.objectsDir, oid.slice(0, 2), oid.slice(2));
@@ -103,14 +108,19 @@ export class ObjectSink {
   /** Ids written by this sink (so a second file with the same content is not looked up again). */
   readonly written = new Set<string>();
 
-  constructor(private readonly db: ObjectDb) {}
+  private readonly fresh: boolean;
+
+  /** `bulk`: many new objects are expected (a first track), so write the pack from the first object on. */
+  constructor(private readonly db: ObjectDb, private readonly bulk = false) {
+    this.fresh = bulk && db.isEmpty();
+  }
 
   /** Stores `content` under `oid` unless the store already has it. */
   put(type: ObjectType, content: Uint8Array, oid: string, knownAbsent = false): void {
     if (this.written.has(oid)) return;
-    if (!knownAbsent && this.db.has(oid)) return;
+    if (!knownAbsent && !this.fresh && this.db.has(oid)) return;
     this.written.add(oid);
-    if (!this.pack && this.loose < LOOSE_LIMIT) {
+    if (!this.pack && !this.bulk && this.loose < LOOSE_LIMIT) {
       this.loose++;
       this.db.writeLoose(type, content, oid);
       return;

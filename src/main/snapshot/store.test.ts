@@ -229,6 +229,16 @@ describe('gc', () => {
     expect(await store.track()).toBe(t3);
     await store.restore(t1);
     expect(readFileSync(join(wt, 'a.txt'), 'utf8')).toBe('v1');
+    // t1 came from the first track, so it lives in a pack: dropping it rewrites the pack without its objects.
+    put(wt, { 'a.txt': 'v3' });
+    const packsBefore = readdirSync(join(store.gitdir, 'objects', 'pack'));
+    const r2 = await store.gc({ keep: [t3], olderThanMs: 0 });
+    expect(r2.removedObjects).toBe(2); // t1's root tree and its a.txt blob
+    expect(readdirSync(join(store.gitdir, 'objects', 'pack'))).not.toEqual(packsBefore);
+    await expect(store.listFiles(t1)).rejects.toSatisfy((e) => isFailure(e, 'not_found'));
+    expect(Buffer.from((await store.readFile(t3, 'd/b.txt')) ?? []).toString()).toBe('b');
+    rmSync(join(wt, 'd'), { recursive: true });
+    expect((await store.restore(t3)).restored).toEqual(['d/b.txt']);
     await store.close();
   });
 });

@@ -27,12 +27,12 @@ import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcO
 import { walkDir, type WalkContext } from './walk';
 import { revertFiles, restoreChanges } from './restore';
 
-/** True when any folder record differs (a listing re-read or a racy mark cleared must be saved). */
+/** True when any folder record differs in what it says (a racy mark alone is not worth a save). */
 function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>): boolean {
   if (a.size !== b.size) return true;
   for (const [k, d] of b) {
     const o = a.get(k);
-    if (!o || o.mtimeMs !== d.mtimeMs || o.ctimeMs !== d.ctimeMs || o.ino !== d.ino || o.racy !== d.racy || o.oid !== d.oid || o.names !== d.names) return true;
+    if (!o || o.mtimeMs !== d.mtimeMs || o.ctimeMs !== d.ctimeMs || o.ino !== d.ino || o.oid !== d.oid || o.names !== d.names) return true;
   }
   return false;
 }
@@ -116,11 +116,14 @@ export class SnapshotStore {
     this.reader.read(hash);
   }
 
-  /** Synchronous track (caller holds the lock). */
-  private trackNow(): string {
+  /**
+   * Synchronous track (caller holds the lock). `persist` false leaves the cache file as it was: restore and
+   * revert rewrite files right after, and an older cache file is always safe (stale entries just miss).
+   */
+  private trackNow(persist = true): string {
     const cache = (this.cache ??= loadStatCache(this.cacheFile));
     const userGit = userGitDir(this.worktree);
-    const sink = new ObjectSink(this.db);
+    const sink = new ObjectSink(this.db, cache.entries.size === 0);
     const ctx: WalkContext = {
       root: this.worktree,
       rules: rootRules(userGit, this.opts.ignoreDefaults),
@@ -136,6 +139,7 @@ export class SnapshotStore {
       trees: new Set(),
       skipped: [],
       hashed: 0,
+      dirty: false,
     };
     let tree: string;
     try {
@@ -146,9 +150,9 @@ export class SnapshotStore {
       sink.abort();
       throw e;
     }
-    const changed = ctx.hashed > 0 || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
+    const changed = ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
-    if (changed) saveStatCache(this.cacheFile, this.cache);
+    if (changed && persist) saveStatCache(this.cacheFile, this.cache);
     this.lastSkipped = ctx.skipped;
     for (const s of ctx.skipped) this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
     return tree;
@@ -172,8 +176,7 @@ export class SnapshotStore {
   diff(hash: string): Promise<string> {
     return this.run(() => {
       this.checkHash(hash);
-      const changes = this.reader.diff(hash, this.trackNow());
-      return unifiedText(changes, changes.map((c) => fileDiff(this.db, c, this.opts.maxFileBytes)));
+      return unifiedText(this.db, this.reader.diff(hash, this.trackNow()), this.opts.maxFileBytes);
     });
   }
 
@@ -190,7 +193,7 @@ export class SnapshotStore {
   restore(hash: string): Promise<RestoreReport> {
     return this.run(() => {
       this.checkHash(hash);
-      const changes = this.reader.diff(this.trackNow(), hash);
+      const changes = this.reader.diff(this.trackNow(false), hash);
       const report = restoreChanges(this.worktree, this.db, changes);
       this.forget([...report.restored, ...report.deleted]);
       return report;
@@ -206,12 +209,13 @@ export class SnapshotStore {
     });
   }
 
-  /** Drops stat cache entries of files this store just wrote, so the next track reads them again. */
+  /**
+   * Drops in-memory stat cache entries of files this store just wrote, so the next track reads them again. The
+   * cache file is not rewritten: its entries for these files no longer match their new stat data anyway.
+   */
   private forget(paths: string[]): void {
     const cache = (this.cache ??= loadStatCache(this.cacheFile));
-    let n = 0;
-    for (const p of paths) if (cache.entries.delete(p)) n++;
-    if (n > 0) saveStatCache(this.cacheFile, cache);
+    for (const p of paths) cache.entries.delete(p);
   }
 
   /** Every file of tree `hash` with mode and blob id, in tree order. */
@@ -238,7 +242,9 @@ export class SnapshotStore {
       const cache = (this.cache ??= loadStatCache(this.cacheFile));
       for (const k of options.keep) if (!isObjectId(k)) throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
-      return runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
+      const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
+      this.reader.clear();
+      return report;
     });
   }
 

@@ -31,6 +31,11 @@ export class TreeReader {
 
   constructor(private readonly db: ObjectDb) {}
 
+  /** Forgets parsed trees (after gc removed objects, a cached tree must not outlive its object). */
+  clear(): void {
+    this.cache.clear();
+  }
+
   /** Entries of tree `oid`. Throws LandfallFailure `not_found` when the store lacks it. */
   read(oid: string): TreeEntry[] {
     const hit = this.cache.get(oid);

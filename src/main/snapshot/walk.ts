@@ -38,6 +38,8 @@ export interface WalkContext {
   skipped: SkippedFile[];
   /** Files read and hashed (not served from the stat cache). */
   hashed: number;
+  /** True once a hashed file's id or stat data differs from its cached entry (the cache file needs saving). */
+  dirty: boolean;
 }
 
 /** A folder's result: its tree id (undefined when nothing in it is kept) and whether it equals last time's. */
@@ -55,7 +57,7 @@ const READ_ATTEMPTS = 4;
 
 /** The folder's names: from the cache when its stat is unchanged, else from readdir. */
 function listing(ctx: WalkContext, abs: string, rec: DirRecord | undefined, st: Stats): { items: Item[]; names: string } | undefined {
-  if (dirMatches(rec, st)) {
+  if (rec && dirMatches(rec, st)) {
     const items: Item[] = rec.names === '' ? [] : rec.names.split('/').map((n) => ({ name: n.slice(1), isDir: n[0] === 'd' }));
     return { items, names: rec.names };
   }
@@ -176,7 +178,7 @@ function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boole
     return undefined;
   }
   const cached = ctx.prev.get(path);
-  if (statMatches(cached, st)) {
+  if (cached && statMatches(cached, st)) {
     ctx.entries.set(path, cached);
     return { mode, oid: cached.oid, same: true };
   }
@@ -191,7 +193,10 @@ function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boole
   ctx.hashed++;
   const s = got.st;
   const racy = !got.stable || s.mtimeMs >= ctx.startedAt - RACY_MS;
-  ctx.entries.set(path, { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode, oid, racy });
+  const entry = { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode, oid, racy };
+  // A racy file re-hashed to the same id and stat data adds nothing worth saving.
+  if (!cached || cached.oid !== oid || !statMatches({ ...cached, racy: false }, s)) ctx.dirty = true;
+  ctx.entries.set(path, entry);
   return { mode: finalMode, oid, same: false };
 }
 

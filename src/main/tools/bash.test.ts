@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bashTool, MAX_SHOWN_CHARS } from './bash';
+import { bashTool, MAX_CAPTURE_BYTES, MAX_SHOWN_CHARS } from './bash';
 import { makeWorkspace, type Workspace } from './tool-test-kit';
 
 let ws: Workspace;
@@ -70,5 +70,16 @@ describe('bash', () => {
     const o = await ws.run(bashTool, { command: 'touch made.txt' }, { ask: async () => ({ allow: false }) });
     expect(!o.ok && o.error.code).toBe('permission_denied');
     expect(existsSync(path.join(ws.root, 'made.txt'))).toBe(false);
+  });
+
+  it('a command whose output passes MAX_CAPTURE_BYTES is stopped (the app never buffers unbounded output) and says so', async () => {
+    const bytes = MAX_CAPTURE_BYTES + 4 * 1024 * 1024;
+    const o = await ws.run(bashTool, { command: `head -c ${bytes} /dev/zero | tr '\\0' y; echo done-marker` });
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    expect(o.metadata.outputCapped).toBe(true);
+    expect(o.output).not.toContain('done-marker');
+    expect(o.output).toMatch(/\(stopped: the output passed \d+ MB; the command and its child processes were stopped\)$/);
+    expect(o.metadata.chars as number).toBeLessThanOrEqual(MAX_CAPTURE_BYTES);
   });
 });

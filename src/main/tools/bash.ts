@@ -3,7 +3,8 @@
  * on abort or timeout the whole group — the shell and everything it started — gets SIGTERM, then SIGKILL after a
  * grace period. stdout and stderr are merged in arrival order. The model sees at most 30,000 characters (the
  * start and the end, with a note in between); the full output is kept in a file under ctx.scratchDir and the
- * note names it. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
+ * note names it. Output past 16 MB stops the command (as a timeout does), so a runaway `yes` cannot fill the
+ * app's memory. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +19,9 @@ import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
 export const MAX_SHOWN_CHARS = 30_000;
+/** Output kept from one command (bytes). Past it the command is stopped: `yes` or `cat /dev/urandom` would
+ * otherwise fill the app's memory until the timeout. */
+export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 const KILL_GRACE_MS = 2_000;
 
 const bashInput = z.object({
@@ -33,6 +37,8 @@ interface Run {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
+  /** The output passed MAX_CAPTURE_BYTES and the command was stopped. */
+  capped: boolean;
 }
 
 /** Signal the whole process group of `pid` (negative pid); a group already gone is fine. */
@@ -48,6 +54,8 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
     const chunks: Buffer[] = [];
+    let kept = 0;
+    let capped = false;
     let timedOut = false;
     let aborted = false;
     let killTimer: NodeJS.Timeout | undefined;
@@ -66,15 +74,25 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
     };
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (d: Buffer) => chunks.push(d));
-    child.stderr.on('data', (d: Buffer) => chunks.push(d));
+    const collect = (d: Buffer): void => {
+      if (capped) return;
+      const room = MAX_CAPTURE_BYTES - kept;
+      chunks.push(d.length <= room ? d : d.subarray(0, room));
+      kept += Math.min(d.length, room);
+      if (d.length > room) {
+        capped = true;
+        stop();
+      }
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     let exit: { code: number | null; sig: NodeJS.Signals | null } | undefined;
     const finish = (): void => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (killTimer && !(timedOut || aborted)) clearTimeout(killTimer);
+      if (killTimer && !(timedOut || aborted || capped)) clearTimeout(killTimer);
       const e = exit ?? { code: null, sig: null };
-      resolve({ output: Buffer.concat(chunks).toString('utf8'), exitCode: e.code, signal: e.sig, timedOut, aborted });
+      resolve({ output: Buffer.concat(chunks).toString('utf8'), exitCode: e.code, signal: e.sig, timedOut, aborted, capped });
     };
     child.on('error', (err) => {
       chunks.push(Buffer.from(`\n${err.message}\n`));
@@ -106,6 +124,14 @@ async function shownOutput(output: string, ctx: ToolContext): Promise<{ text: st
   return { text: head + note + tail, fullOutputPath: file };
 }
 
+/** The last line of the output: why the command ended. */
+function statusLine(run: Run, timeoutMs: number): string {
+  const stopped = 'the command and its child processes were stopped';
+  if (run.capped) return `(stopped: the output passed ${MAX_CAPTURE_BYTES / (1024 * 1024)} MB; ${stopped})`;
+  if (run.timedOut) return `(timed out after ${timeoutMs} ms; ${stopped})`;
+  return run.exitCode === null ? `(terminated by ${run.signal ?? 'a signal'})` : `(exit code ${run.exitCode})`;
+}
+
 async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutcome> {
   if (ctx.ask) {
     const answer = await ctx.ask({ tool: 'bash', permission: 'bash', patterns: [input.command], title: input.description ?? input.command });
@@ -119,17 +145,13 @@ async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutc
   if (run.aborted) {
     return failed(fail('interrupted', `The command was stopped by the user. Output so far:\n${shown.text}`, 'Ask the user before running it again.').error);
   }
-  const status = run.timedOut
-    ? `(timed out after ${timeout} ms; the command and its child processes were stopped)`
-    : run.exitCode === null
-      ? `(terminated by ${run.signal ?? 'a signal'})`
-      : `(exit code ${run.exitCode})`;
+  const status = statusLine(run, timeout);
   const output = `${shown.text}${shown.text.endsWith('\n') || shown.text === '' ? '' : '\n'}${status}`;
   return {
     ok: true,
     title: input.description ?? input.command,
     output,
-    metadata: { exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, fullOutputPath: shown.fullOutputPath, chars: run.output.length },
+    metadata: { exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, outputCapped: run.capped, fullOutputPath: shown.fullOutputPath, chars: run.output.length },
   };
 }
 

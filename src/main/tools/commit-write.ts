@@ -1,6 +1,7 @@
 /**
  * The last steps every file-writing tool shares, run inside the file's lock (DESIGN §3):
- * preview diff → permission ask → the disk still holds what we based the change on → atomic write (mode kept) →
+ * preview diff → permission ask → the path still leads to the same real file inside the root, and the disk still
+ * holds what we based the change on → atomic write (mode kept) →
  * the session's observed version becomes the new bytes → commit diff from the bytes really on disk before and
  * after → diagnostics. A failure before the rename leaves the file byte-identical.
  */
@@ -12,7 +13,7 @@ import { commitDiff } from '../fs/file-diff';
 import { recordWrite } from '../fs/observed';
 import { decodeBytes } from '../fs/text-file';
 import type { ResolvedPath } from '../fs/workspace';
-import { askToWrite, diagnosticsAfterWrite, unchangedSince } from './file-access';
+import { askToWrite, diagnosticsAfterWrite, stillInside, unchangedSince } from './file-access';
 import type { DiagnosticsReport, ToolContext } from './types';
 
 /** The file as the change found it (`bytes` null: the file does not exist yet). */
@@ -22,6 +23,7 @@ export interface Before {
   mode?: number;
 }
 
+/** A landed write: its commit diff, the diagnostics text for the tool output, and the full report (if any). */
 export interface Committed {
   diff: FileChange;
   diagnosticsText: string;
@@ -29,8 +31,9 @@ export interface Committed {
 }
 
 /**
- * Write `afterBytes` (decoded: `afterText`) over `before`. Errors: `permission_denied`, `stale` (disk changed
- * while waiting), `io_error` (the write failed; file untouched).
+ * Write `afterBytes` (decoded: `afterText`) over `before`. Errors: `permission_denied`, `outside_root` (a folder
+ * on the path was swapped for an outward symlink while waiting), `stale` (disk changed while waiting),
+ * `io_error` (the write failed; file untouched).
  */
 export async function commitWrite(
   ctx: ToolContext,
@@ -43,6 +46,8 @@ export async function commitWrite(
   const preview = commitDiff(r.rel, before.text, after.text);
   const allowed = await askToWrite(ctx, tool, r, preview);
   if (!allowed.ok) return allowed;
+  const inside = await stillInside(ctx, r);
+  if (!inside.ok) return inside;
   const still = await unchangedSince(r, before.bytes);
   if (!still.ok) return still;
   try {

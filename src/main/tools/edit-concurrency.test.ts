@@ -2,9 +2,10 @@ import { symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../fs/file-lock';
+import { applyPatchTool } from './apply-patch';
 import { editTool, type EditInput } from './edit';
 import { readTool } from './read';
-import { makeWorkspace, type Workspace } from './tool-test-kit';
+import { codeOf, makeWorkspace, type Workspace } from './tool-test-kit';
 import type { ToolContext, ToolOutcome } from './types';
 import { writeTool } from './write';
 
@@ -14,13 +15,12 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const code = (o: ToolOutcome): string => (o.ok ? 'ok' : o.error.code);
 const edit = (input: EditInput, extra?: Partial<ToolContext>): Promise<ToolOutcome> => ws.run(editTool, input, extra);
 
 /** Put a file and read it, as every bug scenario starts. */
 async function given(rel: string, bytes: string): Promise<void> {
   await ws.put(rel, bytes);
-  expect(code(await ws.run(readTool, { filePath: rel }))).toBe('ok');
+  expect(codeOf(await ws.run(readTool, { filePath: rel }))).toBe('ok');
 }
 
 describe('edit: concurrency (per-file lock)', () => {
@@ -42,7 +42,7 @@ describe('edit: concurrency (per-file lock)', () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(await ws.raw('two.txt')).toBe('top\nmiddle\nbottom\n');
     release();
-    expect((await Promise.all([first, second])).map(code)).toEqual(['ok', 'ok']);
+    expect((await Promise.all([first, second])).map(codeOf)).toEqual(['ok', 'ok']);
     expect(await ws.raw('two.txt')).toBe('TOP\nmiddle\nBOTTOM\n');
   });
 
@@ -53,13 +53,13 @@ describe('edit: concurrency (per-file lock)', () => {
       edit({ filePath: 'n.txt', oldString: '\n50\n', newString: '\nFIFTY\n' }),
       edit({ filePath: 'n.txt', oldString: '\n75\n', newString: '\nSEVENTY-FIVE\n' }),
     ]);
-    expect(r.map(code)).toEqual(['ok', 'ok']);
+    expect(r.map(codeOf)).toEqual(['ok', 'ok']);
     expect(await ws.raw('n.txt')).toBe(seq.replace('\n50\n', '\nFIFTY\n').replace('\n75\n', '\nSEVENTY-FIVE\n'));
     for (let round = 0; round < 20; round++) {
       await given('n.txt', seq);
       const lines = [10, 20, 30, 40, 50, 60, 70, 80];
       const outs = await Promise.all(lines.map((n) => edit({ filePath: 'n.txt', oldString: `\n${n}\n`, newString: `\nL${n}\n` })));
-      expect(outs.map(code)).toEqual(lines.map(() => 'ok'));
+      expect(outs.map(codeOf)).toEqual(lines.map(() => 'ok'));
       let expected = seq;
       for (const n of lines) expected = expected.replace(`\n${n}\n`, `\nL${n}\n`);
       expect(await ws.raw('n.txt')).toBe(expected);
@@ -73,7 +73,7 @@ describe('edit: concurrency (per-file lock)', () => {
         edit({ filePath: 'm.txt', oldString: 'b', newString: 'B' }),
         ws.run(writeTool, { filePath: 'm.txt', content: 'a\nb\nc\n' }),
       ]);
-      expect([code(e), code(w)]).toEqual(['ok', 'ok']);
+      expect([codeOf(e), codeOf(w)]).toEqual(['ok', 'ok']);
       expect(['a\nb\nc\n', 'a\nB\nc\n']).toContain(await ws.raw('m.txt'));
     }
   });
@@ -94,7 +94,26 @@ describe('edit: concurrency (per-file lock)', () => {
       },
     });
     await held;
-    expect(code(o)).toBe('ok');
+    expect(codeOf(o)).toBe('ok');
     expect(await ws.raw('src/lib.ts')).toBe('A\nb\n');
+  });
+});
+
+describe('apply_patch and edit on one file at once (the same per-file lock)', () => {
+  it('a patch held at its permission prompt and an edit through a symlinked name: both land, neither is lost', async () => {
+    await given('cfg.txt', 'a = 1\nb = 2\nc = 3\n');
+    symlinkSync('cfg.txt', path.join(ws.root, 'alias.txt'));
+    expect(codeOf(await ws.run(readTool, { filePath: 'alias.txt' }))).toBe('ok');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const patchAsked = new Promise<void>((r) => (asked = r));
+    const patchText = '*** Begin Patch\n*** Update File: cfg.txt\n@@\n-a = 1\n+a = 10\n*** End Patch\n';
+    const patched = ws.run(applyPatchTool, { patchText }, { ask: async () => (asked(), await gate, { allow: true }) });
+    await patchAsked;
+    const edited = edit({ filePath: 'alias.txt', oldString: 'c = 3', newString: 'c = 30' });
+    release();
+    expect((await Promise.all([patched, edited])).map(codeOf)).toEqual(['ok', 'ok']);
+    expect(await ws.raw('cfg.txt')).toBe('a = 10\nb = 2\nc = 30\n');
   });
 });

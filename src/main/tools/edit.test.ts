@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileChange } from '../../shared/model';
 import { editTool, type EditInput } from './edit';
 import { readTool } from './read';
-import { makeWorkspace, type Workspace } from './tool-test-kit';
+import { codeOf, makeWorkspace, type Workspace } from './tool-test-kit';
 import type { PermissionRequest, ToolContext, ToolOutcome } from './types';
 
 let ws: Workspace;
@@ -13,14 +13,13 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const code = (o: ToolOutcome): string => (o.ok ? 'ok' : o.error.code);
 const read = (filePath: string): Promise<ToolOutcome> => ws.run(readTool, { filePath });
 const edit = (input: EditInput, extra?: Partial<ToolContext>): Promise<ToolOutcome> => ws.run(editTool, input, extra);
 
 /** Put a file and read it, as every bug scenario starts. */
 async function given(rel: string, bytes: string | Buffer): Promise<void> {
   await ws.put(rel, bytes);
-  expect(code(await read(rel))).toBe('ok');
+  expect(codeOf(await read(rel))).toBe('ok');
 }
 
 describe('edit: landing and reporting', () => {
@@ -40,9 +39,9 @@ describe('edit: landing and reporting', () => {
 
   it('engine refusals reach the model as data and leave the file untouched', async () => {
     await given('d.txt', 'x = 1\nx = 1\n');
-    expect(code(await edit({ filePath: 'd.txt', oldString: 'x = 1', newString: 'x = 2' }))).toBe('ambiguous');
-    expect(code(await edit({ filePath: 'd.txt', oldString: 'nothing like it', newString: 'y' }))).toBe('not_found');
-    expect(code(await edit({ filePath: 'd.txt', oldString: 'x = 1', newString: 'x = 1' }))).toBe('no_change');
+    expect(codeOf(await edit({ filePath: 'd.txt', oldString: 'x = 1', newString: 'x = 2' }))).toBe('ambiguous');
+    expect(codeOf(await edit({ filePath: 'd.txt', oldString: 'nothing like it', newString: 'y' }))).toBe('not_found');
+    expect(codeOf(await edit({ filePath: 'd.txt', oldString: 'x = 1', newString: 'x = 1' }))).toBe('no_change');
     expect(await ws.raw('d.txt')).toBe('x = 1\nx = 1\n');
     const all = await edit({ filePath: 'd.txt', oldString: 'x = 1', newString: 'x = 2', replaceAll: true });
     expect(all.ok && all.metadata.replacements).toBe(2);
@@ -60,7 +59,7 @@ describe('edit: landing and reporting', () => {
 describe('edit: creating files (empty oldString)', () => {
   it('creates a new file with LF endings', async () => {
     const o = await edit({ filePath: 'src/new.ts', oldString: '', newString: 'export const x = 1;\r\n' });
-    expect(code(o)).toBe('ok');
+    expect(codeOf(o)).toBe('ok');
     expect(await ws.raw('src/new.ts')).toBe('export const x = 1;\n');
   });
 
@@ -68,7 +67,7 @@ describe('edit: creating files (empty oldString)', () => {
     const lines = Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     await given('rc.sh', lines);
     const o = await edit({ filePath: 'rc.sh', oldString: '', newString: 'appended\n' });
-    expect(code(o)).toBe('exists');
+    expect(codeOf(o)).toBe('exists');
     expect(await ws.raw('rc.sh')).toBe(lines);
   });
 });
@@ -84,7 +83,7 @@ describe('edit: line endings', () => {
     it(`${name}: the file keeps its own ending`, async () => {
       await given('f.txt', file);
       const o = await edit({ filePath: 'f.txt', oldString: `a${eol}b`, newString: `a${eol}B${eol}b2` });
-      expect(code(o)).toBe('ok');
+      expect(codeOf(o)).toBe('ok');
       const fe = file.includes('\r\n') ? '\r\n' : '\n';
       expect(await ws.raw('f.txt')).toBe(`a${fe}B${fe}b2${fe}c${fe}`);
     });
@@ -92,14 +91,14 @@ describe('edit: line endings', () => {
 
   it('B16: inserting lines into a CRLF .pas unit keeps every line CRLF', async () => {
     await given('Unit1.pas', 'unit Unit1;\r\n\r\ninterface\r\n\r\nimplementation\r\n\r\nend.\r\n');
-    expect(code(await edit({ filePath: 'Unit1.pas', oldString: 'interface', newString: 'interface\n\nuses SysUtils;' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 'Unit1.pas', oldString: 'interface', newString: 'interface\n\nuses SysUtils;' }))).toBe('ok');
     expect(await ws.raw('Unit1.pas')).toBe('unit Unit1;\r\n\r\ninterface\r\n\r\nuses SysUtils;\r\n\r\nimplementation\r\n\r\nend.\r\n');
   });
 
   it('B14: strings that differ only in line endings are no_change, said as such', async () => {
     await given('e.txt', 'a\r\nb');
     const o = await edit({ filePath: 'e.txt', oldString: 'a\r\nb', newString: 'a\nb' });
-    expect(code(o)).toBe('no_change');
+    expect(codeOf(o)).toBe('no_change');
     expect(o.output).toContain('line endings');
     expect(await ws.raw('e.txt')).toBe('a\r\nb');
   });
@@ -114,28 +113,28 @@ describe('edit: line endings', () => {
 describe('edit: BOM and encodings', () => {
   it('B18 (edit path): exactly one BOM; oldString spanning line 1 matches without U+FEFF', async () => {
     await given('t.txt', '\xef\xbb\xbfa\nb\nc\n');
-    expect(code(await edit({ filePath: 't.txt', oldString: 'b', newString: 'B' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 't.txt', oldString: 'b', newString: 'B' }))).toBe('ok');
     expect(await ws.raw('t.txt')).toBe('\xef\xbb\xbfa\nB\nc\n');
-    expect(code(await edit({ filePath: 't.txt', oldString: 'a\nB', newString: 'A\nB' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 't.txt', oldString: 'a\nB', newString: 'A\nB' }))).toBe('ok');
     expect(await ws.raw('t.txt')).toBe('\xef\xbb\xbfA\nB\nc\n');
-    expect(code(await edit({ filePath: 't.txt', oldString: '\ufeffA', newString: '\ufeffa' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 't.txt', oldString: '\ufeffA', newString: '\ufeffa' }))).toBe('ok');
     expect(await ws.raw('t.txt')).toBe('\xef\xbb\xbfa\nB\nc\n');
   });
 
   it('B19: BOM, CRLF and every multi-byte character preserved byte for byte', async () => {
     await given('Mod.vb', "\xef\xbb\xbf' \xc3\x9cdv\xc3\xb6zl\xc5\x91 sz\xc3\xb6veg\r\nDim n = 1\r\n");
-    expect(code(await edit({ filePath: 'Mod.vb', oldString: 'Dim n = 1', newString: 'Dim n = 2' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 'Mod.vb', oldString: 'Dim n = 1', newString: 'Dim n = 2' }))).toBe('ok');
     expect(await ws.raw('Mod.vb')).toBe("\xef\xbb\xbf' \xc3\x9cdv\xc3\xb6zl\xc5\x91 sz\xc3\xb6veg\r\nDim n = 2\r\n");
   });
 
   it('B20: a Latin-1 file keeps its 0xE9 bytes (never EF BF BD); text outside Latin-1 is refused as unencodable', async () => {
     await given('cv.c', 'int n = 1;\n/* r\xe9sum\xe9 */\n');
-    expect(code(await edit({ filePath: 'cv.c', oldString: 'int n = 1;', newString: 'int n = 2;' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 'cv.c', oldString: 'int n = 1;', newString: 'int n = 2;' }))).toBe('ok');
     expect(await ws.raw('cv.c')).toBe('int n = 2;\n/* r\xe9sum\xe9 */\n');
-    expect(code(await edit({ filePath: 'cv.c', oldString: 'résumé', newString: 'résumé café' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 'cv.c', oldString: 'résumé', newString: 'résumé café' }))).toBe('ok');
     expect(await ws.raw('cv.c')).toBe('int n = 2;\n/* r\xe9sum\xe9 caf\xe9 */\n');
     const o = await edit({ filePath: 'cv.c', oldString: 'int n = 2;', newString: 'int n = 2; // ✓' });
-    expect(code(o)).toBe('unencodable');
+    expect(codeOf(o)).toBe('unencodable');
     expect(await ws.raw('cv.c')).toBe('int n = 2;\n/* r\xe9sum\xe9 caf\xe9 */\n');
   });
 
@@ -153,7 +152,7 @@ describe('edit: BOM and encodings', () => {
   it('binary files are refused, untouched', async () => {
     await ws.put('x.bin', 'ab\x00cd');
     const o = await edit({ filePath: 'x.bin', oldString: 'ab', newString: 'AB' });
-    expect(code(o)).toBe('binary');
+    expect(codeOf(o)).toBe('binary');
     expect(await ws.raw('x.bin')).toBe('ab\x00cd');
   });
 });
@@ -161,9 +160,9 @@ describe('edit: BOM and encodings', () => {
 describe('edit: observed versions', () => {
   it('not_observed for a file the session never read (another session\'s read does not count)', async () => {
     await ws.put('cfg.py', 'A = 1\n');
-    expect(code(await edit({ filePath: 'cfg.py', oldString: 'A = 1', newString: 'A = 2' }))).toBe('not_observed');
+    expect(codeOf(await edit({ filePath: 'cfg.py', oldString: 'A = 1', newString: 'A = 2' }))).toBe('not_observed');
     await ws.run(readTool, { filePath: 'cfg.py' }, { sessionId: 'other' });
-    expect(code(await edit({ filePath: 'cfg.py', oldString: 'A = 1', newString: 'A = 2' }))).toBe('not_observed');
+    expect(codeOf(await edit({ filePath: 'cfg.py', oldString: 'A = 1', newString: 'A = 2' }))).toBe('not_observed');
     expect(await ws.raw('cfg.py')).toBe('A = 1\n');
   });
 
@@ -171,7 +170,7 @@ describe('edit: observed versions', () => {
     await given('cfg.py', 'A = 1\nB = 2\nC = 3\n');
     writeFileSync(path.join(ws.root, 'cfg.py'), 'A = 1\nB = 2\nC = 30\n');
     const o = await edit({ filePath: 'cfg.py', oldString: 'A = 1', newString: 'A = 10' });
-    expect(code(o)).toBe('ok');
+    expect(codeOf(o)).toBe('ok');
     expect(o.output).toContain('had changed on disk');
     expect(await ws.raw('cfg.py')).toBe('A = 10\nB = 2\nC = 30\n');
   });
@@ -180,11 +179,11 @@ describe('edit: observed versions', () => {
     await given('cfg.py', 'A = 1\nB = 2\nC = 3\n');
     writeFileSync(path.join(ws.root, 'cfg.py'), 'A = 1\nB = 2\nC = 30\n');
     const o = await edit({ filePath: 'cfg.py', oldString: 'C = 3\n', newString: 'C = 4\n' });
-    expect(code(o)).toBe('stale');
+    expect(codeOf(o)).toBe('stale');
     expect(await ws.raw('cfg.py')).toBe('A = 1\nB = 2\nC = 30\n');
     // A loose (non-exact) match on a stale file is refused as stale too.
     const loose = await edit({ filePath: 'cfg.py', oldString: 'B  =  2', newString: 'B = 20' });
-    expect(code(loose)).toBe('stale');
+    expect(codeOf(loose)).toBe('stale');
   });
 
   it('a file changed while the permission prompt is open is not overwritten (stale)', async () => {
@@ -195,7 +194,7 @@ describe('edit: observed versions', () => {
         return { allow: true };
       },
     });
-    expect(code(o)).toBe('stale');
+    expect(codeOf(o)).toBe('stale');
     expect(await ws.raw('p.txt')).toBe('user\n');
   });
 });
@@ -203,7 +202,7 @@ describe('edit: observed versions', () => {
 describe('edit: bug reproductions', () => {
   it('B24: an appended method appears exactly once', async () => {
     await given('Form.java', 'class Form {\n  void a() {}\n}\n');
-    expect(code(await edit({ filePath: 'Form.java', oldString: '  void a() {}\n}', newString: '  void a() {}\n  void b() {}\n}' }))).toBe('ok');
+    expect(codeOf(await edit({ filePath: 'Form.java', oldString: '  void a() {}\n}', newString: '  void a() {}\n  void b() {}\n}' }))).toBe('ok');
     const text = await ws.raw('Form.java');
     expect(text).toBe('class Form {\n  void a() {}\n  void b() {}\n}\n');
     expect(text.split('void b').length - 1).toBe(1);
@@ -216,9 +215,9 @@ describe('edit: bug reproductions', () => {
     symlinkSync('../OUTSIDE/victim.txt', path.join(ws.root, 'notes.md'));
     symlinkSync('../OUTSIDE', path.join(ws.root, 'outbox'));
     const o = await edit({ filePath: 'notes.md', oldString: 'orig', newString: 'OWNED' });
-    expect(code(o)).toBe('outside_root');
+    expect(codeOf(o)).toBe('outside_root');
     expect(o.output).toContain(path.join(outside, 'victim.txt'));
-    expect(code(await edit({ filePath: 'outbox/p.txt', oldString: '', newString: 'x' }))).toBe('outside_root');
+    expect(codeOf(await edit({ filePath: 'outbox/p.txt', oldString: '', newString: 'x' }))).toBe('outside_root');
     expect(readdirSync(outside)).toEqual(['victim.txt']);
     expect(readFileSync(path.join(outside, 'victim.txt'), 'latin1')).toBe('orig\n');
     // control: a link to a file inside the workspace is edited in its real place
@@ -241,7 +240,7 @@ describe('edit: permission and diagnostics', () => {
         return { allow: false };
       },
     });
-    expect(code(o)).toBe('permission_denied');
+    expect(codeOf(o)).toBe('permission_denied');
     expect((asked[0]?.preview as FileChange[])[0]).toMatchObject({ file: 'a.txt', additions: 1, deletions: 1, patch: expect.stringContaining('-x\n+y') });
     expect(await ws.raw('a.txt')).toBe('x\n');
   });

@@ -42,6 +42,23 @@ export async function askToWrite(ctx: ToolContext, tool: string, resolved: Resol
 }
 
 /**
+ * Right before writing: `resolved` must still lead to the same real path inside the root. The permission prompt
+ * can stay open for minutes, and a folder on the path may meanwhile have been swapped for a symlink leading out
+ * of the project; writing to the old real path would then follow the new link. Error: `outside_root`.
+ */
+export async function stillInside(ctx: ToolContext, resolved: ResolvedPath): Promise<Result<void>> {
+  const again = await resolveInRoot(ctx.root, resolved.abs);
+  if (again.ok && again.value.real === resolved.real) return ok(undefined);
+  const now = again.ok ? again.value.real : String(again.error.data?.real ?? again.error.message);
+  return fail(
+    'outside_root',
+    `${resolved.rel} no longer leads to the same place (it now resolves to ${now}): a folder on its path was replaced while this call waited; nothing was written.`,
+    `Check what changed on ${resolved.rel}'s path, then repeat the change with a path inside the project.`,
+    { path: resolved.rel, real: now },
+  );
+}
+
+/**
  * Right before writing: the bytes on disk must still be `expected` (null = the file must still be absent).
  * Error: `stale` (someone changed the file while we waited, e.g. during the permission prompt).
  */

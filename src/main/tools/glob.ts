@@ -1,12 +1,16 @@
 /**
- * The glob tool: files of the project whose root-relative path matches a glob pattern (tinyglobby), minus what
- * .gitignore excludes, newest first (the files a model most likely wants), capped at 100. Symlinks are not
- * followed, so matches never come from outside the workspace.
+ * The glob tool: files of the project whose path (relative to the search folder) matches a glob pattern
+ * (picomatch, dotfiles included), minus what .gitignore excludes, newest first (the files a model most likely
+ * wants), capped at 100. The candidates are the files of one ignore-aware walk of the search folder (walk.ts),
+ * which never follows symlinks — so matches never come from outside the workspace, and a pattern like
+ * `../../**` cannot make the tool crawl the rest of the disk: a pattern that leaves the search folder (absolute,
+ * or with a `..` segment) is `invalid_input`.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { glob } from 'tinyglobby';
+import picomatch from 'picomatch';
 import { z } from 'zod';
+import { fail } from '../../shared/errors';
 import { failed, resolveToolPath } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
@@ -26,14 +30,21 @@ export async function visibleFiles(root: string, startReal: string): Promise<Set
   return files;
 }
 
+/** True when `pattern` reaches outside the folder it is matched in (absolute, drive letter, or a `..` segment). */
+function leavesFolder(pattern: string): boolean {
+  return path.posix.isAbsolute(pattern) || path.win32.isAbsolute(pattern) || pattern.split(/[\\/]/).includes('..');
+}
+
 async function executeGlob(input: GlobInput, ctx: ToolContext): Promise<ToolOutcome> {
+  if (leavesFolder(input.pattern)) {
+    return failed(fail('invalid_input', `The pattern ${input.pattern} leaves the search folder.`, 'Patterns are relative to `path` (the project root by default); to search another folder inside the project, set path.').error);
+  }
   const resolved = await resolveToolPath(ctx, input.path ?? '.');
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
-  const matched = await glob(input.pattern, { cwd: r.real, dot: true, onlyFiles: true, followSymbolicLinks: false, ignore: ['**/.git/**'] });
-  const visible = await visibleFiles(ctx.root, r.real);
+  const isMatch = picomatch(input.pattern, { dot: true });
   const prefix = r.rel === '' ? '' : `${r.rel}/`;
-  const rels = matched.map((m) => prefix + m.split(path.sep).join('/')).filter((rel) => visible.has(rel));
+  const rels = [...(await visibleFiles(ctx.root, r.real))].filter((rel) => rel.startsWith(prefix) && isMatch(rel.slice(prefix.length)));
   const withTimes = await Promise.all(
     rels.map(async (rel) => ({ rel, mtime: (await fsp.stat(path.join(ctx.root, rel)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })),
   );

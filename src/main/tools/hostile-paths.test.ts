@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPatchTool } from './apply-patch';
 import { editTool } from './edit';
 import { readTool } from './read';
-import { makeWorkspace, type Workspace } from './tool-test-kit';
-import type { PermissionAnswer, ToolOutcome } from './types';
+import { codeOf, makeWorkspace, type Workspace } from './tool-test-kit';
+import type { PermissionAnswer } from './types';
 import { writeTool } from './write';
 
 let ws: Workspace;
@@ -21,7 +21,6 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const code = (o: ToolOutcome): string => (o.ok ? 'ok' : o.error.code);
 
 /** A permission answer that, before allowing, replaces <root>/sub by a symlink to <outer>/outside. */
 function swapSubDuringAsk(): () => Promise<PermissionAnswer> {
@@ -38,14 +37,14 @@ describe('a folder swapped for an outward symlink during the permission prompt',
   it('write of a new file is refused outside_root and nothing is created outside', async () => {
     mkdirSync(path.join(ws.root, 'sub'));
     const o = await ws.run(writeTool, { filePath: 'sub/new.txt', content: 'x\n' }, { ask: swapSubDuringAsk() });
-    expect(code(o)).toBe('outside_root');
+    expect(codeOf(o)).toBe('outside_root');
     expect(readdirSync(path.join(ws.outer, 'outside'))).toEqual([]);
   });
 
   it('edit with an empty oldString (create) is refused outside_root and nothing is created outside', async () => {
     mkdirSync(path.join(ws.root, 'sub'));
     const o = await ws.run(editTool, { filePath: 'sub/new.txt', oldString: '', newString: 'x\n' }, { ask: swapSubDuringAsk() });
-    expect(code(o)).toBe('outside_root');
+    expect(codeOf(o)).toBe('outside_root');
     expect(readdirSync(path.join(ws.outer, 'outside'))).toEqual([]);
   });
 
@@ -53,7 +52,7 @@ describe('a folder swapped for an outward symlink during the permission prompt',
     mkdirSync(path.join(ws.root, 'sub'));
     const patchText = '*** Begin Patch\n*** Add File: sub/new.txt\n+x\n*** End Patch\n';
     const o = await ws.run(applyPatchTool, { patchText }, { ask: swapSubDuringAsk() });
-    expect(code(o)).toBe('outside_root');
+    expect(codeOf(o)).toBe('outside_root');
     expect(readdirSync(path.join(ws.outer, 'outside'))).toEqual([]);
     expect(existsSync(path.join(ws.outer, 'sub-moved', 'new.txt'))).toBe(false);
   });
@@ -62,14 +61,14 @@ describe('a folder swapped for an outward symlink during the permission prompt',
 describe('a FIFO inside the project', () => {
   it('read and edit refuse it at once with io_error (the call never hangs)', async () => {
     execFileSync('mkfifo', [path.join(ws.root, 'pipe')]);
-    expect(code(await ws.run(readTool, { filePath: 'pipe' }))).toBe('io_error');
-    expect(code(await ws.run(editTool, { filePath: 'pipe', oldString: 'a', newString: 'b' }))).toBe('io_error');
+    expect(codeOf(await ws.run(readTool, { filePath: 'pipe' }))).toBe('io_error');
+    expect(codeOf(await ws.run(editTool, { filePath: 'pipe', oldString: 'a', newString: 'b' }))).toBe('io_error');
   }, 5_000);
 
   it('apply_patch Update and Delete of a FIFO are missing_file (not a regular file)', async () => {
     execFileSync('mkfifo', [path.join(ws.root, 'pipe')]);
     const del = await ws.run(applyPatchTool, { patchText: '*** Begin Patch\n*** Delete File: pipe\n*** End Patch\n' });
-    expect(code(del)).toBe('missing_file');
+    expect(codeOf(del)).toBe('missing_file');
     expect(existsSync(path.join(ws.root, 'pipe'))).toBe(true);
   }, 5_000);
 });

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { multieditTool } from './multiedit';
 import { readTool } from './read';
-import { makeWorkspace, type Workspace } from './tool-test-kit';
-import type { ToolOutcome } from './types';
+import { codeOf, makeWorkspace, type Workspace } from './tool-test-kit';
 
 let ws: Workspace;
 beforeEach(() => {
@@ -10,7 +9,6 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const code = (o: ToolOutcome): string => (o.ok ? 'ok' : o.error.code);
 
 describe('multiedit', () => {
   it('B12: edits resolve against the original text — A gains the prop, B loses it', async () => {
@@ -23,7 +21,7 @@ describe('multiedit', () => {
         { oldString: '<B onGen={g} />', newString: '<B />' },
       ],
     });
-    expect(code(o)).toBe('ok');
+    expect(codeOf(o)).toBe('ok');
     expect(await ws.raw('v.jsx')).toBe('<A onGen={g} />\n<B />\n');
     expect(o.ok && o.metadata.diff).toMatchObject({ file: 'v.jsx', additions: 2, deletions: 2 });
   });
@@ -32,19 +30,19 @@ describe('multiedit', () => {
     await ws.put('c.txt', 'a\r\nb\r\n');
     await ws.run(readTool, { filePath: 'c.txt' });
     const o = await ws.run(multieditTool, { filePath: 'c.txt', edits: [{ oldString: 'a', newString: 'A' }, { oldString: 'zzz', newString: 'q' }] });
-    expect(code(o)).toBe('not_found');
+    expect(codeOf(o)).toBe('not_found');
     expect(o.output).toContain('Edit 2 of 2');
     expect(await ws.raw('c.txt')).toBe('a\r\nb\r\n');
-    expect(code(await ws.run(multieditTool, { filePath: 'c.txt', edits: [{ oldString: 'a', newString: 'A' }, { oldString: 'b', newString: 'B' }] }))).toBe('ok');
+    expect(codeOf(await ws.run(multieditTool, { filePath: 'c.txt', edits: [{ oldString: 'a', newString: 'A' }, { oldString: 'b', newString: 'B' }] }))).toBe('ok');
     expect(await ws.raw('c.txt')).toBe('A\r\nB\r\n');
   });
 
   it('not_observed and stale are refused', async () => {
     await ws.put('s.txt', 'x\n');
-    expect(code(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] }))).toBe('not_observed');
+    expect(codeOf(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] }))).toBe('not_observed');
     await ws.run(readTool, { filePath: 's.txt' });
     await ws.put('s.txt', 'x\nz\n');
-    expect(code(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] }))).toBe('stale');
+    expect(codeOf(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] }))).toBe('stale');
     expect(await ws.raw('s.txt')).toBe('x\nz\n');
   });
 });

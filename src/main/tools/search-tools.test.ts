@@ -67,3 +67,22 @@ describe('grep', () => {
     expect(out(await ws.run(grepTool, { pattern: '(' }))).toBe('ERR invalid_input');
   });
 });
+
+describe('grep under a time budget', () => {
+  it('a catastrophically backtracking pattern stops with a note and the matches found so far; the app is not frozen', async () => {
+    await ws.put('src/a-first.ts', 'aaa match-me\n');
+    await ws.put('src/z-evil.txt', `${'a'.repeat(40)}!\n`);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 50);
+    const started = Date.now();
+    const o = await ws.run(grepTool, { pattern: '^(a+)+$|match-me', path: 'src' });
+    clearInterval(timer);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(ticks).toBeGreaterThan(10);
+    expect(o.ok && o.metadata.budgetExhausted).toBe(true);
+    const lines = o.ok ? o.output.split('\n') : [];
+    expect(lines.slice(0, 2)).toEqual(['src/a-first.ts:', '  1: aaa match-me']);
+    expect(lines[2]).toMatch(/^\(stopped after 3 s of matching: the pattern may backtrack catastrophically/);
+    expect(lines).toHaveLength(3);
+  });
+});

@@ -47,3 +47,8 @@ export function makeWorkspace(): Workspace {
   };
 }
 
+
+/** 'ok' for a success, else the error code — the one word most tool tests compare. */
+export function codeOf(o: ToolOutcome): string {
+  return o.ok ? 'ok' : o.error.code;
+}

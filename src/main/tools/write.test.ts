@@ -4,7 +4,7 @@ import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileChange } from '../../shared/model';
 import { readTool } from './read';
-import { makeWorkspace, type Workspace } from './tool-test-kit';
+import { codeOf, makeWorkspace, type Workspace } from './tool-test-kit';
 import type { PermissionRequest, ToolOutcome } from './types';
 import { writeTool } from './write';
 
@@ -14,20 +14,19 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const code = (o: ToolOutcome): string => (o.ok ? 'ok' : o.error.code);
 const read = (filePath: string): Promise<ToolOutcome> => ws.run(readTool, { filePath });
 const write = (filePath: string, content: string): Promise<ToolOutcome> => ws.run(writeTool, { filePath, content });
 
 describe('write: new files', () => {
   it('B17: a new file on POSIX gets LF, no invented CR, and runs', async () => {
-    expect(code(await write('run.sh', '#!/bin/sh\necho hi\n'))).toBe('ok');
+    expect(codeOf(await write('run.sh', '#!/bin/sh\necho hi\n'))).toBe('ok');
     expect(await ws.raw('run.sh')).toBe('#!/bin/sh\necho hi\n');
-    expect(code(await write('crlf.sh', '#!/bin/sh\r\necho hi\r\n'))).toBe('ok');
+    expect(codeOf(await write('crlf.sh', '#!/bin/sh\r\necho hi\r\n'))).toBe('ok');
     expect(await ws.raw('crlf.sh')).toBe('#!/bin/sh\necho hi\n');
   });
 
   it('writes UTF-8 verbatim (curly quotes, accents) into new nested folders; no final newline stays none', async () => {
-    expect(code(await write('deep/dir/fr.txt', 'l\u2019heure du d\u00e9part'))).toBe('ok');
+    expect(codeOf(await write('deep/dir/fr.txt', 'l\u2019heure du d\u00e9part'))).toBe('ok');
     expect(await ws.raw('deep/dir/fr.txt')).toBe('l\xe2\x80\x99heure du d\xc3\xa9part');
   });
 
@@ -47,11 +46,11 @@ describe('write: new files', () => {
 describe('write: overwriting', () => {
   it('not_observed without a read; stale after an outside change (B28), file untouched', async () => {
     await ws.put('cfg.py', 'A = 1\nB = 2\nC = 3\n');
-    expect(code(await write('cfg.py', 'A = 10\nB = 2\nC = 3\n'))).toBe('not_observed');
-    expect(code(await read('cfg.py'))).toBe('ok');
+    expect(codeOf(await write('cfg.py', 'A = 10\nB = 2\nC = 3\n'))).toBe('not_observed');
+    expect(codeOf(await read('cfg.py'))).toBe('ok');
     writeFileSync(path.join(ws.root, 'cfg.py'), 'A = 1\nB = 2\nC = 30\n');
     const o = await write('cfg.py', 'A = 10\nB = 2\nC = 3\n');
-    expect(code(o)).toBe('stale');
+    expect(codeOf(o)).toBe('stale');
     expect(o.output).toContain('Read cfg.py again');
     expect(await ws.raw('cfg.py')).toBe('A = 1\nB = 2\nC = 30\n');
   });
@@ -60,10 +59,10 @@ describe('write: overwriting', () => {
     await ws.put('Unit1.pas', 'unit Unit1;\r\n\r\ninterface\r\n\r\nimplementation\r\n\r\nend.\r\n');
     chmodSync(path.join(ws.root, 'Unit1.pas'), 0o640);
     await read('Unit1.pas');
-    expect(code(await write('Unit1.pas', 'unit Unit1;\n\nend.\n'))).toBe('ok');
+    expect(codeOf(await write('Unit1.pas', 'unit Unit1;\n\nend.\n'))).toBe('ok');
     expect(await ws.raw('Unit1.pas')).toBe('unit Unit1;\r\n\r\nend.\r\n');
     expect(statSync(path.join(ws.root, 'Unit1.pas')).mode & 0o777).toBe(0o640);
-    expect(code(await write('Unit1.pas', 'unit Unit1;\r\nend.\r\n'))).toBe('ok');
+    expect(codeOf(await write('Unit1.pas', 'unit Unit1;\r\nend.\r\n'))).toBe('ok');
     expect(await ws.raw('Unit1.pas')).toBe('unit Unit1;\r\nend.\r\n');
   });
 
@@ -77,19 +76,19 @@ describe('write: overwriting', () => {
   it('B18 (write path): exactly one BOM whether or not the content carries U+FEFF', async () => {
     await ws.put('t.txt', '\xef\xbb\xbfa\nb\nc\n');
     await read('t.txt');
-    expect(code(await write('t.txt', 'a\nB\nc\n'))).toBe('ok');
+    expect(codeOf(await write('t.txt', 'a\nB\nc\n'))).toBe('ok');
     expect(await ws.raw('t.txt')).toBe('\xef\xbb\xbfa\nB\nc\n');
-    expect(code(await write('t.txt', '\ufeffa\nB\nc\n'))).toBe('ok');
+    expect(codeOf(await write('t.txt', '\ufeffa\nB\nc\n'))).toBe('ok');
     expect(await ws.raw('t.txt')).toBe('\xef\xbb\xbfa\nB\nc\n');
   });
 
   it('keeps a legacy encoding and refuses characters it cannot hold (unencodable), file untouched', async () => {
     await ws.put('cv.c', 'int n = 1;\n/* r\xe9sum\xe9 */\n');
     await read('cv.c');
-    expect(code(await write('cv.c', 'int n = 2;\n/* résumé */\n'))).toBe('ok');
+    expect(codeOf(await write('cv.c', 'int n = 2;\n/* résumé */\n'))).toBe('ok');
     expect(await ws.raw('cv.c')).toBe('int n = 2;\n/* r\xe9sum\xe9 */\n');
     const o = await write('cv.c', 'int n = 2;\n/* résumé € */\n');
-    expect(code(o)).toBe('unencodable');
+    expect(codeOf(o)).toBe('unencodable');
     expect(await ws.raw('cv.c')).toBe('int n = 2;\n/* r\xe9sum\xe9 */\n');
   });
 
@@ -115,19 +114,19 @@ describe('write: B22 elided content', () => {
     await ws.put('views.py', views);
     await read('views.py');
     const o = await write('views.py', 'def v1():\n    return 1\n\n# ... (rest of the code remains unchanged)\n\ndef target():\n    return 42\n');
-    expect(code(o)).toBe('elided');
+    expect(codeOf(o)).toBe('elided');
     expect(o.output).toContain('Use edit');
     expect(await ws.raw('views.py')).toBe(views);
   });
 
   it('negative controls: a real comment about "the rest of the code" in a new file, or a big shrink without placeholder, go through', async () => {
-    expect(code(await write('new.py', '# rest of the code lives in utils.py\nimport utils\n'))).toBe('ok');
+    expect(codeOf(await write('new.py', '# rest of the code lives in utils.py\nimport utils\n'))).toBe('ok');
     await ws.put('views.py', views);
     await read('views.py');
-    expect(code(await write('views.py', 'def target():\n    return 0\n'))).toBe('ok');
+    expect(codeOf(await write('views.py', 'def target():\n    return 0\n'))).toBe('ok');
     await ws.put('keep.py', '# rest of the code unchanged\n' + views);
     await read('keep.py');
-    expect(code(await write('keep.py', '# rest of the code unchanged\ndef target():\n    return 0\n'))).toBe('ok');
+    expect(codeOf(await write('keep.py', '# rest of the code unchanged\ndef target():\n    return 0\n'))).toBe('ok');
   });
 });
 
@@ -141,7 +140,7 @@ describe('write: boundary, permission, diagnostics', () => {
     symlinkSync('../OUTSIDE/new.txt', path.join(ws.root, 'dangling.txt'));
     for (const [p, c] of [['outbox/escaped.txt', 'ESCAPED\n'], ['notes.md', 'OWNED\n'], ['dangling.txt', 'NEW\n'], ['../OUTSIDE/x.txt', 'x'], [path.join(outside, 'y.txt'), 'y']]) {
       const o = await write(p as string, c as string);
-      expect(code(o)).toBe('outside_root');
+      expect(codeOf(o)).toBe('outside_root');
     }
     const o = await write('notes.md', 'OWNED\n');
     expect(o.output).toContain(path.join(outside, 'victim.txt'));
@@ -157,7 +156,7 @@ describe('write: boundary, permission, diagnostics', () => {
         return { allow: false, reason: 'not now' };
       },
     });
-    expect(code(o)).toBe('permission_denied');
+    expect(codeOf(o)).toBe('permission_denied');
     expect(o.output).toContain('not now');
     expect(asked[0]).toMatchObject({ tool: 'write', permission: 'edit', patterns: ['p.txt'] });
     expect((asked[0]?.preview as FileChange[])[0]).toMatchObject({ file: 'p.txt', additions: 1, deletions: 0 });

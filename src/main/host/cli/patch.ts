@@ -2,24 +2,17 @@
  * `landfall apply_patch --dir D (--file patch.txt | --file - | stdin)` — apply one patch to a folder with the
  * patch engine (all or nothing), printing the outcome as JSON: `{ ok: true, title, output, metadata: { files,
  * landed } }` or `{ ok: false, error, output }`. Exit code 0 on success, 1 when the patch is refused (nothing was
- * changed), 2 on bad usage.
+ * changed), 2 on bad usage (a missing folder or patch file, a patch that is not UTF-8: an `invalid_input` error).
  *
  * A one-shot run has no session, so no observed versions are checked: running the command is the user's
  * consent, and every hunk must still match the current bytes of its file, so nothing unseen is overwritten.
  */
-import { promises as fsp } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { toolFailure } from '../../tools/types';
 import { applyPatch } from '../../patch';
+import { printUsageError, projectRoot, readTextInput } from './input';
 
 const USAGE = 'usage: landfall apply_patch --dir D [--file patch.txt | --file -]   (no --file: the patch is read from stdin)';
-
-async function readPatch(file: string | undefined): Promise<string> {
-  if (file !== undefined && file !== '-') return fsp.readFile(file, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** Run `apply_patch` with its arguments; prints JSON to stdout and returns the exit code. */
 export async function run(_command: string, args: string[]): Promise<number> {
@@ -34,8 +27,11 @@ export async function run(_command: string, args: string[]): Promise<number> {
     process.stderr.write(`landfall apply_patch: --dir is required\n${USAGE}\n`);
     return 2;
   }
-  const text = await readPatch(values.file);
-  const result = await applyPatch(text, { root: values.dir });
+  const root = await projectRoot(values.dir);
+  if (!root.ok) return printUsageError(root.error);
+  const text = await readTextInput(values.file ?? '-');
+  if (!text.ok) return printUsageError(text.error);
+  const result = await applyPatch(text.value, { root: root.value });
   if (!result.ok) {
     process.stdout.write(`${JSON.stringify(toolFailure(result.error), null, 2)}\n`);
     return 1;

@@ -8,13 +8,14 @@
  *   - write over an existing file: NOT implicit — the whole file would be replaced blindly. It answers
  *     `not_observed` unless `--force` is given (then the current version is recorded as observed first).
  *   - read/list/glob/grep need nothing.
- * No permission prompt: running the command is the user's consent. No language servers are started.
+ * No permission prompt: running the command is the user's consent. No language servers are started. Bad usage
+ * (unknown option, missing --dir folder, unreadable or non-UTF-8 text file) prints an `invalid_input` error, exit 2.
  */
-import { promises as fsp } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { ok, type Result } from '../../../shared/errors';
 import { ObservedVersions } from '../../fs/observed';
 import { readTextFile } from '../../fs/text-file';
-import { realRoot, resolveInRoot } from '../../fs/workspace';
+import { resolveInRoot } from '../../fs/workspace';
 import { editTool } from '../../tools/edit';
 import { globTool } from '../../tools/glob';
 import { grepTool } from '../../tools/grep';
@@ -22,6 +23,7 @@ import { listTool } from '../../tools/list';
 import { readTool } from '../../tools/read';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../tools/types';
 import { writeTool } from '../../tools/write';
+import { printUsageError, projectRoot, readTextInput } from './input';
 
 const OPTIONS = {
   dir: { type: 'string' },
@@ -44,38 +46,37 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: false }>>['values'];
 
-async function textArg(inline: string | undefined, file: string | undefined): Promise<string | undefined> {
-  if (inline !== undefined) return inline;
-  if (file === undefined) return undefined;
-  if (file === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  return fsp.readFile(file, 'utf8');
+/** An inline text argument, or the text of a file ('-' = stdin). Error: `invalid_input`. */
+async function textArg(inline: string | undefined, file: string | undefined): Promise<Result<string | undefined>> {
+  if (inline !== undefined) return ok(inline);
+  return file === undefined ? ok(undefined) : readTextInput(file);
 }
 
 const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
 
-/** The tool and its raw input for `command`, from parsed options. */
-async function toolCall(command: string, v: Values): Promise<{ tool: ToolDefinition<unknown>; input: Record<string, unknown> }> {
+/** The tool and its raw input for `command`, from parsed options. Error: `invalid_input` (an unreadable text file). */
+async function toolCall(command: string, v: Values): Promise<Result<{ tool: ToolDefinition<unknown>; input: Record<string, unknown> }>> {
   const pick = <T>(tool: ToolDefinition<T>): ToolDefinition<unknown> => tool as unknown as ToolDefinition<unknown>;
   switch (command) {
     case 'read':
-      return { tool: pick(readTool), input: { filePath: v.path, offset: num(v.offset), limit: num(v.limit) } };
-    case 'edit':
-      return {
-        tool: pick(editTool),
-        input: { filePath: v.path, oldString: await textArg(v.old, v['old-file']), newString: await textArg(v.new, v['new-file']), replaceAll: v['replace-all'] },
-      };
-    case 'write':
-      return { tool: pick(writeTool), input: { filePath: v.path, content: await textArg(v.content, v['content-file']) } };
+      return ok({ tool: pick(readTool), input: { filePath: v.path, offset: num(v.offset), limit: num(v.limit) } });
+    case 'edit': {
+      const oldString = await textArg(v.old, v['old-file']);
+      if (!oldString.ok) return oldString;
+      const newString = await textArg(v.new, v['new-file']);
+      if (!newString.ok) return newString;
+      return ok({ tool: pick(editTool), input: { filePath: v.path, oldString: oldString.value, newString: newString.value, replaceAll: v['replace-all'] } });
+    }
+    case 'write': {
+      const content = await textArg(v.content, v['content-file']);
+      return content.ok ? ok({ tool: pick(writeTool), input: { filePath: v.path, content: content.value } }) : content;
+    }
     case 'list':
-      return { tool: pick(listTool), input: { path: v.path, depth: num(v.depth) } };
+      return ok({ tool: pick(listTool), input: { path: v.path, depth: num(v.depth) } });
     case 'glob':
-      return { tool: pick(globTool), input: { pattern: v.pattern, path: v.path } };
+      return ok({ tool: pick(globTool), input: { pattern: v.pattern, path: v.path } });
     default:
-      return { tool: pick(grepTool), input: { pattern: v.pattern, path: v.path, include: v.include, ignoreCase: v['ignore-case'] } };
+      return ok({ tool: pick(grepTool), input: { pattern: v.pattern, path: v.path, include: v.include, ignoreCase: v['ignore-case'] } });
   }
 }
 
@@ -97,13 +98,16 @@ export async function run(command: string, args: string[]): Promise<number> {
     process.stderr.write(`landfall ${command}: ${(e as Error).message}\n`);
     return 2;
   }
-  const ctx: ToolContext = { root: await realRoot(values.dir ?? process.cwd()), sessionId: 'cli', observed: new ObservedVersions() };
-  const { tool, input } = await toolCall(command, values);
+  const root = await projectRoot(values.dir ?? process.cwd());
+  if (!root.ok) return printUsageError(root.error);
+  const ctx: ToolContext = { root: root.value, sessionId: 'cli', observed: new ObservedVersions() };
+  const call = await toolCall(command, values);
+  if (!call.ok) return printUsageError(call.error);
+  const { tool, input } = call.value;
   const parsed = tool.input.safeParse(Object.fromEntries(Object.entries(input).filter(([, x]) => x !== undefined)));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);
-    process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'invalid_input', message: issues.join('; '), hint: 'See `landfall help`.' } }, null, 2)}\n`);
-    return 2;
+    return printUsageError({ code: 'invalid_input', message: issues.join('; '), hint: 'See `landfall help`.' });
   }
   if (command === 'edit' || (command === 'write' && values.force)) await observeNow(ctx, input.filePath);
   let outcome: ToolOutcome = await tool.execute(parsed.data, ctx);

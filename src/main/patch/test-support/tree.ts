@@ -11,6 +11,7 @@ export async function makeTemp(prefix = 'landfall-patch-'): Promise<string> {
   return fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), prefix)));
 }
 
+/** Remove a temp folder made by makeTemp (and everything in it). */
 export async function removeTemp(dir: string): Promise<void> {
   await fsp.rm(dir, { recursive: true, force: true });
 }
