@@ -128,31 +128,32 @@ function absolute(label: string, ms: number, limit: number): void {
   console.log(line);
 }
 
-async function benchTree(name: string, tree: string, base: string): Promise<void> {
-  const files = execFileSync('sh', ['-c', `find "${tree}" -type f -o -type l | wc -l`], { encoding: 'utf8' }).trim();
-  const started = performance.now();
-  console.log(`\n== ${name}: ${files} files ==`);
-  results.push(`-- ${name}: ${files} files`);
+interface Side {
+  name: string;
+  tree: string;
+  s: SnapshotStore;
+  gd: string;
+  data: string;
+}
+
+/** First track (fresh stores each run), ids, sizes, no-change tracks (also right after reopening). */
+async function benchTracks(name: string, tree: string, base: string): Promise<Side> {
   const opts = (data: string) => ({ worktree: tree, dataDir: data, ignoreDefaults: [], log: () => undefined });
   let run = 0;
   let store: SnapshotStore | undefined;
-  let gd = '';
-  let ourTree = '';
-  let gitTree = '';
-  await pair(
-    'first track',
-    1.0,
-    async () => {
-      await store?.close();
-      store = await SnapshotStore.open(opts(path.join(base, `${name}-data${run++}`)));
-      ourTree = await store.track();
-    },
-    () => {
-      gd = path.join(base, `${name}-git${run++}`);
-      execFileSync('git', ['init', '-q', '--bare', gd]);
-      gitTree = nativeTrack(gd, tree);
-    },
-  );
+  let [gd, data, ourTree, gitTree] = ['', '', '', ''];
+  const ours = async (): Promise<void> => {
+    await store?.close();
+    data = path.join(base, `${name}-data${run++}`);
+    store = await SnapshotStore.open(opts(data));
+    ourTree = await store.track();
+  };
+  const native = (): void => {
+    gd = path.join(base, `${name}-git${run++}`);
+    execFileSync('git', ['init', '-q', '--bare', gd]);
+    gitTree = nativeTrack(gd, tree);
+  };
+  await pair('first track', 1.0, ours, native);
   const s = store as SnapshotStore;
   const idsEqual = ourTree === gitTree;
   if (!idsEqual) failures++;
@@ -160,47 +161,75 @@ async function benchTree(name: string, tree: string, base: string): Promise<void
   report('store size on disk (MB)', duBytes(s.gitdir) / 1e6, duBytes(gd) / 1e6, 0.3, 'MB');
   await pair('no-change track', 1.2, () => s.track(), () => nativeTrack(gd, tree));
   let reopened: SnapshotStore | undefined;
-  await pair('no-change track after reopen', 1.2, async () => {
+  const reopen = async (): Promise<void> => {
     await reopened?.close();
-    reopened = await SnapshotStore.open(opts(path.join(base, `${name}-data${run - 2}`)));
+    reopened = await SnapshotStore.open(opts(data));
     await reopened.track();
-  }, () => nativeTrack(gd, tree));
+  };
+  await pair('no-change track after reopen', 1.2, reopen, () => nativeTrack(gd, tree));
   await reopened?.close();
-  const all = s.listFiles(ourTree);
-  const targets = (await all).filter((f) => f.mode === '100644').map((f) => f.path);
-  const touched = targets.filter((_, i) => i % Math.floor(targets.length / 10) === 0).slice(0, 10);
+  return { name, tree, s, gd, data };
+}
+
+/** Median time of REPS runs of `fn` (for operations with an absolute target). */
+async function medianOf(fn: () => unknown): Promise<number> {
+  const xs: number[] = [];
+  for (let i = 0; i < REPS; i++) xs.push((await time(fn))[0]);
+  return median(xs);
+}
+
+/** Track after touching 10 files and adding 2; diffFull, patch, diff and revert of those changes. */
+async function benchChanges(x: Side, touched: string[]): Promise<void> {
   let k = 0;
   const touch = (): void => {
     k++;
-    for (const f of touched) appendFileSync(path.join(tree, f), `// touch ${k}\n`);
-    writeFileSync(path.join(tree, `added-a-${k}.ts`), `export const a = ${k};\n`);
-    writeFileSync(path.join(tree, `added-b-${k}.ts`), `export const b = ${k};\n`);
+    for (const f of touched) appendFileSync(path.join(x.tree, f), `// touch ${k}\n`);
+    writeFileSync(path.join(x.tree, `added-a-${k}.ts`), `export const a = ${k};\n`);
+    writeFileSync(path.join(x.tree, `added-b-${k}.ts`), `export const b = ${k};\n`);
   };
-  const before = await s.track();
-  await pair('track after 10 touched + 2 added', 1.2, () => s.track(), () => nativeTrack(gd, tree), touch);
-  const after = await s.track();
-  const [dfMs, diffs] = await time(() => s.diffFull(before, after));
-  const gitDiffMs = (await time(() => git(gd, tree, `diff-tree -r -p ${before} ${after}`)))[0];
-  report(`diffFull of ${diffs.length} files`, dfMs, gitDiffMs, undefined);
-  absolute('patch of a dozen files', (await time(() => s.patch(before)))[0], 100);
-  absolute('diff of a dozen files', (await time(() => s.diff(before)))[0], 100);
-  const changed = (await s.patch(before)).files;
-  absolute(`revert of ${changed.length} files`, (await time(() => s.revert([{ hash: before, files: changed }])))[0], 100);
-  const base2 = await s.track();
-  const gitBase = nativeTrack(gd, tree);
+  const before = await x.s.track();
+  await pair('track after 10 touched + 2 added', 1.2, () => x.s.track(), () => nativeTrack(x.gd, x.tree), touch);
+  const after = await x.s.track();
+  const diffs = await x.s.diffFull(before, after);
+  const gitDiff = await medianOf(() => git(x.gd, x.tree, `diff-tree -r -p ${before} ${after}`));
+  report(`diffFull of ${diffs.length} files`, await medianOf(() => x.s.diffFull(before, after)), gitDiff, undefined);
+  absolute(`patch (${diffs.length} files changed)`, await medianOf(() => x.s.patch(before)), 100);
+  absolute(`diff (${diffs.length} files changed)`, await medianOf(() => x.s.diff(before)), 100);
+  const changed = (await x.s.patch(before)).files;
+  absolute(`revert of ${changed.length} files`, await medianOf(() => x.s.revert([{ hash: before, files: changed }])), 100);
+}
+
+/** Restore of 10 modified files, and full restore into an emptied folder. */
+async function benchRestores(x: Side, touched: string[]): Promise<void> {
+  const target = await x.s.track();
+  const gitTarget = nativeTrack(x.gd, x.tree);
+  let k = 0;
   const modify = (): void => {
     k++;
-    for (const f of touched) appendFileSync(path.join(tree, f), `// modify ${k}\n`);
+    for (const f of touched) appendFileSync(path.join(x.tree, f), `// modify ${k}\n`);
   };
-  await pair('restore of 10 files', 1.0, () => s.restore(base2), () => git(gd, tree, `read-tree -u --reset ${gitBase}`), modify);
+  const nativeRestore = (): string => git(x.gd, x.tree, `read-tree -u --reset ${gitTarget}`);
+  await pair('restore of 10 files', 1.0, () => x.s.restore(target), nativeRestore, modify);
   const empty = (): void => {
-    for (const n of readdirSync(tree)) rmSync(path.join(tree, n), { recursive: true, force: true });
+    for (const n of readdirSync(x.tree)) rmSync(path.join(x.tree, n), { recursive: true, force: true });
   };
   // Writing every file dominates here (and this disk is slow): on the large tree 3 alternating runs keep the
   // whole benchmark within ~5 minutes.
-  const fullReps = name === 'nm' ? 3 : REPS;
-  await pair(`full restore (emptied folder)${fullReps === REPS ? '' : ` [median of ${fullReps}]`}`, 1.0, () => s.restore(base2), () => git(gd, tree, `read-tree -u --reset ${gitBase}`), empty, fullReps);
-  await s.close();
+  const reps = x.name === 'nm' ? 3 : REPS;
+  await pair(`full restore (emptied folder)${reps === REPS ? '' : ` [median of ${reps}]`}`, 1.0, () => x.s.restore(target), nativeRestore, empty, reps);
+}
+
+async function benchTree(name: string, tree: string, base: string): Promise<void> {
+  const files = execFileSync('sh', ['-c', `find "${tree}" -type f -o -type l | wc -l`], { encoding: 'utf8' }).trim();
+  const started = performance.now();
+  console.log(`\n== ${name}: ${files} files ==`);
+  results.push(`-- ${name}: ${files} files`);
+  const x = await benchTracks(name, tree, base);
+  const targets = (await x.s.listFiles(await x.s.track())).filter((f) => f.mode === '100644').map((f) => f.path);
+  const touched = targets.filter((_, i) => i % Math.floor(targets.length / 10) === 0).slice(0, 10);
+  await benchChanges(x, touched);
+  await benchRestores(x, touched);
+  await x.s.close();
   console.log(`(${name} took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,19 +65,36 @@ describe('server lifetime and timeouts', () => {
     expect(left).toEqual([]);
   });
 
-  it('a push-only server that stays silent (typescript-language-server on a clean file) is reported as timed out', async () => {
-    // Without Landfall's tsserver pull adapter, typescript-language-server never pushes for a file with no
-    // problems: the anchor's fixed wait reads that as "no errors"; Landfall must say it got no answer.
+  it('a push-only server that stays silent is reported as timed out, never as "no errors"', async () => {
+    // The anchor's fixed wait reads silence as "no errors"; Landfall must say it got no answer. The stand-in is a
+    // real LSP process (vscode-jsonrpc over stdio) that completes the handshake, offers no pull diagnostics and
+    // never pushes — real servers only do that sometimes (typescript-language-server on a clean file, depending
+    // on timing), which made a test built on one of them flaky.
+    const jsonrpc = createRequire(import.meta.url).resolve('vscode-jsonrpc/node');
+    const server = path.join(tmp, 'silent-server.cjs');
+    writeFileSync(
+      server,
+      [
+        '#!/usr/bin/env node',
+        `const rpc = require(${JSON.stringify(jsonrpc)});`,
+        'const c = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));',
+        "c.onRequest('initialize', () => ({ capabilities: { textDocumentSync: 1 } }));",
+        "c.onRequest('shutdown', () => null);",
+        "c.onNotification('exit', () => process.exit(0));",
+        'c.listen();',
+      ].join('\n'),
+    );
+    chmodSync(server, 0o755);
     const m = LspManager.create({
       root: tmp,
       timeoutScale: 0.5,
       log: () => undefined,
-      settings: { disabled: ['typescript'], servers: [{ id: 'ts-push-only', command: ['typescript-language-server', '--stdio'], extensions: ['.ts'], languageId: 'typescript', latencyMs: 50 }] },
+      settings: { disabled: ['typescript'], servers: [{ id: 'silent', command: [server], extensions: ['.ts'], languageId: 'typescript', latencyMs: 50 }] },
     });
     if (!m.ok) throw new Error(m.error.message);
     writeFileSync(path.join(tmp, 'clean.ts'), 'export const a = 1;\n');
     const report = await m.value.afterWrite([path.join(tmp, 'clean.ts')], { reportOtherFiles: false });
-    expect(report.text).toContain('clean.ts: ts-push-only gave no diagnostics within 3000 ms (timed out) — errors may exist that are not listed.');
+    expect(report.text).toContain('clean.ts: silent gave no diagnostics within 3000 ms (timed out) — errors may exist that are not listed.');
     expect(report.text).not.toContain('No errors');
     await m.value.shutdown();
   });
