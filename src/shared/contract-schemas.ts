@@ -48,6 +48,22 @@ export const PROVIDER_PRESETS: Record<ProviderId, { label: string; baseURL: stri
   openai: { label: 'OpenAI', baseURL: '', needsKey: true },
 };
 
+/**
+ * settings.json exists but cannot be used (not JSON, or not settings): shown plainly on the home and settings
+ * screens; Save refuses to overwrite the file until the user fixes it or chooses "Reset to defaults".
+ */
+export const SettingsLoadErrorSchema = z.object({
+  /** Absolute path of the file. */
+  file: z.string(),
+  /** e.g. "settings.json is not valid JSON at line 3, column 5 (…)". */
+  message: z.string(),
+  hint: z.string(),
+  /** 1-based line and column of a JSON syntax error, when known. */
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+});
+export type SettingsLoadError = z.infer<typeof SettingsLoadErrorSchema>;
+
 /** Settings as the renderer sees them: the key itself never travels back, only whether one is stored. */
 export const SettingsViewSchema = z.object({
   provider: ProviderIdSchema.nullable(),
@@ -56,6 +72,10 @@ export const SettingsViewSchema = z.object({
   hasKey: z.boolean(),
   /** Where keys are kept: the OS secret store, or nowhere safe (the UI warns). */
   keyStorage: z.enum(['os-secret-store', 'unprotected', 'environment']),
+  /** Present when settings.json cannot be read: the fields above are then empty, not defaults. */
+  loadError: SettingsLoadErrorSchema.optional(),
+  /** Present after "Reset to defaults": where the old file was kept (settings.json.bak-<timestamp>). */
+  backup: z.string().optional(),
 });
 
 /** A settings change. `apiKey: null` removes the stored key; absent leaves it alone. */
@@ -64,6 +84,8 @@ export const SettingsInputSchema = z.object({
   model: z.string().max(200),
   baseURL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
   apiKey: z.string().max(500).nullable().optional(),
+  /** "Reset to defaults": keep the current settings.json as settings.json.bak-<timestamp>, then start from the defaults. */
+  reset: z.boolean().optional(),
 });
 
 export const AppInfoSchema = z.object({
@@ -73,6 +95,8 @@ export const AppInfoSchema = z.object({
   nativeDialog: z.boolean(),
   /** True when no provider is configured yet: the first-run screen offers the sample replay. */
   firstRun: z.boolean(),
+  /** Present when settings.json exists but cannot be read (the home screen says so instead of "first run"). */
+  settingsError: SettingsLoadErrorSchema.optional(),
 });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

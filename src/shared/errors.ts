@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'unencodable',
   'file_not_found',
   'is_directory',
+  'not_a_directory', // a folder was expected (e.g. opening a file as a project)
   'exists',
   'io_error',
   'elided', // write content that stands for unchanged parts with a placeholder comment (bug B22)

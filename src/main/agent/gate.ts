@@ -18,6 +18,7 @@ interface Waiting {
   resolve: (a: PermissionAnswer) => void;
 }
 
+/** One gate per service: rules from settings (read on every ask), grants and waiting questions per session. */
 export class PermissionGate {
   private readonly grants = new Map<string, PermissionGrant[]>();
   private readonly waiting = new Map<string, Waiting>();

@@ -7,7 +7,8 @@
  * 2. Otherwise a grant saved this session ("always") that matches allows.
  * 3. Otherwise the LAST matching configured rule decides (later rules refine earlier ones, like .gitignore).
  * 4. Nothing matches: the default for the permission (read: allow, edit: allow, bash: ask, external_directory: ask).
- * The request's action is the strictest over its patterns (deny > ask > allow).
+ * The request's action is the strictest over its patterns (deny > ask > allow). A bash line is judged per command
+ * (`a && b` needs both allowed; a deny matches either), and command substitution is at least asked.
  *
  * Path patterns are picomatch globs with dot files matched; a bash pattern is a command prefix (`npm test` matches
  * `npm test -- --watch`), `*` matches every command. Paths outside the project are asked as `external_directory`
@@ -15,6 +16,7 @@
  */
 import picomatch from 'picomatch';
 import type { PermissionRequest } from '../tools/types';
+import { commandSegments, hasSubstitution } from './bash-command';
 
 export type PermissionAction = 'allow' | 'ask' | 'deny';
 export type PermissionKind = PermissionRequest['permission'];
@@ -71,30 +73,45 @@ function decideOne(rules: PermissionRule[], grants: PermissionGrant[], request: 
 }
 
 /**
- * Decide a request: `deny`, `ask` or `allow` (strictest over its patterns; a request without patterns is judged
- * on `*`). Pure; rules come from settings, grants from this session's "always" answers.
+ * The values a request is judged on. Paths: the patterns themselves. Bash: every command of each line
+ * (bash-command.ts commandSegments), so `git status && rm x` needs both commands allowed and a deny matches
+ * either; the whole line too, so a rule written for a whole pipeline still applies.
+ */
+function valuesOf(request: PermissionRequest): string[] {
+  if (request.patterns.length === 0) return ['*'];
+  if (request.permission !== 'bash') return request.patterns;
+  return [...new Set(request.patterns.flatMap((line) => [...commandSegments(line), line.trim()]))];
+}
+
+/**
+ * Decide a request: `deny`, `ask` or `allow` — the strictest over its values (valuesOf; a request without
+ * patterns is judged on `*`). A bash line with command substitution (`$(…)`, backticks) is at least `ask`: the
+ * hidden command is seen by no rule. Pure; rules come from settings, grants from this session's "always" answers.
  */
 export function evaluatePermission(rules: PermissionRule[], grants: PermissionGrant[], request: PermissionRequest): PermissionAction {
-  const values = request.patterns.length > 0 ? request.patterns : ['*'];
-  let worst: PermissionAction = 'allow';
+  const values = valuesOf(request);
+  const wholeLines = new Set(request.permission === 'bash' ? request.patterns.map((l) => l.trim()) : []);
+  let worst: PermissionAction = request.permission === 'bash' && request.patterns.some(hasSubstitution) ? 'ask' : 'allow';
   for (const value of values) {
     const action = decideOne(rules, grants, request, value);
+    // a whole chained line counts only for deny: allowing it must not stand in for each command's own verdict
+    if (wholeLines.has(value) && action !== 'deny' && values.length > 1) continue;
     if (RANK[action] > RANK[worst]) worst = action;
   }
   return worst;
 }
 
 /**
- * The grant an "always" answer saves: for bash the command's first word plus `*` style prefix (the whole command
- * when it is one word), for paths the exact paths asked about.
+ * The grant an "always" answer saves: for bash, per command of the line (commandSegments), its first two words
+ * plus `*` (the whole command when it is one word); for paths the exact paths asked about.
  */
 export function grantFor(request: PermissionRequest): PermissionGrant {
   if (request.permission === 'bash') {
-    const patterns = request.patterns.map((c) => {
-      const words = c.trim().split(/\s+/);
+    const patterns = request.patterns.flatMap(commandSegments).map((c) => {
+      const words = c.split(/\s+/);
       return words.length > 1 ? `${words.slice(0, 2).join(' ')}*` : words[0] ?? c;
     });
-    return { permission: 'bash', tool: request.tool, patterns };
+    return { permission: 'bash', tool: request.tool, patterns: [...new Set(patterns)] };
   }
   return { permission: request.permission, tool: request.tool, patterns: [...request.patterns] };
 }

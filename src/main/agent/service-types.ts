@@ -50,6 +50,11 @@ export interface ReplayOptions {
   mode: 'recorded' | 'live';
   /** Seed the project from the session's files.jsonl before replaying (default true). */
   seed?: boolean;
+  /**
+   * Seeding refuses (error `exists`) when a project file differs from the recording's base; `force` backs such
+   * files up into `<dataDir>/replay-backups/<time>/` and overwrites them (replay/seed.ts).
+   */
+  force?: boolean;
 }
 
 /** One replayed call next to what the original tool recorded. */
@@ -72,6 +77,8 @@ export interface ReplayReport {
   finalDiff: string;
   /** User message ids, one per replayed turn, in order. */
   userMessageIds: string[];
+  /** What seeding did (absent with `seed: false`): files written, left alone (same bytes), backed up and where. */
+  seed?: { written: string[]; unchanged: string[]; backedUp: string[]; backupDir?: string };
 }
 
 export type PermissionReply = { answer: 'once' | 'always' | 'reject'; reason?: string };
@@ -83,10 +90,13 @@ export interface RevertOptions {
   preview?: boolean;
 }
 
-/** A file the user changed after the agent's step: its bytes differ from the step-finish tree. */
+/**
+ * A file someone else changed since Landfall last wrote it: `changed_after_step` — its bytes differ from the
+ * end of the agent's last step that wrote it; `changed_after_revert` — from what the revert in place wrote.
+ */
 export interface RevertConflict {
   path: string;
-  reason: 'changed_after_step';
+  reason: 'changed_after_step' | 'changed_after_revert';
 }
 
 /** Outcome of revert/undo/redo: per-file lists; `applied` false when conflicts stopped it (or preview). */

@@ -13,7 +13,7 @@
  * State lives in `dataDir`: landfall.db (SQLite, WAL), snapshot/ (shadow git per project), settings.json,
  * scratch/ (bash full outputs). Explicit context, no ambient "current project" (DESIGN §10).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LanguageModel } from 'ai';
 import { fail, isFailure, ok } from '../../shared/errors';
@@ -47,6 +47,7 @@ import type {
 export type { ServiceExtras } from './service-types';
 export { DEFAULT_TITLE, SYSTEM_PROMPT } from './defaults';
 
+/** The facade (see the module docstring): open with `AgentService.open`, close with `close()`. */
 export class AgentService {
   private readonly listeners = new Set<CoreListener>();
   private readonly runtimes = new Map<string, Promise<ProjectRuntime>>();
@@ -66,12 +67,21 @@ export class AgentService {
     this.tools = options.tools ?? defaultTools();
   }
 
-  /** Open (creating) the data folder. Error `invalid_input` when settings.json is malformed (defaults are not silently used). */
+  /**
+   * Open (creating) the data folder. Errors: `invalid_input` when settings.json is malformed (defaults are not
+   * silently used); `io_error` when landfall.db is not a readable database, `unavailable` when it was written by a
+   * newer Landfall (session/db.ts) — in both cases the file is left untouched.
+   */
   static async open(options: ServiceOptions & ServiceExtras): Promise<Result<AgentService>> {
     mkdirSync(options.dataDir, { recursive: true });
     const settings = await loadSettings(AgentService.settingsFile(options));
     if (!settings.ok) return settings;
-    return ok(new AgentService(options, settings.value));
+    try {
+      return ok(new AgentService(options, settings.value));
+    } catch (e) {
+      if (isFailure(e, 'io_error', 'unavailable')) return e.toFail();
+      throw e;
+    }
   }
 
   private static settingsFile(o: ServiceOptions): string {
@@ -92,12 +102,16 @@ export class AgentService {
 
   // ---- projects and sessions ----
 
-  /** Open (register) a project folder. Error `file_not_found` when the folder does not exist. */
+  /**
+   * Open (register) a project folder. Errors: `file_not_found` when it does not exist, `not_a_directory` when it is
+   * a file (nothing is registered, so Recent stays as it was).
+   */
   async openProject(root: string): Promise<Result<Project>> {
     let real: string;
     try { real = await realRoot(root); } catch {
       return fail('file_not_found', `${root} does not exist.`, 'Pick an existing folder.');
     }
+    if (!statSync(real, { throwIfNoEntry: false })?.isDirectory()) return fail('not_a_directory', `${root} is a file, not a folder.`, 'Pick the folder that holds the project (e.g. the one containing this file).');
     return ok(this.store.upsertProject(real, path.basename(real)));
   }
 
@@ -110,6 +124,7 @@ export class AgentService {
     return ok(this.store.createSession(projectId, title));
   }
 
+  /** Rename a session (allowed while it runs). Error `invalid_input` for an unknown session. */
   renameSession(id: string, title: string): Result<Session> {
     if (!this.store.getSession(id)) return fail('invalid_input', `No session ${id}.`, 'Pick a session from the list.');
     return ok(this.store.updateSession(id, { title }));
@@ -263,14 +278,17 @@ export class AgentService {
     return this.withHistory(sessionId, (d) => history.revertTo(d, sessionId, partId === undefined ? { messageId } : { messageId, partId }, options));
   }
 
+  /** Clear the revert boundary, putting back the files it covered. See session/revert.ts for errors and conflicts. */
   async unrevert(sessionId: string): Promise<Result<RevertResult>> {
     return this.withHistory(sessionId, (d) => history.unrevert(d, sessionId));
   }
 
+  /** Revert to the last user message before the boundary and give back its text. See session/revert.ts. */
   async undo(sessionId: string, options: RevertOptions = {}): Promise<Result<UndoResult>> {
     return this.withHistory(sessionId, (d) => history.undo(d, sessionId, options));
   }
 
+  /** Move the boundary forward one turn (unrevert at the last). See session/revert.ts. */
   async redo(sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
     return this.withHistory(sessionId, (d) => history.redo(d, sessionId, options));
   }

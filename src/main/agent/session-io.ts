@@ -2,7 +2,8 @@
  * Export / import of one session as a single JSON document: the session row, its messages (with the user's
  * prompt text) and their parts. Import gives every session, message and part a fresh id (so a session can be
  * imported twice, or into another project) and drops the revert boundary; tree hashes in step and patch parts
- * are kept as they are (they revert only when the snapshot store holds them).
+ * are kept as they are (they revert only when the snapshot store holds them). A tool part exported mid-run comes back
+ * `error: interrupted`.
  */
 import { z } from 'zod';
 import { fail, ok } from '../../shared/errors';
@@ -30,13 +31,40 @@ export function exportSession(store: SessionStore, sessionId: string): Result<Se
   return ok({ format: SESSION_EXPORT_FORMAT, version: 1, session, messages });
 }
 
-/** Import an export document (object or JSON text) into `projectId`. Error `invalid_input` (nothing written). */
+/** The message a document with a higher `version` than this code reads gets (instead of a schema dump). */
+function newerVersion(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { format, version } = value as { format?: unknown; version?: unknown };
+  return format === SESSION_EXPORT_FORMAT && typeof version === 'number' && version > 1 ? version : undefined;
+}
+
+/**
+ * A part as it is stored in the importing session: fresh id (the user's text part keeps the `<messageId>_text`
+ * form the loop gives it), and a tool part exported while pending or running comes back `error: interrupted`, as
+ * crash recovery would leave it — nothing will ever finish it.
+ */
+function importedPart(p: Part, sourceMessageId: string, sessionId: string, messageId: string): Part {
+  const id = p.id === `${sourceMessageId}_text` ? `${messageId}_text` : newId('prt');
+  const part = { ...p, id, sessionId, messageId } as Part;
+  if (part.type !== 'tool' || (part.state !== 'pending' && part.state !== 'running')) return part;
+  return { ...part, state: 'error', error: { code: 'interrupted', message: 'Interrupted: the session was exported while this tool was running.' } };
+}
+
+/**
+ * Import an export document (object or JSON text) into `projectId`: fresh ids, revert boundary dropped, running
+ * tool parts interrupted (importedPart). Error `invalid_input` (nothing written) for text that is not JSON, a
+ * document that is not an export (or from a newer export version), or an unknown project.
+ */
 export function importSession(store: SessionStore, projectId: string, json: unknown): Result<Session> {
   let value = json;
   if (typeof json === 'string') {
     try { value = JSON.parse(json); } catch (e) {
       return fail('invalid_input', `Not JSON: ${(e as Error).message}`, 'Import a file written by Export session.');
     }
+  }
+  const newer = newerVersion(value);
+  if (newer !== undefined) {
+    return fail('invalid_input', `This session export is version ${newer}, written by a newer Landfall (this one reads version 1).`, 'Update Landfall, then import it again.');
   }
   const parsed = sessionExportSchema.safeParse(value);
   if (!parsed.success) return fail('invalid_input', `Not a Landfall session export: ${parsed.error.message}`, 'Import a file written by Export session.');
@@ -46,7 +74,7 @@ export function importSession(store: SessionStore, projectId: string, json: unkn
     const s = store.createSession(projectId, doc.session.title, newId('ses'), doc.session.created);
     for (const m of doc.messages) {
       const msg = store.addMessage(s.id, m.role, m.text, newId('msg'), m.time);
-      for (const p of m.parts) store.putPart({ ...(p as Part), id: newId('prt'), sessionId: s.id, messageId: msg.id });
+      for (const p of m.parts) store.putPart(importedPart(p as Part, m.id, s.id, msg.id));
     }
     return s;
   });

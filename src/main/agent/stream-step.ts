@@ -5,7 +5,7 @@
  *
  * Text and reasoning deltas are pushed as events as they arrive and stored as parts when they close (or when the
  * stream stops early, so partial text is kept). Errors before the first streamed part are retried per retry.ts;
- * after it, never.
+ * after it, never. Stop wins over a provider that ignores the abort signal: each read of the stream races it.
  */
 import { streamText } from 'ai';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
@@ -91,46 +91,71 @@ class PartWriter {
 }
 
 type Attempt = { started: boolean; result?: Omit<StepStreamResult, 'attempts'>; error?: unknown };
+type StreamPart = ReturnType<typeof streamText>['fullStream'] extends AsyncIterable<infer P> ? P : never;
+interface AttemptState extends Attempt { toolCalls: ModelToolCall[]; finishReason: StepStreamResult['finishReason'] }
 
+/** Record one part of the SDK's full stream (deltas → writer, tool calls, finish reason, error). */
+function onPart(part: StreamPart, state: AttemptState, writer: PartWriter): void {
+  switch (part.type) {
+    case 'text-delta': state.started = true; writer.delta('text', part.id, part.text); break;
+    case 'text-end': writer.close('text', part.id); break;
+    case 'reasoning-delta': state.started = true; writer.delta('reasoning', part.id, part.text); break;
+    case 'reasoning-end': writer.close('reasoning', part.id); break;
+    case 'tool-input-start': state.started = true; break;
+    case 'tool-call':
+      state.started = true;
+      state.toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true,
+        error: part.invalid === true ? String((part.error as Error | undefined)?.message ?? part.error) : undefined });
+      break;
+    case 'finish-step': state.finishReason = part.finishReason; break;
+    case 'abort': state.finishReason = 'aborted'; break;
+    case 'error': state.error = part.error; break;
+    default: break;
+  }
+}
+
+const STOPPED = Symbol('stopped');
+
+/** Resolves with STOPPED when `signal` aborts (at once when it already has). */
+function whenAborted(signal: AbortSignal): Promise<typeof STOPPED> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(STOPPED);
+    else signal.addEventListener('abort', () => resolve(STOPPED), { once: true });
+  });
+}
+
+/**
+ * One request. Every read of the stream races the abort signal: a provider that ignores the signal (never
+ * answers, or hangs mid-stream) cannot keep a stopped turn running — the stream is abandoned, not awaited.
+ */
 async function attempt(input: StepStreamInput, writer: PartWriter): Promise<Attempt> {
-  const state: Attempt = { started: false };
-  const toolCalls: ModelToolCall[] = [];
-  let finishReason: StepStreamResult['finishReason'] = 'other';
+  const state: AttemptState = { started: false, toolCalls: [], finishReason: 'other' };
   const result = streamText({
     model: input.model, system: input.system, messages: input.messages, tools: input.tools,
     maxRetries: 0, abortSignal: input.signal,
     // Errors arrive as `error` stream parts and are classified below; the SDK's default console logging is noise.
     onError: () => undefined,
   });
+  const stopped = whenAborted(input.signal);
+  const parts = result.fullStream[Symbol.asyncIterator]();
   try {
-    for await (const part of result.fullStream) {
-      switch (part.type) {
-        case 'text-delta': state.started = true; writer.delta('text', part.id, part.text); break;
-        case 'text-end': writer.close('text', part.id); break;
-        case 'reasoning-delta': state.started = true; writer.delta('reasoning', part.id, part.text); break;
-        case 'reasoning-end': writer.close('reasoning', part.id); break;
-        case 'tool-input-start': state.started = true; break;
-        case 'tool-call':
-          state.started = true;
-          toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true,
-            error: part.invalid === true ? String((part.error as Error | undefined)?.message ?? part.error) : undefined });
-          break;
-        case 'finish-step': finishReason = part.finishReason; break;
-        case 'abort': finishReason = 'aborted'; break;
-        case 'error': state.error = part.error; break;
-        default: break;
+    for (;;) {
+      const next = await Promise.race([parts.next(), stopped]);
+      if (next === STOPPED) {
+        parts.return?.().catch(() => undefined);
+        break;
       }
+      if (next.done === true) break;
+      onPart(next.value, state, writer);
       if (state.error !== undefined) break;
     }
   } catch (e) {
     state.error = e;
   }
-  if (input.signal.aborted) finishReason = 'aborted';
+  if (input.signal.aborted) state.finishReason = 'aborted';
   writer.closeAll();
-  if (state.error !== undefined && finishReason !== 'aborted') return state;
-  state.error = undefined;
-  state.result = { toolCalls, finishReason };
-  return state;
+  if (state.error !== undefined && state.finishReason !== 'aborted') return state;
+  return { started: state.started, result: { toolCalls: state.toolCalls, finishReason: state.finishReason } };
 }
 
 /**

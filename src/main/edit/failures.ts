@@ -24,6 +24,7 @@ export interface Closest {
   similarity: number;
 }
 
+/** not_found with the closest region (1-based lines, similarity 0..1; data fields null/0 when none was found). */
 export function notFound(closest: Closest | undefined): Fail<'not_found'> {
   const where = closest
     ? ` The closest region is lines ${closest.startLine}-${closest.endLine} (similarity ${closest.similarity.toFixed(2)}).`
@@ -35,15 +36,17 @@ export function notFound(closest: Closest | undefined): Fail<'not_found'> {
   });
 }
 
+/** not_found: the only fits start or end inside a word, number or character (gates.ts cutsToken); `line` is 1-based. */
 export function cutsWord(rung: RungName, line: number): Fail<'not_found'> {
   return fail(
     'not_found',
-    `oldString only fits inside a longer word or number (line ${line}, ${rung} match); replacing it would change that token.`,
-    'Read the line again and include the whole word or number in oldString.',
+    `oldString only fits inside a longer word, number or character (line ${line}, ${rung} match); replacing it would change that token.`,
+    'Read the line again and include the whole word, number or character (with its accents) in oldString.',
     { rung, startLine: line, endLine: line, similarity: 1 },
   );
 }
 
+/** not_found: oldString holds the read tool's "line cut" marker, so it cannot be the file's real text (search.ts). */
 export function truncatedMarker(): Fail<'not_found'> {
   return fail(
     'not_found',
@@ -53,6 +56,7 @@ export function truncatedMarker(): Fail<'not_found'> {
   );
 }
 
+/** ambiguous at `rung`: every fitting place as 1-based line ranges (the first MAX_LISTED_MATCHES listed; count is all). */
 export function ambiguous(rung: RungName, matches: { startLine: number; endLine: number }[]): Fail<'ambiguous'> {
   const listed = matches.slice(0, MAX_LISTED_MATCHES);
   const where = listed.map((m) => (m.startLine === m.endLine ? `${m.startLine}` : `${m.startLine}-${m.endLine}`)).join(', ');
@@ -64,16 +68,19 @@ export function ambiguous(rung: RungName, matches: { startLine: number; endLine:
   );
 }
 
+/** no_change: the edit leaves the file byte-identical; `lineEndingsOnly` when old/new differ only in CRLF vs LF (B14). */
 export function noChange(lineEndingsOnly: boolean): Fail<'no_change'> {
   return lineEndingsOnly
     ? fail('no_change', 'oldString and newString differ only in line endings; line endings are preserved, so nothing would change.', 'Nothing to do: the file keeps its own line endings.')
     : fail('no_change', 'The edit would leave the file byte-identical.', 'Check newString: it must differ from the text it replaces.');
 }
 
+/** too_broad: an empty oldString on a non-empty file would replace all of it (B10). */
 export function emptyOld(): Fail<'too_broad'> {
   return fail('too_broad', 'An empty oldString would replace the whole existing file.', 'Use write to replace a whole file, or put the lines next to the insertion point in oldString.');
 }
 
+/** too_broad: the only fit was refused by the span gate (gates.ts); 1-based lines of that fit. */
 export function spanTooBroad(rung: RungName, startLine: number, endLine: number): Fail<'too_broad'> {
   return fail(
     'too_broad',
@@ -83,6 +90,7 @@ export function spanTooBroad(rung: RungName, startLine: number, endLine: number)
   );
 }
 
+/** already_applied: oldString is gone but newString stands at these 1-based lines; nothing was written. */
 export function alreadyApplied(startLine: number, endLine: number): Fail<'already_applied'> {
   return fail(
     'already_applied',
@@ -92,6 +100,7 @@ export function alreadyApplied(startLine: number, endLine: number): Fail<'alread
   );
 }
 
+/** search_budget: `rung` exhausted the work budget (similarity.ts Budget) before it could decide; never a silent not_found. */
 export function budgetHit(rung: RungName): Fail<'search_budget'> {
   return fail(
     'search_budget',
@@ -101,6 +110,7 @@ export function budgetHit(rung: RungName): Fail<'search_budget'> {
   );
 }
 
+/** conflict (applyEdits): edits `first` and `second` (0-based in the batch, shown 1-based) overlap in the original text. */
 export function overlap(first: number, second: number): Fail<'conflict'> {
   return fail(
     'conflict',

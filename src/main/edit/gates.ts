@@ -8,6 +8,7 @@
  * - token boundary (conformance policy 5): a span that starts or ends inside a word or number is no fit, unless
  *   the replacement keeps the cut token's fragment unchanged at that edge (replacing the first 2,000 characters
  *   of a long line with an edit in their middle is fine; 'port = 90' → 'port = 8080' inside 'port = 9000' is not).
+ *   A span that splits one character (surrogate pair, combining mark, zero-width joiner) is never a fit.
  */
 import type { Candidate } from './types';
 import { LINE_FLOOR, SPAN_CHAR_SLACK, SPAN_FACTOR, SPAN_LINE_SLACK } from './policy';
@@ -32,9 +33,36 @@ export function passesFidelityGate(candidate: Candidate): boolean {
   return candidate.minLineSimilarity === undefined || candidate.minLineSimilarity >= LINE_FLOOR;
 }
 
-/** True when [start, end) starts or ends inside a word or number of `content`. */
+/** Unicode combining marks (accents, variation selectors) and the zero-width joiner: they bind to their neighbours. */
+const BINDS_TO_PREVIOUS = /^[\p{M}\u200d]/u;
+
+/**
+ * True when the offset `at` of `content` falls inside one user-visible character: between the halves of a
+ * surrogate pair (an astral character such as an emoji), before a combining mark or an emoji skin-tone modifier
+ * (U+1F3FB–U+1F3FF), or around a zero-width joiner. Splicing there would write a lone surrogate (unencodable) or
+ * glue a mark onto another letter, so such a boundary is never a fit.
+ */
+export function splitsCharacter(content: string, at: number): boolean {
+  if (at <= 0 || at >= content.length) return false;
+  const before = content.charCodeAt(at - 1);
+  const after = content.charCodeAt(at);
+  if (before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) return true;
+  if (before === 0x200d || BINDS_TO_PREVIOUS.test(content.slice(at, at + 1))) return true;
+  const point = content.codePointAt(at) ?? 0;
+  return point >= 0x1f3fb && point <= 0x1f3ff;
+}
+
+/**
+ * True when [start, end) starts or ends inside a word or number of `content`, or inside one character
+ * (splitsCharacter). Offsets are UTF-16 indices.
+ */
 export function cutsToken(content: string, start: number, end: number): boolean {
-  return (isWordChar(content[start - 1]) && isWordChar(content[start])) || (isWordChar(content[end - 1]) && isWordChar(content[end]));
+  return (
+    (isWordChar(content[start - 1]) && isWordChar(content[start])) ||
+    (isWordChar(content[end - 1]) && isWordChar(content[end])) ||
+    splitsCharacter(content, start) ||
+    splitsCharacter(content, end)
+  );
 }
 
 function leadingWord(s: string): string {
@@ -47,6 +75,7 @@ function trailingWord(s: string): string {
 
 /** True when replacing [start, end) by `replacement` leaves every token the span cuts through unchanged. */
 export function keepsTokens(content: string, start: number, end: number, replacement: string): boolean {
+  if (splitsCharacter(content, start) || splitsCharacter(content, end)) return false;
   const span = content.slice(start, end);
   if (isWordChar(content[start - 1]) && isWordChar(content[start])) {
     const head = leadingWord(span);

@@ -2,12 +2,12 @@
  * Shapes of a landing and the last step of every edit: splicing planned pieces into the real file text.
  *
  * The engine plans on normalised text (LF, no BOM); `render` maps each piece back to the raw file, writes the
- * piece with the file's line ending (CRLF when the replaced span or the file is CRLF) and copies every byte
+ * piece with the line endings of the lines it replaces (line-endings.ts endingsFor) and copies every byte
  * outside the pieces unchanged — truth from disk, BOM kept, untouched lines byte-identical.
  */
 import type { LandingRung } from './types';
 import type { NormalizedFile } from './line-endings';
-import { spanWantsCrlf, toOriginal, withEnding } from './line-endings';
+import { endingsFor, toOriginal } from './line-endings';
 import type { TextIndex } from './text';
 
 /** One replacement planned on the normalised text: [start, end) becomes `text` (LF). */
@@ -61,7 +61,7 @@ export function render(raw: string, file: NormalizedFile, text: TextIndex, piece
   for (const p of pieces) {
     const start = toOriginal(file, p.start);
     const end = toOriginal(file, p.end);
-    content += raw.slice(from, start) + withEnding(p.text, spanWantsCrlf(file, p.start, p.end));
+    content += raw.slice(from, start) + endingsFor(file, p.start, p.end, p.text);
     from = end;
     spans.push({ start, end, ...lineRange(text, p.start, p.end) });
   }

@@ -27,7 +27,7 @@ describe('replace: ladder and gates', () => {
 
   it('keeps a mixed-ending file byte-identical outside the span', () => {
     const file = 'one\r\ntwo\nthree\r\n';
-    expect(landed(replace(file, 'two\nthree', 'TWO\nTHREE')).content).toBe('one\r\nTWO\r\nTHREE\r\n');
+    expect(landed(replace(file, 'two\nthree', 'TWO\nTHREE')).content).toBe('one\r\nTWO\nTHREE\r\n');
   });
 
   it('answers already_applied when oldString is gone but newString stands in one place', () => {

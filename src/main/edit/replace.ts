@@ -2,7 +2,8 @@
  * replace(): the ONE decision loop of the edit engine (DESIGN §2). Pure: strings in, Result out.
  *
  * Algorithm
- * 1. Normalise: the file's BOM is set aside and CRLF read as LF; oldString/newString get the same treatment.
+ * 1. Normalise: the file's BOM is set aside and CRLF read as LF; oldString/newString get the same treatment (and
+ *    lose a CR both end with: half of a CRLF cut on LF).
  *    old === new (or equal once line endings are normalised, B14) → no_change. Empty oldString: fills an empty
  *    file, else too_broad (B10). An oldString holding the read tool's "line truncated" marker → not_found.
  * 2. Run the ladder (replacers/index.ts), strict to loose. For each rung, collect its distinct places and judge:
@@ -24,7 +25,7 @@ import type { Result } from '../../shared/errors';
 import { ok } from '../../shared/errors';
 import type { Candidate, SearchContext } from './types';
 import type { NormalizedFile } from './line-endings';
-import { normalizeArgument, normalizeFile } from './line-endings';
+import { dropDanglingCr, normalizeArgument, normalizeFile } from './line-endings';
 import type { Plan, ReplaceSuccess } from './landing';
 import { lineRange, render, success } from './landing';
 import { LADDER } from './replacers/index';
@@ -119,8 +120,7 @@ function findAlreadyApplied(ctx: SearchContext, replacement: string): { startLin
 
 /** Run the ladder for one edit against a normalised file. Exported for applyEdits (multi.ts). */
 export function planEdit(text: TextIndex, oldString: string, newString: string, options: ReplaceOptions = {}): Result<Plan> {
-  const old = normalizeArgument(oldString);
-  const replacement = normalizeArgument(newString);
+  const [old, replacement] = dropDanglingCr(normalizeArgument(oldString), normalizeArgument(newString));
   if (oldString === newString || old === replacement) return failures.noChange(oldString !== newString);
   if (old.length === 0) {
     return text.text.length === 0 ? ok({ rung: 'create', pieces: [{ start: 0, end: 0, text: replacement }], corrections: [] }) : failures.emptyOld();

@@ -142,3 +142,18 @@ export function allIndexesOf(hay: string, needle: string, limit = Infinity): num
   }
   return out;
 }
+
+/**
+ * Index of the first entry of the ascending list `xs` that is ≥ `value` — equally, how many entries are < `value`
+ * (binary search, O(log n)).
+ */
+export function lowerBound(xs: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((xs[mid] ?? 0) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -5,8 +5,11 @@
  * SQLite or the agent.
  *
  * To add commands: one line in COMMANDS — `name: () => import('./cli/your-module')` (several names may share a
- * module; it receives the command name). A module exports `run(command: string, args: string[]): Promise<number>`.
+ * module; it receives the command name) — and its usage, flags and example in COMMAND_HELP (./cli/help.ts).
+ * A module exports `run(command: string, args: string[]): Promise<number>`.
  */
+import { commandUsage, hasHelp, overview } from './cli/help';
+
 export interface CliModule {
   /** Run `command` with its arguments (everything after the command name). Returns the exit code. */
   run(command: string, args: string[]): Promise<number>;
@@ -27,29 +30,34 @@ const COMMANDS: Record<string, Loader> = {
   run: () => import('./cli/session'), replay: () => import('./cli/session'), sessions: () => import('./cli/session'),
 };
 
-function usage(): string {
-  return [
-    'usage: landfall <command> [options]',
-    `commands: ${Object.keys(COMMANDS).join(', ')}`,
-    'tools:  landfall read  --dir D --path P [--offset N] [--limit N]',
-    '        landfall edit  --dir D --path P --old TEXT --new TEXT [--replace-all]   (or --old-file F / --new-file F)',
-    '        landfall write --dir D --path P (--content TEXT | --content-file F | --content-file -) [--force]',
-    '        landfall list  --dir D [--path P]   glob --dir D --pattern G   grep --dir D --pattern RE [--include G]',
-    'Each tool command prints the outcome as JSON; exit code 0 on success, 1 on a refused call, 2 on bad usage.',
-  ].join('\n');
+/** True when the arguments ask for help: `--help` anywhere, or `-h` first. */
+function asksHelp(args: string[]): boolean {
+  return args.includes('--help') || args[0] === '-h';
 }
 
-/** Dispatch `argv` (without node and script). Returns the exit code. */
+/**
+ * Dispatch `argv` (without node and script). Returns the exit code. `landfall --help` lists every command with its
+ * flags and an example; `landfall <command> --help` and `landfall help <command>` print that command's usage.
+ */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${usage()}\n`);
+    const topic = command === 'help' ? rest[0] : undefined;
+    if (topic !== undefined && !hasHelp(topic)) {
+      process.stderr.write(`landfall: unknown command "${topic}"\n${overview()}\n`);
+      return 2;
+    }
+    process.stdout.write(`${topic ? commandUsage(topic) : overview()}\n`);
     return command === undefined ? 2 : 0;
   }
   const load = COMMANDS[command];
   if (!load) {
-    process.stderr.write(`landfall: unknown command "${command}"\n${usage()}\n`);
+    process.stderr.write(`landfall: unknown command "${command}"\n${overview()}\n`);
     return 2;
+  }
+  if (asksHelp(rest) && hasHelp(command)) {
+    process.stdout.write(`${commandUsage(command)}\n`);
+    return 0;
   }
   const mod = await load();
   return mod.run(command, rest);

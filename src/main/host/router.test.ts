@@ -3,7 +3,7 @@
  * the contract before a handler runs; bad input, unknown calls and handler bugs come back as typed errors.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { calls, CALL_NAMES, EVENT_NAMES, events } from '../../shared/contract';
@@ -88,5 +88,19 @@ describe('settings through the contract', () => {
   test('a bad base URL is refused before anything is saved', async () => {
     const router = createRouter(services.handlers);
     expect(await router.handle('settings.save', { provider: 'custom', model: 'm', baseURL: 'file:///etc' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+});
+
+describe('projects through the contract', () => {
+  test('a file is not a project: not_a_directory, and nothing is added to Recent', async () => {
+    const router = createRouter(services.handlers);
+    const file = join(temp, 'notes.txt');
+    await writeFile(file, 'not a folder\n');
+    const before = await router.handle('projects.list', {});
+    expect(await router.handle('projects.open', { root: file })).toMatchObject({
+      ok: false,
+      error: { code: 'not_a_directory', message: `${file} is a file, not a folder.` },
+    });
+    expect(await router.handle('projects.list', {})).toEqual(before);
   });
 });

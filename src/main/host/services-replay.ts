@@ -2,9 +2,10 @@
  * Replay in the app: plays a recorded session (corpus format) through the real loop with the replay provider,
  * turn by turn, like `AgentService.replay` — but ATTENDED: permission questions wait for the user's answer
  * (the core's replay answers them "reject" because nobody watches a command-line replay). Base files missing from
- * the project are written from files.jsonl first; files already there are left alone. A stop ends the replay.
+ * the project are written from files.jsonl first; files already holding the base bytes are left alone; a file
+ * holding anything else refuses the replay (`exists`, nothing written — agent/replay/seed.ts). A stop ends it.
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
@@ -12,6 +13,7 @@ import type { AgentService } from '../agent/service';
 import { ReplayModel } from '../agent/providers/replay';
 import { loadCorpusSession, seedProject } from '../agent/replay/corpus';
 import { planReplay } from '../agent/replay/plan';
+import { overwriteRefusal, planSeed } from '../agent/replay/seed';
 
 /** The recording's source.json: its `id` and the first turn's `prompt`, when it names them. */
 async function readSource(dir: string): Promise<{ id?: string; prompt?: string }> {
@@ -20,15 +22,6 @@ async function readSource(dir: string): Promise<{ id?: string; prompt?: string }
     return { ...(typeof json.id === 'string' ? { id: json.id } : {}), ...(typeof json.prompt === 'string' ? { prompt: json.prompt } : {}) };
   } catch {
     return {};
-  }
-}
-
-async function missing(root: string, rel: string): Promise<boolean> {
-  try {
-    await access(join(root, rel));
-    return false;
-  } catch {
-    return true;
   }
 }
 
@@ -41,7 +34,8 @@ function turnText(i: number, total: number, id: string, first: string | undefine
 /**
  * Loads the recording and returns the function that runs it (so a bad folder is an error before anything starts);
  * the run answers the first turn's failure to start (e.g. `busy`).
- * Errors: `file_not_found` / `invalid_input` from the corpus reader, `invalid_input` for an unknown session.
+ * Errors: `file_not_found` / `invalid_input` from the corpus reader, `invalid_input` for an unknown session or a
+ * base path outside the project, `exists` (data.files) when project files differ from the recording's base.
  */
 export async function prepareReplay(svc: AgentService, sessionId: string, dir: string, firstText?: string): Promise<Result<() => Promise<Result<void>>>> {
   const view = svc.getSession(sessionId);
@@ -52,8 +46,13 @@ export async function prepareReplay(svc: AgentService, sessionId: string, dir: s
   if (!corpus.ok) return corpus;
   const plan = planReplay(corpus.value.calls, 'recorded', new Set(corpus.value.files.map((f) => f.path)));
   if (plan.turns.length === 0) return fail('invalid_input', `${dir} holds no call that can be replayed.`, 'Pick a recording with read, edit or write calls.');
-  const toSeed: typeof corpus.value.files = [];
-  for (const f of corpus.value.files) if (await missing(project.root, f.path)) toSeed.push(f);
+  // never over the user's bytes: a file that differs from the base refuses the replay (the app has no force)
+  const seed = await planSeed(project.root, corpus.value.files);
+  if (!seed.ok) return seed;
+  if (seed.value.differing.length > 0) {
+    return overwriteRefusal(seed.value.differing.map((f) => f.path), 'Replay into a folder without these files (or with the recording\'s versions), or move them aside first.');
+  }
+  const toSeed = seed.value.missing;
   const source = await readSource(dir);
   const name = source.id ?? corpus.value.id;
   const first = firstText ?? source.prompt;

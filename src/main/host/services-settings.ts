@@ -5,15 +5,18 @@
  * process environment variable `LANDFALL_KEY_<ID>` that the provider entry names.
  */
 import { existsSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROVIDER_PRESETS } from '../../shared/contract';
 import type { ProviderId, SettingsInput, SettingsView } from '../../shared/contract';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
-import type { AgentService } from '../agent/service';
+import { AgentService } from '../agent/service';
 import type { ProviderSettings, Settings } from '../agent/service-types';
 import { testConnection } from '../agent/test-connection';
 import type { SecretStore } from './services';
+import { backupSettingsFile, readSettingsFile } from './services-settings-file';
+import type { SettingsFileState } from './services-settings-file';
 
 const KNOWN: ProviderId[] = ['ollama', 'lmstudio', 'anthropic', 'openai'];
 
@@ -35,9 +38,18 @@ export function isFirstRun(dataDir: string): boolean {
   return !existsSync(join(dataDir, 'settings.json'));
 }
 
-/** The screen's view of the core's settings. */
-export function settingsView(svc: AgentService, secrets: SecretStore, dataDir: string): SettingsView {
-  const settings = svc.getSettings();
+/** Where the core keeps its settings. */
+export function settingsFile(dataDir: string): string {
+  return join(dataDir, 'settings.json');
+}
+
+/**
+ * The screen's view of the settings: of `state` (the file as read just now) when given, else of the core's.
+ * A file that cannot be used gives empty fields and `loadError` — never the defaults dressed as the user's.
+ */
+export function settingsView(svc: AgentService, secrets: SecretStore, dataDir: string, state?: SettingsFileState): SettingsView {
+  if (state?.error) return { provider: null, model: '', baseURL: '', hasKey: false, keyStorage: secrets.kind(), loadError: state.error };
+  const settings = state?.settings ?? svc.getSettings();
   const current = settings.providers.find((p) => p.id === settings.defaultProvider);
   const choice: ProviderId | null = isFirstRun(dataDir) || !current ? null : KNOWN.includes(current.id as ProviderId) ? (current.id as ProviderId) : 'custom';
   const envKey = current?.apiKeyEnv ? process.env[current.apiKeyEnv] : undefined;
@@ -48,6 +60,11 @@ export function settingsView(svc: AgentService, secrets: SecretStore, dataDir: s
     hasKey: current ? secrets.get(current.id) !== undefined || !!envKey : false,
     keyStorage: secrets.kind(),
   };
+}
+
+/** The view of settings.json as it is on disk now (it may have been edited by hand while the app runs). */
+export async function currentSettingsView(svc: AgentService, secrets: SecretStore, dataDir: string): Promise<SettingsView> {
+  return settingsView(svc, secrets, dataDir, await readSettingsFile(settingsFile(dataDir)));
 }
 
 /** The provider entry a settings input describes, merged over the existing one. */
@@ -63,10 +80,45 @@ function providerFrom(settings: Settings, input: Partial<SettingsInput> & { prov
   return ok({ id, kind, model, ...(baseURL ? { baseURL } : {}), apiKeyEnv: apiKeyEnv ?? keyVariable(id) });
 }
 
-/** Saves the screen's settings; a key goes to the secret store (or is removed with `apiKey: null`). */
+/**
+ * "Reset to defaults": keeps the current file as settings.json.bak-<time>, and puts the core back on the defaults
+ * with no file (the first-run state). Returns the backup's path (null when there was no file). Error `io_error`
+ * when the file cannot be moved aside (then nothing changed).
+ */
+async function resetSettings(svc: AgentService, dataDir: string): Promise<Result<string | null>> {
+  const file = settingsFile(dataDir);
+  let backup: string | null = null;
+  try {
+    if (existsSync(file)) backup = await backupSettingsFile(file);
+  } catch (e) {
+    return fail('io_error', `settings.json could not be kept as a backup: ${(e as Error).message}. Nothing was changed.`, 'Check the permissions of the data folder, or move the file aside yourself.');
+  }
+  const saved = await svc.saveSettings(AgentService.defaultSettings());
+  if (!saved.ok) return saved;
+  await unlink(file);
+  return ok(backup);
+}
+
+/**
+ * Saves the screen's settings over settings.json as it is on disk now; a key goes to the secret store (or is
+ * removed with `apiKey: null`). A file that cannot be read is never overwritten: error `conflict`, unless
+ * `input.reset` (then the old file is kept as a backup, named in the answer's `backup`, and the input is applied
+ * over the defaults). Errors: `invalid_input` (no model, no base URL), `io_error` (the backup failed).
+ */
 export async function saveSettingsInput(svc: AgentService, secrets: SecretStore, dataDir: string, input: SettingsInput): Promise<Result<SettingsView>> {
-  if (input.provider === null) return ok(settingsView(svc, secrets, dataDir));
-  const settings = svc.getSettings();
+  let state = await readSettingsFile(settingsFile(dataDir));
+  let backup: string | null = null;
+  if (input.reset) {
+    const reset = await resetSettings(svc, dataDir);
+    if (!reset.ok) return reset;
+    backup = reset.value;
+    state = { exists: false, settings: null, error: null };
+  } else if (state.error) {
+    return fail('conflict', state.error.message, 'Fix settings.json by hand and reload, or choose "Reset to defaults" (the file is then kept as settings.json.bak-<time>).', { file: state.error.file });
+  }
+  const withBackup = (view: SettingsView): SettingsView => (backup ? { ...view, backup } : view);
+  if (input.provider === null) return ok(withBackup(settingsView(svc, secrets, dataDir, state)));
+  const settings = state.settings ?? svc.getSettings();
   const provider = providerFrom(settings, { ...input, provider: input.provider });
   if (!provider.ok) return provider;
   if (input.apiKey !== undefined) {
@@ -79,7 +131,7 @@ export async function saveSettingsInput(svc: AgentService, secrets: SecretStore,
   const providers = [...settings.providers.filter((p) => p.id !== provider.value.id), provider.value];
   const saved = await svc.saveSettings({ ...settings, defaultProvider: provider.value.id, providers });
   if (!saved.ok) return saved;
-  return ok(settingsView(svc, secrets, dataDir));
+  return ok(withBackup(settingsView(svc, secrets, dataDir)));
 }
 
 /** Tries the described (or saved) provider with a one-word request; the key may be one typed but not saved. */

@@ -18,7 +18,8 @@ import { AgentService } from '../agent/service';
 import type { Handlers } from './router';
 import { prepareReplay } from './services-replay';
 import { appLanguageServers } from './services-lsp';
-import { exportStoredKeys, isFirstRun, saveSettingsInput, settingsView, testSettings } from './services-settings';
+import { currentSettingsView, exportStoredKeys, isFirstRun, saveSettingsInput, settingsFile, testSettings } from './services-settings';
+import { readSettingsFile } from './services-settings-file';
 
 /** Where API keys live. `kind` tells the settings screen what to say about it. */
 export interface SecretStore {
@@ -105,7 +106,10 @@ export async function createServices(options: { dataDir: string; platform: Platf
   const asksOf = trackAsks(svc);
   const sampleDir = join(platform.resourcesDir, 'sample');
   const handlers: Handlers = {
-    'app.info': async () => ok({ version: platform.version, transport: platform.transport, nativeDialog: !!platform.pickFolder, firstRun: isFirstRun(dataDir) }),
+    'app.info': async () => {
+      const settingsError = (await readSettingsFile(settingsFile(dataDir))).error;
+      return ok({ version: platform.version, transport: platform.transport, nativeDialog: !!platform.pickFolder, firstRun: isFirstRun(dataDir), ...(settingsError ? { settingsError } : {}) });
+    },
     'projects.list': async () => ok(svc.listProjects()),
     'projects.open': (i) => svc.openProject(i.root),
     'projects.pickFolder': async () =>
@@ -165,7 +169,7 @@ export async function createServices(options: { dataDir: string; platform: Platf
       const r = await svc.unrevert(i.sessionId);
       return r.ok ? ok(r.value.session) : r;
     },
-    'settings.get': async () => ok(settingsView(svc, platform.secrets, dataDir)),
+    'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
   };

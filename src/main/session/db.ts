@@ -9,6 +9,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { LandfallFailure } from '../../shared/errors';
 
 export type Db = Database.Database;
 
@@ -40,25 +41,57 @@ const MIGRATIONS: string[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
+ * The schema version stored in `db`, read before anything is written. Throws LandfallFailure `io_error` when the
+ * file is not an SQLite database (damaged, or another kind of file), `unavailable` when its schema is newer than
+ * this code (a downgrade would lose data). Either way the file has not been changed.
+ */
+function checkedVersion(db: Db, file: string): number {
+  let current: number;
+  try {
+    current = db.pragma('user_version', { simple: true }) as number;
+  } catch (e) {
+    throw new LandfallFailure({
+      code: 'io_error',
+      message: `${file} is not a readable session database (${(e as Error).message}).`,
+      hint: 'Move it aside (it was not changed) and start Landfall again to create a fresh one, or restore a backup.',
+      data: { path: file },
+    });
+  }
+  if (current > SCHEMA_VERSION) {
+    throw new LandfallFailure({
+      code: 'unavailable',
+      message: `${file}: session database schema ${current} is newer than this Landfall (${SCHEMA_VERSION}).`,
+      hint: 'Update Landfall to open it (the file was not changed), or point Landfall at another data folder.',
+      data: { path: file, schema: current, supported: SCHEMA_VERSION },
+    });
+  }
+  return current;
+}
+
+/**
  * Open (creating if needed) the database at `file`, in WAL mode with foreign keys on, and run pending migrations.
- * Throws when the file's schema is newer than this code (a downgrade would lose data).
+ * The version is checked before any pragma or migration writes, so a refused file keeps its exact bytes.
+ * Throws LandfallFailure `io_error` (not a database) or `unavailable` (schema newer than SCHEMA_VERSION).
  */
 export function openDb(file: string): Db {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  let current: number;
+  try {
+    current = checkedVersion(db, file);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  migrate(db, current);
   return db;
 }
 
-function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    throw new Error(`session database schema ${current} is newer than this Landfall (${SCHEMA_VERSION}); update Landfall`);
-  }
+function migrate(db: Db, current: number): void {
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v] ?? '');

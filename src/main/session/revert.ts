@@ -4,12 +4,15 @@
  *
  * revert(message, part?):
  *   refuse while busy → collect this session's patch parts after the boundary (B36: never another session's) →
- *   remember the tree now (or keep the one already remembered, and first put back the files the previous revert
- *   changed, so repeated undo starts from the same base) → conflict check: a file whose bytes now differ from the
- *   tree at the end of the agent's last step that wrote it was changed by someone else (B31); it is skipped
- *   unless `force` → revert the patches (earliest tree per file; a file absent there is deleted) → store the
- *   boundary and the diff (remembered tree → now).
- * unrevert: put back the remembered tree's version of exactly the files the revert covered, clear the boundary.
+ *   remember the tree now (or keep the one already remembered) → plan per file against the DISK NOW
+ *   (revert-plan.ts): the wanted bytes are the earliest patch tree's (absent → delete), or the remembered tree's
+ *   for a file only the revert in place covered (redo); the "clean" bytes are what Landfall last left there —
+ *   the tree the revert in place restored the file from, else the end of the agent's last step that wrote it.
+ *   A file holding other bytes was changed by someone else (B31, trial: repeated undo): it is a conflict,
+ *   skipped and kept unless `force` → write the plan → store the boundary and the diff (remembered tree → now).
+ *   The remembered tree is never taken for the disk, and `preview` is the same plan without the writes.
+ * unrevert: put back the remembered tree's version of the files the revert covered, clear the boundary; a file
+ *   changed since the revert wrote it is kept (skipped + conflict `changed_after_revert`) unless `force`.
  * cleanup: when the next message is sent, delete what lies after the boundary.
  * Only files listed in patch parts are ever written or deleted, and patch parts list only files agent tools
  * wrote (loop.ts), so a file the agent never wrote is never deleted (B37).
@@ -17,8 +20,10 @@
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import type { Part, RevertState, Session } from '../../shared/model';
-import type { RevertConflict, RevertOptions, RevertResult, UndoResult, MessageWithParts } from '../agent/service-types';
+import type { RevertOptions, RevertResult, UndoResult, MessageWithParts } from '../agent/service-types';
 import type { PatchInfo, SnapshotPort } from './snapshot-port';
+import { applyPlan, planFiles } from './revert-plan';
+import type { FileIntent, FilePlan } from './revert-plan';
 import type { SessionStore } from './store';
 
 export interface RevertDeps {
@@ -66,27 +71,52 @@ function filesOf(patches: PatchAt[]): string[] {
   return [...new Set(patches.flatMap((p) => p.patch.files))];
 }
 
-function same(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return Buffer.from(a).equals(Buffer.from(b));
+/** Per file, the tree of the earliest patch that lists it: what a revert over `patches` restores it from. */
+function earliestTree(patches: PatchAt[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of patches) for (const f of p.patch.files) if (!out.has(f)) out.set(f, p.patch.hash);
+  return out;
 }
 
-async function findConflicts(snap: SnapshotPort, patches: PatchAt[], current: (f: string) => Promise<Uint8Array | undefined>): Promise<RevertConflict[]> {
-  const lastEnd = new Map<string, string>();
-  for (const p of patches) for (const f of p.patch.files) lastEnd.set(f, p.endTree);
-  const conflicts: RevertConflict[] = [];
-  for (const [file, endTree] of lastEnd) {
-    if (endTree === '') continue;
-    if (!same(await current(file), await snap.readFile(endTree, file))) conflicts.push({ path: file, reason: 'changed_after_step' });
-  }
-  return conflicts;
+/** Per file, the tree at the end of the last step that wrote it ('' when unknown). */
+function lastEndTree(patches: PatchAt[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of patches) for (const f of p.patch.files) out.set(f, p.endTree);
+  return out;
+}
+
+/**
+ * What a revert over `patches` wants per file, given the revert already in place (its patches `prev`, its
+ * remembered tree). A file the revert in place covers was last written by that revert (from its earliest tree),
+ * so that is its clean version; any other file was last written by the agent's last step that wrote it.
+ * Files only the old revert covered (the boundary moved forward: redo) go back to the remembered tree.
+ */
+function revertIntents(patches: PatchAt[], prev: PatchAt[], remembered: string): FileIntent[] {
+  const target = earliestTree(patches);
+  const prevTarget = earliestTree(prev);
+  const lastEnd = lastEndTree(patches);
+  const files = [...new Set([...filesOf(patches), ...filesOf(prev)])];
+  return files.map((path) => {
+    const prevTree = prevTarget.get(path);
+    const end = lastEnd.get(path);
+    const clean = prevTree !== undefined ? [prevTree] : end ? [end] : undefined;
+    const reason = prevTree !== undefined ? 'changed_after_revert' as const : 'changed_after_step' as const;
+    return { path, want: target.get(path) ?? remembered, ...(clean ? { clean } : {}), reason };
+  });
 }
 
 function result(session: Session, partial: Partial<RevertResult>): RevertResult {
   return { applied: false, restored: [], deleted: [], skipped: [], conflicts: [], diff: '', session, ...partial };
 }
 
-/** Stage a revert to before `messageId` (or before `partId` in it). Errors: `busy`, `invalid_input`. */
+function lists(plan: FilePlan): Pick<RevertResult, 'restored' | 'deleted' | 'skipped' | 'conflicts'> {
+  return { restored: plan.restored, deleted: plan.deleted, skipped: plan.skipped, conflicts: plan.conflicts };
+}
+
+/**
+ * Stage a revert to before `messageId` (or before `partId` in it), compared with the disk now (revert-plan.ts);
+ * `preview` runs the same plan and writes nothing. Errors: `busy`, `invalid_input`.
+ */
 export async function revertTo(deps: RevertDeps, sessionId: string, b: Boundary, options: RevertOptions = {}): Promise<Result<RevertResult>> {
   const { store, snapshot } = deps;
   if (deps.busy(sessionId)) return fail('busy', 'The session is running a turn.', 'Stop the turn (or wait for it to end), then revert.');
@@ -95,36 +125,37 @@ export async function revertTo(deps: RevertDeps, sessionId: string, b: Boundary,
   const messages = store.messages(sessionId);
   const patches = patchesAfter(messages, b);
   if (!patches) return fail('invalid_input', `No message ${b.messageId}${b.partId ? ` / part ${b.partId}` : ''} in this session.`, 'Pick a message of this session.');
-  const prevFiles = session.revert ? filesOf(patchesAfter(messages, session.revert) ?? []) : [];
+  const prev = session.revert ? patchesAfter(messages, session.revert) ?? [] : [];
   const nowTree = await snapshot.track();
   const remembered = session.revert?.snapshot ?? nowTree;
-  const prevSet = new Set(prevFiles);
-  const current = (f: string): Promise<Uint8Array | undefined> => snapshot.readFile(prevSet.has(f) ? remembered : nowTree, f);
-  const conflicts = await findConflicts(snapshot, patches, current);
-  const conflicted = new Set(conflicts.map((c) => c.path));
-  const skipped = options.force ? [] : [...conflicted];
-  const toRevert = patches.map((p) => ({ hash: p.patch.hash, files: p.patch.files.filter((f) => options.force || !conflicted.has(f)) }));
-  if (options.preview) {
-    return ok(result(session, { restored: filesOf(patches).filter((f) => !skipped.includes(f)), skipped, conflicts }));
-  }
-  if (prevFiles.length > 0) await snapshot.revert([{ hash: remembered, files: prevFiles }]);
-  const report = await snapshot.revert(toRevert.filter((p) => p.files.length > 0));
+  const plan = await planFiles(snapshot, nowTree, revertIntents(patches, prev, remembered), options.force === true);
+  if (options.preview) return ok(result(session, lists(plan)));
+  const done = await applyPlan(snapshot, plan);
   const diff = await snapshot.diff(remembered);
   const revert: RevertState = b.partId !== undefined ? { messageId: b.messageId, partId: b.partId, snapshot: remembered, diff } : { messageId: b.messageId, snapshot: remembered, diff };
   const updated = store.updateSession(sessionId, { revert });
-  return ok(result(updated, { applied: true, restored: report.restored, deleted: report.deleted, skipped, conflicts, diff }));
+  return ok(result(updated, { applied: true, ...lists(done), diff }));
 }
 
-/** Clear the boundary: the files the revert covered get the remembered tree's bytes back. Errors: `busy`, `invalid_input`. */
-export async function unrevert(deps: RevertDeps, sessionId: string): Promise<Result<RevertResult>> {
+/**
+ * Clear the boundary: the files the revert covered get the remembered tree's bytes back — except a file changed
+ * since the revert wrote it (user work made while reverted): it is kept and listed as skipped + conflict
+ * (`changed_after_revert`), unless `force`. `preview` writes nothing. Errors: `busy`, `invalid_input`.
+ */
+export async function unrevert(deps: RevertDeps, sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
   if (deps.busy(sessionId)) return fail('busy', 'The session is running a turn.', 'Stop the turn first.');
   const session = deps.store.getSession(sessionId);
   if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
   if (!session.revert) return fail('invalid_input', 'Nothing to unrevert: the session is not reverted.', 'Revert to a message first.');
-  const files = filesOf(patchesAfter(deps.store.messages(sessionId), session.revert) ?? []);
-  const report = files.length > 0 ? await deps.snapshot.revert([{ hash: session.revert.snapshot, files }]) : { restored: [], deleted: [], failed: [] };
+  const prev = patchesAfter(deps.store.messages(sessionId), session.revert) ?? [];
+  const remembered = session.revert.snapshot;
+  const intents: FileIntent[] = [...earliestTree(prev)].map(([path, tree]) => ({ path, want: remembered, clean: [tree], reason: 'changed_after_revert' }));
+  const nowTree = await deps.snapshot.track();
+  const plan = await planFiles(deps.snapshot, nowTree, intents, options.force === true);
+  if (options.preview) return ok(result(session, lists(plan)));
+  const done = await applyPlan(deps.snapshot, plan);
   const updated = deps.store.updateSession(sessionId, { revert: null });
-  return ok(result(updated, { applied: true, restored: report.restored, deleted: report.deleted }));
+  return ok(result(updated, { applied: true, ...lists(done) }));
 }
 
 /** Commit a staged revert (on the next message): delete the messages/parts after the boundary, clear it. */
@@ -168,6 +199,6 @@ export async function redo(deps: RevertDeps, sessionId: string, options: RevertO
   const messages = deps.store.messages(sessionId);
   const at = messages.findIndex((m) => m.id === session.revert?.messageId);
   const next = messages.slice(at + 1).find((m) => m.role === 'user');
-  if (!next) return unrevert(deps, sessionId);
+  if (!next) return unrevert(deps, sessionId, options);
   return revertTo(deps, sessionId, { messageId: next.id }, options);
 }

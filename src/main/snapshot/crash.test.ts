@@ -100,6 +100,34 @@ describe('crash during track (SIGKILL)', () => {
   }, 120_000);
 });
 
+describe('two processes on one store', () => {
+  it('interleave safely: every tree either process returns is complete and readable', async () => {
+    const base = tempDir('procs');
+    dirs.push(base);
+    const wt = join(base, 'wt');
+    for (let i = 0; i < 400; i++) {
+      mkdirSync(join(wt, `d${i % 9}`), { recursive: true });
+      writeFileSync(join(wt, `d${i % 9}`, `f${i}.txt`), `${i}\n`.repeat(100));
+    }
+    const data = join(base, 'data');
+    const store = await SnapshotStore.open({ worktree: wt, dataDir: data });
+    const child = killDuringTrack(wt, data, 3, 1500);
+    const seen: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      writeFileSync(join(wt, 'd0', 'parent.txt'), `${i}`);
+      const t = await store.track();
+      seen.push(t);
+      expect((await store.listFiles(t)).length).toBeGreaterThanOrEqual(401);
+    }
+    await child;
+    for (const t of seen) expect(Buffer.from((await store.readFile(t, 'd1/f1.txt')) ?? []).toString()).toBe('1\n'.repeat(100));
+    await store.close();
+    const again = await SnapshotStore.open({ worktree: wt, dataDir: data, ignoreDefaults: [] });
+    expect(await again.track()).toBe(oracleTreeId(wt));
+    await again.close();
+  }, 60_000);
+});
+
 /** Lock files left under the data folder. */
 function lockFiles(data: string): string[] {
   const root = join(data, 'snapshot', 'default');

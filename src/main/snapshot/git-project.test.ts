@@ -42,10 +42,11 @@ function setup(tag: string): { base: string; wt: string; data: string } {
 }
 
 describe('git project', () => {
-  it("leaves every byte of the user's .git as it was after a full cycle; index-tracked ignored files are kept", async () => {
+  it("leaves every byte of the user's .git as it was after a full cycle; honours info/exclude; keeps index-tracked ignored files", async () => {
     const { wt, data } = setup('gitproj');
     await repo(wt, { 'src/a.ts': 'a\n', 'config/local.env': 'SECRET=1\n', 'README.md': 'r\n' });
-    put(wt, { '.gitignore': 'config/\n*.log\n', 'config/other.env': 'untracked and ignored', 'x.log': 'log' });
+    put(wt, { '.gitignore': 'config/\n*.log\n', 'config/other.env': 'untracked and ignored', 'x.log': 'log', 'notes.local': 'excluded' });
+    writeFileSync(join(wt, '.git', 'info', 'exclude'), '*.local\n');
     const before = hashFolder(join(wt, '.git'));
     const store = await SnapshotStore.open({ worktree: wt, dataDir: data });
     const t1 = await store.track();

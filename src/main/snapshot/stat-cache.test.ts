@@ -1,8 +1,8 @@
 /** The stat cache file round-trips exactly, including the root folder's '' path, and damage gives an empty cache. */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyStatCache, loadStatCache, saveStatCache, type StatCacheData } from './stat-cache';
+import { emptyStatCache, loadStatCache, persistStatCache, saveStatCache, type StatCacheData } from './stat-cache';
 import { cleanup, tempDir } from './test-support';
 
 const dirs: string[] = [];
@@ -37,5 +37,36 @@ describe('stat cache file', () => {
     writeFileSync(file, 'garbage');
     expect(loadStatCache(file)).toEqual(emptyStatCache());
     expect(loadStatCache(join(dir, 'absent'))).toEqual(emptyStatCache());
+  });
+
+  it('journal: appended changes replay exactly; a torn last record is cut off and the earlier state returned', () => {
+    const dir = tempDir('journal');
+    dirs.push(dir);
+    const file = join(dir, 'c');
+    const e = (n: number, oid: string) => ({ size: n, mtimeMs: n, ctimeMs: n, ino: n, mode: 0o100644, oid: oid.repeat(40), racy: false });
+    const d = (n: number, oid: string | undefined) => ({ mtimeMs: n, ctimeMs: n, ino: n, names: 'fa', oid: oid?.repeat(40), count: 1, racy: false });
+    const v1: StatCacheData = {
+      tree: '1'.repeat(40),
+      trees: new Set(['1'.repeat(40), '2'.repeat(40)]),
+      entries: new Map(Array.from({ length: 200 }, (_, i) => [`f${i}`, e(i, 'a')])),
+      dirs: new Map([['', d(1, '1')], ['gone', d(2, '2')]]),
+    };
+    saveStatCache(file, v1);
+    const v2: StatCacheData = { tree: '3'.repeat(40), trees: new Set(['3'.repeat(40), '2'.repeat(40)]), entries: new Map(v1.entries), dirs: new Map([['', d(5, '3')]]) };
+    v2.entries.set('f1', e(1000, 'b'));
+    v2.entries.delete('f2');
+    v2.entries.set('new', e(7, 'c'));
+    persistStatCache(file, v1, v2);
+    const journal = `${file}.journal`;
+    expect(statSync(journal).size).toBeLessThan(statSync(file).size);
+    expect(loadStatCache(file)).toEqual(v2);
+    const v3: StatCacheData = { ...v2, tree: '4'.repeat(40), entries: new Map(v2.entries) };
+    v3.entries.delete('new');
+    persistStatCache(file, v2, v3);
+    expect(loadStatCache(file)).toEqual(v3);
+    const good = readFileSync(journal).length;
+    appendFileSync(journal, Buffer.from([9, 0, 0, 0, 1, 2, 3, 4, 5])); // a record cut short by a crash
+    expect(loadStatCache(file)).toEqual(v3);
+    expect(statSync(journal).size).toBe(good);
   });
 });

@@ -7,11 +7,13 @@
  *
  * "Racy" records — mtime within RACY_MS of the track that recorded them — are not trusted next time, because a
  * second change inside the same timestamp tick would otherwise go unseen (git's racy-clean problem).
- * Stored as deflated binary columns (see loadStatCache), written to a temporary name and renamed after the objects it names are in place, so a
- * crash leaves either the old or the new cache, and both name only objects that exist.
+ * Stored as deflated binary columns (stat-cache-codec.ts) written to a temporary name and renamed, plus an
+ * append-only journal of per-track changes with a crc32 per record; both are written after the objects they
+ * name, so a crash leaves an older but consistent cache that names only objects that exist.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { appendFileSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { Cursor, decodeCache, encodeCache, oidBytes, stringsBlock } from './stat-cache-codec';
 
 /** A file's stat data and blob id. `racy` forces a re-hash next time. */
 export interface StatEntry {
@@ -47,141 +49,108 @@ export interface StatCacheData {
   dirs: Map<string, DirRecord>;
 }
 
-const MAGIC = 0x4c465343; // "LFSC"
-const VERSION = 3;
-
 /** An empty cache (every file is hashed, every folder listed). */
 export function emptyStatCache(): StatCacheData {
   return { tree: undefined, trees: new Set(), entries: new Map(), dirs: new Map() };
 }
 
-/** Sequential reader over the cache bytes. */
-class Cursor {
-  p = 0;
-  constructor(readonly b: Buffer) {}
-  u32(): number {
-    const v = this.b.readUInt32LE(this.p);
-    this.p += 4;
-    return v;
-  }
-  bytes(n: number): Buffer {
-    const v = this.b.subarray(this.p, this.p + n);
-    this.p += n;
-    return v;
-  }
-  /** `n` NUL-joined strings (n is needed: one empty string and none look alike). */
-  strings(n: number): string[] {
-    const s = this.bytes(this.u32()).toString('utf8');
-    return n === 0 ? [] : s.split('\0');
-  }
-  floats(n: number): Float64Array {
-    const copy = new Float64Array(n);
-    Buffer.from(copy.buffer).set(this.bytes(n * 8));
-    return copy;
-  }
-  oid(): string | undefined {
-    const raw = this.bytes(20);
-    return raw.every((x) => x === 0) ? undefined : raw.toString('hex');
-  }
+/** Journal file beside the cache file. */
+function journalOf(file: string): string {
+  return `${file}.journal`;
 }
 
 /**
- * Loads the cache; a missing, damaged or older-format file gives an empty cache. Layout (little-endian, then
- * deflated): magic, version, counts; root tree and tree ids (20 bytes each); files as columns (NUL-joined paths,
- * float64 [size, mtime, ctime, ino, mode] rows, 20-byte ids, racy bytes); folders likewise. Columns parse far
- * faster than JSON, which matters for the first track after reopening.
+ * Loads the cache file and replays its journal; a missing or damaged cache file gives an empty cache, and a
+ * damaged journal record (a crash mid-append) ends the replay there: an older cache is always safe, its entries
+ * for files changed since simply no longer match.
  */
 export function loadStatCache(file: string): StatCacheData {
+  let data: StatCacheData;
   try {
-    const c = new Cursor(inflateSync(readFileSync(file)));
-    if (c.u32() !== MAGIC || c.u32() !== VERSION) throw new Error('format');
-    const [nFiles, nDirs, nTrees] = [c.u32(), c.u32(), c.u32()];
-    const tree = c.oid();
-    const trees = new Set<string>();
-    for (let i = 0; i < nTrees; i++) trees.add(c.oid() as string);
-    const paths = c.strings(nFiles);
-    const nums = c.floats(nFiles * 5);
-    const oids = c.bytes(nFiles * 20);
-    const racy = c.bytes(nFiles);
-    const entries = new Map<string, StatEntry>();
-    for (let i = 0; i < nFiles; i++) {
-      const k = i * 5;
-      entries.set(paths[i] as string, { size: nums[k]!, mtimeMs: nums[k + 1]!, ctimeMs: nums[k + 2]!, ino: nums[k + 3]!, mode: nums[k + 4]!, oid: oids.toString('hex', i * 20, i * 20 + 20), racy: racy[i] === 1 });
-    }
-    const dirPaths = c.strings(nDirs);
-    const dirNames = c.strings(nDirs);
-    const dnums = c.floats(nDirs * 4);
-    const dirs = new Map<string, DirRecord>();
-    for (let i = 0; i < nDirs; i++) {
-      const k = i * 4;
-      dirs.set(dirPaths[i] as string, { mtimeMs: dnums[k]!, ctimeMs: dnums[k + 1]!, ino: dnums[k + 2]!, count: dnums[k + 3]!, names: dirNames[i] ?? '', oid: c.oid(), racy: c.bytes(1)[0] === 1 });
-    }
-    if (paths.length !== nFiles || dirPaths.length !== nDirs) throw new Error('truncated');
-    return { tree, trees, entries, dirs };
+    data = decodeCache(new Cursor(inflateSync(readFileSync(file))));
   } catch {
     return emptyStatCache();
   }
+  let log: Buffer;
+  try {
+    log = readFileSync(journalOf(file));
+  } catch {
+    return data;
+  }
+  let p = 0;
+  while (p + 8 <= log.length) {
+    const len = log.readUInt32LE(p);
+    const body = log.subarray(p + 8, p + 8 + len);
+    if (body.length !== len || crc32(body) !== log.readUInt32LE(p + 4)) break;
+    try {
+      applyRecord(data, new Cursor(body));
+    } catch {
+      break;
+    }
+    p += 8 + len;
+  }
+  // Cut a torn tail off, so records appended later are not stranded behind it (callers hold the store lock).
+  if (p < log.length) truncateSync(journalOf(file), p);
+  return data;
 }
 
-function stringsBlock(list: string[]): Buffer[] {
-  const body = Buffer.from(list.join('\0'));
-  const len = Buffer.alloc(4);
-  len.writeUInt32LE(body.length);
-  return [len, body];
+function applyRecord(data: StatCacheData, c: Cursor): void {
+  const up = decodeCache(c);
+  for (const [k, v] of up.entries) data.entries.set(k, v);
+  for (const [k, v] of up.dirs) data.dirs.set(k, v);
+  for (const t of up.trees) data.trees.add(t);
+  for (const k of c.strings(c.u32())) data.entries.delete(k);
+  for (const k of c.strings(c.u32())) data.dirs.delete(k);
+  const nGone = c.u32();
+  for (let i = 0; i < nGone; i++) data.trees.delete(c.oid() as string);
+  data.tree = up.tree;
 }
 
-function oidBytes(oid: string | undefined): Buffer {
-  return oid ? Buffer.from(oid, 'hex') : Buffer.alloc(20);
-}
-
-/** Writes the cache atomically (temp + rename). Columns are filled in place: this runs after every changed track. */
+/** Writes the whole cache atomically (temp + rename) and drops the journal. */
 export function saveStatCache(file: string, data: StatCacheData): void {
-  const n = data.entries.size;
-  const paths: string[] = [];
-  const nums = new Float64Array(n * 5);
-  const oids = Buffer.alloc(n * 20);
-  const racy = Buffer.alloc(n);
-  let i = 0;
-  for (const [p, e] of data.entries) {
-    paths.push(p);
-    const k = i * 5;
-    nums[k] = e.size;
-    nums[k + 1] = e.mtimeMs;
-    nums[k + 2] = e.ctimeMs;
-    nums[k + 3] = e.ino;
-    nums[k + 4] = e.mode;
-    oids.write(e.oid, i * 20, 'hex');
-    racy[i++] = e.racy ? 1 : 0;
-  }
-  const m = data.dirs.size;
-  const dirPaths: string[] = [];
-  const dirNames: string[] = [];
-  const dnums = new Float64Array(m * 4);
-  const dtail = Buffer.alloc(m * 21);
-  let j = 0;
-  for (const [p, d] of data.dirs) {
-    dirPaths.push(p);
-    dirNames.push(d.names);
-    const k = j * 4;
-    dnums[k] = d.mtimeMs;
-    dnums[k + 1] = d.ctimeMs;
-    dnums[k + 2] = d.ino;
-    dnums[k + 3] = d.count;
-    if (d.oid) dtail.write(d.oid, j * 21, 'hex');
-    dtail[j * 21 + 20] = d.racy ? 1 : 0;
-    j++;
-  }
-  const trees = Buffer.alloc(data.trees.size * 20);
-  let t = 0;
-  for (const id of data.trees) trees.write(id, t++ * 20, 'hex');
-  const head = Buffer.alloc(20);
-  [MAGIC, VERSION, n, m, data.trees.size].forEach((v, x) => head.writeUInt32LE(v, x * 4));
-  const parts = [head, oidBytes(data.tree), trees, ...stringsBlock(paths), Buffer.from(nums.buffer), oids, racy, ...stringsBlock(dirPaths), ...stringsBlock(dirNames), Buffer.from(dnums.buffer), dtail];
   const tmp = `${file}.tmp-${process.pid}`;
-  writeFileSync(tmp, deflateSync(Buffer.concat(parts), { level: 1 }));
+  writeFileSync(tmp, deflateSync(encodeCache(data), { level: 1 }));
   renameSync(tmp, file);
+  rmSync(journalOf(file), { force: true });
 }
 
+function sameDir(a: DirRecord | undefined, b: DirRecord): boolean {
+  return a !== undefined && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.names === b.names && a.oid === b.oid && a.count === b.count && a.racy === b.racy;
+}
+
+/**
+ * Persists `next` given that the files on disk hold exactly `prev`: appends one journal record with what changed
+ * (a track that touched a dozen files writes a few hundred bytes instead of the whole cache), or rewrites the
+ * whole cache once the journal has grown past a quarter of it.
+ */
+export function persistStatCache(file: string, prev: StatCacheData, next: StatCacheData): void {
+  let base = 0;
+  let logSize = 0;
+  try {
+    base = statSync(file).size;
+    logSize = statSync(journalOf(file)).size;
+  } catch {
+    // no journal yet (or no cache file: base stays 0 and the whole cache is written)
+  }
+  if (base === 0 || logSize > base / 4) return saveStatCache(file, next);
+  const up: StatCacheData = { tree: next.tree, trees: new Set(), entries: new Map(), dirs: new Map() };
+  for (const [k, v] of next.entries) if (prev.entries.get(k) !== v) up.entries.set(k, v);
+  for (const [k, v] of next.dirs) if (!sameDir(prev.dirs.get(k), v)) up.dirs.set(k, v);
+  for (const t of next.trees) if (!prev.trees.has(t)) up.trees.add(t);
+  const goneFiles = [...prev.entries.keys()].filter((k) => !next.entries.has(k));
+  const goneDirs = [...prev.dirs.keys()].filter((k) => !next.dirs.has(k));
+  const goneTrees = [...prev.trees].filter((t) => !next.trees.has(t));
+  const count = (n: number): Buffer => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n);
+    return b;
+  };
+  const body = Buffer.concat([encodeCache(up), count(goneFiles.length), ...stringsBlock(goneFiles), count(goneDirs.length), ...stringsBlock(goneDirs), count(goneTrees.length), ...goneTrees.map(oidBytes)]);
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(body.length, 0);
+  head.writeUInt32LE(crc32(body), 4);
+  appendFileSync(journalOf(file), Buffer.concat([head, body]));
+}
 interface StatLike {
   size: number;
   mtimeMs: number;
@@ -198,4 +167,28 @@ export function statMatches(e: StatEntry | undefined, st: StatLike): boolean {
 /** True when a folder's lstat matches its record, so its cached listing is still its listing. */
 export function dirMatches(d: DirRecord | undefined, st: StatLike): boolean {
   return d !== undefined && !d.racy && d.mtimeMs === st.mtimeMs && d.ctimeMs === st.ctimeMs && d.ino === st.ino;
+}
+
+/** True when any folder record differs (a racy mark cleared counts: else every reopen lists that folder again). */
+export function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>): boolean {
+  if (a.size !== b.size) return true;
+  for (const [k, d] of b) {
+    const o = a.get(k);
+    if (!o || o.mtimeMs !== d.mtimeMs || o.ctimeMs !== d.ctimeMs || o.ino !== d.ino || o.oid !== d.oid || o.names !== d.names || o.racy !== d.racy) return true;
+  }
+  return false;
+}
+
+/** Size, mtime and inode of the cache file and its journal: changes whenever anyone writes them. */
+export function cacheStamp(file: string): string {
+  return [file, `${file}.journal`]
+    .map((f) => {
+      try {
+        const st = statSync(f);
+        return `${st.size}:${st.mtimeMs}:${st.ino}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
 }

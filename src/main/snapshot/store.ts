@@ -21,21 +21,11 @@ import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './object-db';
 import { EMPTY_TREE, isObjectId } from './object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import { loadStatCache, saveStatCache, type DirRecord, type StatCacheData } from './stat-cache';
+import { cacheStamp, dirsChanged, loadStatCache, persistStatCache, saveStatCache, type StatCacheData } from './stat-cache';
 import { TreeReader, type TreeFile } from './tree-read';
 import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcOptions, type GcReport, type PatchInfo, type RestoreReport, type SkippedFile, type SnapshotOptions } from './types';
 import { walkDir, type WalkContext } from './walk';
 import { revertFiles, restoreChanges } from './restore';
-
-/** True when any folder record differs in what it says (a racy mark alone is not worth a save). */
-function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>): boolean {
-  if (a.size !== b.size) return true;
-  for (const [k, d] of b) {
-    const o = a.get(k);
-    if (!o || o.mtimeMs !== d.mtimeMs || o.ctimeMs !== d.ctimeMs || o.ino !== d.ino || o.oid !== d.oid || o.names !== d.names) return true;
-  }
-  return false;
-}
 
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
@@ -46,6 +36,10 @@ export class SnapshotStore {
   /** What the last track left out (size limit, unreadable, special files). */
   lastSkipped: SkippedFile[] = [];
   private cache: StatCacheData | undefined;
+  /** True while the cache files on disk hold exactly `cache` (so a journal record of the difference suffices). */
+  private diskInSync = false;
+  /** Stat stamp of the cache files as this store last read or wrote them. */
+  private diskStamp = '';
   private closed = false;
   private readonly reader: TreeReader;
   private readonly indexCache = new UserIndexCache();
@@ -107,8 +101,30 @@ export class SnapshotStore {
     }
   }
 
+  /** The in-memory stat cache, loaded from disk on first use. */
+  private loadedCache(): StatCacheData {
+    if (!this.cache) {
+      this.cache = loadStatCache(this.cacheFile);
+      this.diskInSync = true;
+      this.diskStamp = cacheStamp(this.cacheFile);
+    }
+    return this.cache;
+  }
+
+  /**
+   * Writes `this.cache` to disk: a journal record of the change from `prev` when the files still hold exactly
+   * `prev` (nothing else wrote them since: another process sharing the store changes the stamp), else whole.
+   */
+  private persist(prev: StatCacheData): void {
+    if (!this.cache) return;
+    if (this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp) persistStatCache(this.cacheFile, prev, this.cache);
+    else saveStatCache(this.cacheFile, this.cache);
+    this.diskInSync = true;
+    this.diskStamp = cacheStamp(this.cacheFile);
+  }
+
   private get cacheFile(): string {
-    return join(this.gitdir, 'landfall-stat-cache.json');
+    return join(this.gitdir, 'landfall-stat-cache.bin');
   }
 
   private checkHash(hash: string): void {
@@ -121,7 +137,7 @@ export class SnapshotStore {
    * revert rewrite files right after, and an older cache file is always safe (stale entries just miss).
    */
   private trackNow(persist = true): string {
-    const cache = (this.cache ??= loadStatCache(this.cacheFile));
+    const cache = this.loadedCache();
     const userGit = userGitDir(this.worktree);
     const sink = new ObjectSink(this.db, cache.entries.size === 0);
     const ctx: WalkContext = {
@@ -152,7 +168,8 @@ export class SnapshotStore {
     }
     const changed = ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
-    if (changed && persist) saveStatCache(this.cacheFile, this.cache);
+    if (changed && persist) this.persist(cache);
+    else if (changed) this.diskInSync = false;
     this.lastSkipped = ctx.skipped;
     for (const s of ctx.skipped) this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
     return tree;
@@ -214,8 +231,8 @@ export class SnapshotStore {
    * cache file is not rewritten: its entries for these files no longer match their new stat data anyway.
    */
   private forget(paths: string[]): void {
-    const cache = (this.cache ??= loadStatCache(this.cacheFile));
-    for (const p of paths) cache.entries.delete(p);
+    const cache = this.loadedCache();
+    for (const p of paths) if (cache.entries.delete(p)) this.diskInSync = false;
   }
 
   /** Every file of tree `hash` with mode and blob id, in tree order. */
@@ -239,8 +256,10 @@ export class SnapshotStore {
   /** Removes objects unreachable from `keep` (and from the last track) that are older than the retention. */
   gc(options: GcOptions): Promise<GcReport> {
     return this.run(() => {
-      const cache = (this.cache ??= loadStatCache(this.cacheFile));
+      const cache = this.loadedCache();
       for (const k of options.keep) if (!isObjectId(k)) throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
+      // The cache file must name only objects gc keeps: bring it in line with the last track first.
+      if (!this.diskInSync) this.persist(cache);
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
       const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
       this.reader.clear();

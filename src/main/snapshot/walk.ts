@@ -194,8 +194,8 @@ function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boole
   const s = got.st;
   const racy = !got.stable || s.mtimeMs >= ctx.startedAt - RACY_MS;
   const entry = { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode, oid, racy };
-  // A racy file re-hashed to the same id and stat data adds nothing worth saving.
-  if (!cached || cached.oid !== oid || !statMatches({ ...cached, racy: false }, s)) ctx.dirty = true;
+  // Worth saving: a new id or stat data, or a racy entry that can now be trusted (else every reopen re-hashes it).
+  if (!cached || cached.oid !== oid || cached.racy !== racy || !statMatches({ ...cached, racy: false }, s)) ctx.dirty = true;
   ctx.entries.set(path, entry);
   return { mode: finalMode, oid, same: false };
 }

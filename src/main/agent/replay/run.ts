@@ -1,8 +1,9 @@
 /**
- * Replaying a recorded corpus session through the real loop (issue 5): seed the project from files.jsonl, plan
- * the calls (plan.ts), and run one turn per recorded turn with the ReplayModel as the provider. The session is
- * unattended meanwhile (a permission question is answered "reject", never left waiting). The report lists every
- * call's Landfall outcome next to the recorded one, and the project's diff from before the first turn.
+ * Replaying a recorded corpus session through the real loop (issue 5): seed the project from files.jsonl (never
+ * over a differing file unless forced, seed.ts), plan the calls (plan.ts), and run one turn per recorded turn
+ * with the ReplayModel as the provider. The session is unattended meanwhile (a permission question is answered
+ * "reject", never left waiting). The report lists every call's Landfall outcome next to the recorded one, and the
+ * project's diff from before the first turn.
  */
 import type { Result } from '../../../shared/errors';
 import { ok } from '../../../shared/errors';
@@ -11,7 +12,10 @@ import type { ProjectRuntime } from '../project';
 import { ReplayModel } from '../providers/replay';
 import type { ReplayCallOutcome, ReplayOptions, ReplayReport, TurnResult } from '../service-types';
 import type { AgentService } from '../service';
-import { loadCorpusSession, seedProject } from './corpus';
+import path from 'node:path';
+import { loadCorpusSession } from './corpus';
+import { seedSafely } from './seed';
+import type { SeedReport } from './seed';
 import { planReplay } from './plan';
 
 /** In-process hooks (not part of the JSON contract): tests and the benchmark look at the project between turns. */
@@ -32,7 +36,8 @@ function outcomeOf(part: Extract<Part, { type: 'tool' }> | undefined): { landfal
 }
 
 /**
- * Replay `dir` into the session. Errors: `file_not_found`/`invalid_input` for a bad corpus folder, `busy`.
+ * Replay `dir` into the session. Errors: `file_not_found`/`invalid_input` for a bad corpus folder, `busy`,
+ * `exists` when seeding would overwrite project files that differ from the base (nothing written; see seed.ts).
  * Failed tool calls are outcomes in the report, not errors.
  */
 export async function replayCorpusSession(
@@ -40,7 +45,12 @@ export async function replayCorpusSession(
 ): Promise<Result<ReplayReport>> {
   const corpus = await loadCorpusSession(dir);
   if (!corpus.ok) return corpus;
-  if (options.seed !== false) await seedProject(rt.project.root, corpus.value.files);
+  let seed: SeedReport | undefined;
+  if (options.seed !== false) {
+    const seeded = await seedSafely(rt.project.root, corpus.value.files, { force: options.force === true, backupRoot: path.join(svc.options.dataDir, 'replay-backups') });
+    if (!seeded.ok) return seeded;
+    seed = seeded.value;
+  }
   const plan = planReplay(corpus.value.calls, options.mode, new Set(corpus.value.files.map((f) => f.path)), hooks.patchField);
   const model = new ReplayModel(plan, `replay:${corpus.value.id}`);
   const start = await rt.snapshot.track();
@@ -67,5 +77,5 @@ export async function replayCorpusSession(
   }
   for (const n of plan.notReplayed) calls.push({ seq: n.seq, tool: n.tool, recorded: n.recorded, landfall: 'skipped' });
   calls.sort((a, b) => a.seq - b.seq || Number(b.synthetic ?? false) - Number(a.synthetic ?? false));
-  return ok({ sessionId, calls, finalDiff: await rt.snapshot.diff(start), userMessageIds });
+  return ok({ sessionId, calls, finalDiff: await rt.snapshot.diff(start), userMessageIds, ...(seed ? { seed } : {}) });
 }

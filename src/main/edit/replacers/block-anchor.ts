@@ -13,6 +13,7 @@ import type { Candidate, Replacer, SearchContext } from '../types';
 import { BLOCK_ANCHOR_THRESHOLD, LINE_FLOOR, MIN_ANCHOR_LINES, SIZE_TOLERANCE } from '../policy';
 import { LINE_VISIT, similarity } from '../similarity';
 import { lineWindow } from './shared';
+import { lowerBound } from '../text';
 
 interface Score {
   min: number;
@@ -68,18 +69,6 @@ function* find(ctx: SearchContext): Generator<Candidate> {
       }
     }
   }
-}
-
-/** Index of the first entry of the ascending list `xs` that is ≥ `value`. */
-function lowerBound(xs: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((xs[mid] ?? 0) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export const blockAnchor: Replacer = { name: 'block-anchor', find };

@@ -1,7 +1,9 @@
 /**
  * Session commands of the command line (issue 5):
  *   landfall run --dir D [--provider ID] [--model M] [--data DATA] "prompt"
- *   landfall replay --dir D --session <corpus session folder> [--mode recorded|live] [--no-seed] [--data DATA]
+ *   landfall replay --dir D --session <corpus session folder> [--mode recorded|live] [--no-seed] [--force] [--data DATA]
+ *     (seeding refuses, exit 1 with `exists`, to overwrite files that differ from the recording's base; --force
+ *     backs them up into DATA/replay-backups/ first and prints where)
  *   landfall sessions list --dir D | show ID | revert ID MESSAGE [--part P] [--force] [--preview]
  *                     | unrevert ID | undo ID [--force] | redo ID [--force]        (all take --data DATA)
  * The data folder defaults to $LANDFALL_DATA_DIR, else ~/.landfall. Exit codes: 0 ok, 1 refused/failed, 2 usage.
@@ -14,6 +16,7 @@ import type { Result } from '../../../shared/errors';
 import type { CoreEvent } from '../../../shared/events';
 import type { Part } from '../../../shared/model';
 import { AgentService } from '../../agent/service';
+import { commandUsage } from './help';
 
 interface Args { flags: Map<string, string | true>; positional: string[] }
 
@@ -75,7 +78,7 @@ function question(text: string): Promise<string | undefined> {
 async function runPrompt(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const text = a.positional.join(' ');
-  if (!dir || text === '') { err('usage: landfall run --dir D [--provider ID] [--model M] "prompt"\n'); return 2; }
+  if (!dir || text === '') { err(`${commandUsage('run')}\n`); return 2; }
   const svc = await openService(a);
   if (!svc) return 1;
   try {
@@ -110,7 +113,7 @@ async function runReplay(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const corpus = str(a, 'session');
   const mode = str(a, 'mode') ?? 'recorded';
-  if (!dir || !corpus || (mode !== 'recorded' && mode !== 'live')) { err('usage: landfall replay --dir D --session <corpus folder> [--mode recorded|live] [--no-seed]\n'); return 2; }
+  if (!dir || !corpus || (mode !== 'recorded' && mode !== 'live')) { err(`${commandUsage('replay')}\n`); return 2; }
   mkdirSync(dir, { recursive: true });
   const svc = await openService(a);
   if (!svc) return 1;
@@ -119,8 +122,15 @@ async function runReplay(a: Args): Promise<number> {
     if (failed(project)) return 1;
     const session = svc.createSession(project.value.id, `replay ${path.basename(corpus)}`);
     if (failed(session)) return 1;
-    const r = await svc.replay(session.value.id, corpus, { mode, seed: a.flags.get('no-seed') !== true });
+    const r = await svc.replay(session.value.id, corpus, { mode, seed: a.flags.get('no-seed') !== true, force: a.flags.get('force') === true });
+    const view = svc.getSession(session.value.id);
+    // refused before any turn ran (e.g. `exists`): leave no empty session behind
+    if (!r.ok && view.ok && view.value.messages.length === 0) svc.deleteSession(session.value.id);
     if (failed(r)) return 1;
+    const seed = r.value.seed;
+    if (seed?.backupDir) out(`backed up before seeding (they differed from the recording's base): ${seed.backedUp.join(', ')}
+  → ${seed.backupDir}
+`);
     out(`${'seq'.padStart(4)}  ${'tool'.padEnd(11)} ${'recorded'.padEnd(10)} ${'landfall'.padEnd(14)} path\n`);
     for (const c of r.value.calls) {
       const lf = `${c.landfall}${c.rung && c.rung !== 'simple' ? ` (${c.rung})` : ''}`;
@@ -148,8 +158,13 @@ function showSession(svc: AgentService, id: string): number {
   return 0;
 }
 
+/** How many positionals (ID, MESSAGE) each `sessions` verb needs: checked before the data folder is opened. */
+const VERB_ARGS: Record<string, number> = { list: 0, show: 1, revert: 2, unrevert: 1, undo: 1, redo: 1 };
+
 async function runSessions(a: Args): Promise<number> {
   const [verb, id, messageId] = a.positional;
+  const need = verb !== undefined && Object.hasOwn(VERB_ARGS, verb) ? VERB_ARGS[verb] : undefined;
+  if (need === undefined || a.positional.length - 1 < need || (verb === 'list' && !str(a, 'dir'))) { err(`${commandUsage('sessions')}\n`); return 2; }
   const svc = await openService(a);
   if (!svc) return 1;
   try {
@@ -157,13 +172,13 @@ async function runSessions(a: Args): Promise<number> {
     const report = (r: Result<{ restored: string[]; deleted: string[]; skipped: string[]; conflicts: { path: string }[] }>): number => {
       if (failed(r)) return 1;
       out(`restored: ${r.value.restored.join(', ') || '-'}\ndeleted: ${r.value.deleted.join(', ') || '-'}\nskipped: ${r.value.skipped.join(', ') || '-'}\n`);
-      if (r.value.conflicts.length > 0) out(`conflicts (changed after the agent's step; use --force to overwrite): ${r.value.conflicts.map((c) => c.path).join(', ')}\n`);
+      if (r.value.conflicts.length > 0) out(`conflicts (changed since Landfall last wrote them; kept unless --force): ${r.value.conflicts.map((c) => c.path).join(', ')}\n`);
       return 0;
     };
     switch (verb) {
       case 'list': {
         const dir = str(a, 'dir');
-        if (!dir) { err('usage: landfall sessions list --dir D\n'); return 2; }
+        if (!dir) { err(`${commandUsage('sessions')}\n`); return 2; }
         const p = await svc.openProject(dir);
         if (failed(p)) return 1;
         for (const s of svc.listSessions(p.value.id)) out(`${s.id}  ${new Date(s.updated).toISOString()}  ${s.title}${s.revert ? ' (reverted)' : ''}\n`);
@@ -181,7 +196,7 @@ async function runSessions(a: Args): Promise<number> {
       }
       case 'redo': return id ? report(await svc.redo(id, opts)) : 2;
       default:
-        err('usage: landfall sessions list|show|revert|unrevert|undo|redo …\n');
+        err(`${commandUsage('sessions')}\n`);
         return 2;
     }
   } finally {

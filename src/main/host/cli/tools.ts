@@ -9,7 +9,8 @@
  *     `not_observed` unless `--force` is given (then the current version is recorded as observed first).
  *   - read/list/glob/grep need nothing.
  * No permission prompt: running the command is the user's consent. No language servers are started. Bad usage
- * (unknown option, missing --dir folder, unreadable or non-UTF-8 text file) prints an `invalid_input` error, exit 2.
+ * (unknown option, missing --dir folder, unreadable or non-UTF-8 text file) prints an `invalid_input` error, exit 2;
+ * it names the flags (`--path is required.`), never the tools' field names (filePath, oldString).
  */
 import { parseArgs } from 'node:util';
 import { ok, type Result } from '../../../shared/errors';
@@ -23,6 +24,7 @@ import { listTool } from '../../tools/list';
 import { readTool } from '../../tools/read';
 import type { ToolContext, ToolDefinition, ToolOutcome } from '../../tools/types';
 import { writeTool } from '../../tools/write';
+import { commandUsage, flagFor } from './help';
 import { printUsageError, projectRoot, readTextInput } from './input';
 
 const OPTIONS = {
@@ -80,6 +82,15 @@ async function toolCall(command: string, v: Values): Promise<Result<{ tool: Tool
   }
 }
 
+/** A tool input problem in the flags' terms: "--path is required." or "--offset: <what is wrong>." */
+function issueText(issue: { path: PropertyKey[]; message: string }): string {
+  const field = issue.path[0];
+  if (field === undefined) return `${issue.message.replace(/\.?$/, '.')}`;
+  const flag = flagFor(String(field));
+  if (/received undefined/.test(issue.message)) return `${flag} is required.`;
+  return `${flag}: ${issue.message.replace(/\.?$/, '.')}`;
+}
+
 /** Record the current version of `filePath` as observed (the documented implicit read). */
 async function observeNow(ctx: ToolContext, filePath: unknown): Promise<void> {
   if (typeof filePath !== 'string' || filePath === '') return;
@@ -95,7 +106,7 @@ export async function run(command: string, args: string[]): Promise<number> {
   try {
     values = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }).values;
   } catch (e) {
-    process.stderr.write(`landfall ${command}: ${(e as Error).message}\n`);
+    process.stderr.write(`landfall ${command}: ${(e as Error).message}\n${commandUsage(command)}\n`);
     return 2;
   }
   const root = await projectRoot(values.dir ?? process.cwd());
@@ -106,8 +117,7 @@ export async function run(command: string, args: string[]): Promise<number> {
   const { tool, input } = call.value;
   const parsed = tool.input.safeParse(Object.fromEntries(Object.entries(input).filter(([, x]) => x !== undefined)));
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`);
-    return printUsageError({ code: 'invalid_input', message: issues.join('; '), hint: 'See `landfall help`.' });
+    return printUsageError({ code: 'invalid_input', message: parsed.error.issues.map(issueText).join(' '), hint: `See \`landfall ${command} --help\`.` });
   }
   if (command === 'edit' || (command === 'write' && values.force)) await observeNow(ctx, input.filePath);
   let outcome: ToolOutcome = await tool.execute(parsed.data, ctx);

@@ -1,11 +1,17 @@
-/** Shown while no provider is configured: says so plainly and offers the sample replay or the settings. */
+/**
+ * Shown while no provider is configured: says so plainly and offers the sample replay or the settings. When
+ * settings.json exists but cannot be read, that is said instead (the provider state is then unknown).
+ */
 import type React from 'react';
 import { useStore } from '../../stores';
+import { SettingsErrorCard } from '../settings/SettingsErrorCard';
 
 export function FirstRunBanner(): React.JSX.Element | null {
   const firstRun = useStore((s) => s.info?.firstRun ?? false);
+  const settingsError = useStore((s) => s.info?.settingsError);
   const openSample = useStore((s) => s.openSample);
   const setScreen = useStore((s) => s.setScreen);
+  if (settingsError) return <SettingsErrorCard error={settingsError} where="home" />;
   if (!firstRun) return null;
   return (
     <div className="first-run" data-testid="first-run">

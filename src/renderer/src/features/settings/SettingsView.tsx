@@ -4,6 +4,7 @@ import type React from 'react';
 import { PROVIDER_PRESETS } from '../../../../shared/contract';
 import type { ProviderId, SettingsInput } from '../../../../shared/contract';
 import { useStore } from '../../stores';
+import { SettingsErrorCard } from './SettingsErrorCard';
 
 const IDS = Object.keys(PROVIDER_PRESETS) as ProviderId[];
 
@@ -32,6 +33,12 @@ export function SettingsView(): React.JSX.Element {
   return (
     <section className="settings" data-testid="settings">
       <h2>Settings</h2>
+      {settings?.loadError && <SettingsErrorCard error={settings.loadError} where="settings" />}
+      {settings?.backup && (
+        <p className="ok" data-testid="settings-backup" role="status">
+          Settings were reset to the defaults. Your old file was kept as <code>{settings.backup}</code>.
+        </p>
+      )}
       <fieldset>
         <legend>Provider</legend>
         <div className="presets">
@@ -62,7 +69,12 @@ export function SettingsView(): React.JSX.Element {
       )}
       {settings?.keyStorage === 'environment' && <p className="muted">Keys are read from the environment (LANDFALL_API_KEY) in the browser version; they are not saved.</p>}
       <div className="row-buttons">
-        <button className="primary" data-testid="save-settings" onClick={() => void save(input()).then((done) => done && setKey(''))}>
+        <button
+          className="primary"
+          data-testid="save-settings"
+          disabled={!!settings?.loadError}
+          title={settings?.loadError ? 'settings.json cannot be read: fix it, or reset to defaults first' : undefined}
+          onClick={() => void save(input()).then((done) => done && setKey(''))}>
           Save
         </button>
         <button data-testid="test-connection" disabled={testing === 'running' || !provider} onClick={() => void test(input())}>

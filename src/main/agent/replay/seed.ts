@@ -1,0 +1,106 @@
+/**
+ * Seeding a project from a recording's base files (files.jsonl) without ever losing the user's bytes (trial bug:
+ * a replay into a folder that already held a different `hydra/utils.py` replaced it silently, and revert could
+ * not bring it back because no agent tool wrote it).
+ *
+ * Rule: a base file is written only where the path is missing. Where a file already holds exactly the base bytes
+ * it is left alone. Where anything else is there (other bytes, a folder, a link), seeding is refused as a whole —
+ * error `exists` listing every such path, nothing written — unless `force`: then each of them is first copied to
+ * `<backupRoot>/<timestamp>/<path>` (in the app's data folder) and the report says where.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { fail, ok } from '../../../shared/errors';
+import type { Result } from '../../../shared/errors';
+import type { CorpusFile } from './corpus';
+import { fileBytes, seedProject } from './corpus';
+
+/** How each base file relates to what the project holds now. Paths are the recording's (POSIX, relative). */
+export interface SeedPlan {
+  /** Missing from the project: will be written. */
+  missing: CorpusFile[];
+  /** Already there with exactly the base bytes: left alone. */
+  same: string[];
+  /** Something else is there: seeding would overwrite it. */
+  differing: CorpusFile[];
+}
+
+/** What a seed did. `backupDir` is set when originals were backed up (force). */
+export interface SeedReport {
+  written: string[];
+  unchanged: string[];
+  backedUp: string[];
+  backupDir?: string;
+}
+
+function inside(root: string, rel: string): string | undefined {
+  if (rel === '' || path.isAbsolute(rel)) return undefined;
+  const abs = path.resolve(root, rel);
+  const back = path.relative(root, abs);
+  return back === '' || back.startsWith('..') || path.isAbsolute(back) ? undefined : abs;
+}
+
+async function compare(abs: string, want: Buffer): Promise<'missing' | 'same' | 'differing'> {
+  let st;
+  try {
+    st = await fsp.lstat(abs);
+  } catch (e) {
+    // ENOTDIR: a parent is a file — writing would have to replace it, so it counts as differing
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'differing';
+  }
+  if (!st.isFile()) return 'differing';
+  return (await fsp.readFile(abs)).equals(want) ? 'same' : 'differing';
+}
+
+/**
+ * Compare the base files with the project under `root` (absolute). Pure: writes nothing.
+ * Error `invalid_input` when a recorded path is absolute or leaves the project folder.
+ */
+export async function planSeed(root: string, files: CorpusFile[]): Promise<Result<SeedPlan>> {
+  const plan: SeedPlan = { missing: [], same: [], differing: [] };
+  for (const f of files) {
+    const abs = inside(root, f.path);
+    if (abs === undefined) return fail('invalid_input', `The recording's base file ${f.path} lies outside the project folder.`, 'Fix files.jsonl: paths are relative to the project root.');
+    const how = await compare(abs, fileBytes(f));
+    if (how === 'missing') plan.missing.push(f);
+    else if (how === 'same') plan.same.push(f.path);
+    else plan.differing.push(f);
+  }
+  return ok(plan);
+}
+
+/** The refusal for files seeding would overwrite: error `exists`, `data.files` lists them. */
+export function overwriteRefusal(files: string[], forceHint: string): Result<never> {
+  const shown = files.slice(0, 10).join(', ') + (files.length > 10 ? `, … (${files.length} in all)` : '');
+  return fail('exists', `The project already holds ${files.length} file(s) that differ from the recording's base: ${shown}. Nothing was written.`, forceHint, { files });
+}
+
+/**
+ * Seed `root` from `files` by the rule above. `backupRoot` is the folder backups go under (force only).
+ * Errors: `invalid_input` (path outside the project), `exists` (differing files, no force). Throws fs errors
+ * (EACCES, ENOSPC) as bugs of the environment.
+ */
+export async function seedSafely(root: string, files: CorpusFile[], options: { force?: boolean; backupRoot: string }): Promise<Result<SeedReport>> {
+  const plan = await planSeed(root, files);
+  if (!plan.ok) return plan;
+  const { missing, same, differing } = plan.value;
+  if (differing.length > 0 && !options.force) {
+    return overwriteRefusal(differing.map((f) => f.path), 'Replay into an empty folder (or a checkout at the recorded commit), pass --no-seed to use the files as they are, or --force to back the originals up into the data folder and overwrite them.');
+  }
+  let backupDir: string | undefined;
+  if (differing.length > 0) {
+    backupDir = path.join(options.backupRoot, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`);
+    for (const f of differing) {
+      const abs = path.resolve(root, f.path);
+      const dest = path.join(backupDir, f.path);
+      await fsp.mkdir(path.dirname(dest), { recursive: true });
+      // a parent that is a file (ENOTDIR) throws here, before anything was written
+      await fsp.cp(abs, dest, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
+      const st = await fsp.lstat(abs).catch(() => undefined);
+      if (st && !st.isFile()) await fsp.rm(abs, { recursive: true, force: true });
+    }
+  }
+  await seedProject(root, [...missing, ...differing]);
+  return ok({ written: [...missing, ...differing].map((f) => f.path), unchanged: same, backedUp: differing.map((f) => f.path), ...(backupDir ? { backupDir } : {}) });
+}
