@@ -97,7 +97,7 @@ async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
 }
 
 /** Runs ours and native `reps` times, alternating which goes first; `prep` runs before each side's run. */
-async function pair(label: string, target: number | undefined, ours: () => unknown, native: () => unknown, prep?: () => void, reps = REPS): Promise<void> {
+async function pair(label: string, target: number | undefined, ours: () => unknown, native: () => unknown, prep?: () => void, reps = REPS, verify?: () => Promise<void>): Promise<void> {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < reps; i++) {
@@ -105,6 +105,7 @@ async function pair(label: string, target: number | undefined, ours: () => unkno
     for (const [acc, fn] of order) {
       prep?.();
       acc.push((await time(fn))[0]);
+      await verify?.();
     }
   }
   report(label, median(a), median(b), target);
@@ -209,14 +210,18 @@ async function benchRestores(x: Side, touched: string[]): Promise<void> {
     for (const f of touched) appendFileSync(path.join(x.tree, f), `// modify ${k}\n`);
   };
   const nativeRestore = (): string => git(x.gd, x.tree, `read-tree -u --reset ${gitTarget}`);
-  await pair('restore of 10 files', 1.0, () => x.s.restore(target), nativeRestore, modify);
+  // A restore that wrote nothing would look fast: after each run (untimed) the folder must be the target again.
+  const verify = async (): Promise<void> => {
+    if ((await x.s.track()) !== target) throw new Error('restore did not reproduce the target tree');
+  };
+  await pair('restore of 10 files', 1.0, () => x.s.restore(target), nativeRestore, modify, REPS, verify);
   const empty = (): void => {
     for (const n of readdirSync(x.tree)) rmSync(path.join(x.tree, n), { recursive: true, force: true });
   };
   // Writing every file dominates here (and this disk is slow): on the large tree 3 alternating runs keep the
   // whole benchmark within ~5 minutes.
   const reps = x.name === 'nm' ? 3 : REPS;
-  await pair(`full restore (emptied folder)${reps === REPS ? '' : ` [median of ${reps}]`}`, 1.0, () => x.s.restore(target), nativeRestore, empty, reps);
+  await pair(`full restore (emptied folder)${reps === REPS ? '' : ` [median of ${reps}]`}`, 1.0, () => x.s.restore(target), nativeRestore, empty, reps, verify);
 }
 
 async function benchTree(name: string, tree: string, base: string): Promise<void> {

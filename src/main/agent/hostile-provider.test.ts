@@ -2,8 +2,11 @@
  * A provider that misbehaves (issue 5 §Loop: a tool failure or a provider error is a result, never a crash; stop
  * works): a model that hangs and ignores the abort signal (before answering, or mid-stream), and streams of
  * garbage — malformed tool-call JSON, an unknown tool, arguments of the wrong shape, a thrown non-Error, a stream
- * that ends without a finish. Each turn ends as data, the session goes idle, and the next turn runs.
+ * that ends without a finish. Each turn ends as data, the session goes idle, and the next turn runs. Also a stop
+ * while a permission question waits.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, scripted } from './testing/fixtures';
@@ -100,5 +103,22 @@ describe('a hostile provider', () => {
     const cut = await h.svc.runWithModel(s, model(() => streamOf([{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'x' }])), 'go');
     expect(cut.ok).toBe(true);
     expect(h.svc.isBusy(s)).toBe(false);
+  });
+});
+
+describe('stop while a permission question waits', () => {
+  it('the question is withdrawn, the tool does not run, the turn ends aborted and the session is idle', async () => {
+    h = await harness();
+    const x = h;
+    const s = x.newSession();
+    x.svc.on((e) => { if (e.type === 'permission.asked') setTimeout(() => x.svc.stop(s), 50); });
+    const r = await x.svc.runWithModel(s, scripted([[{ callId: 'b', toolName: 'bash', input: { command: 'echo ran > ran.txt' } }]]), 'go');
+    expect(r.ok && r.value.finishReason).toBe('aborted');
+    expect(x.svc.pendingPermissions(s)).toEqual([]);
+    expect(x.svc.isBusy(s)).toBe(false);
+    const v = x.svc.getSession(s);
+    const tools = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'tool') ?? [] : [];
+    expect(tools.map((p) => p.type === 'tool' && p.state)).toEqual(['error']);
+    expect(existsSync(path.join(x.root, 'ran.txt'))).toBe(false);
   });
 });

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replace } from './index';
+import { cutsToken } from './gates';
 import type { ReplaceSuccess } from './index';
 import type { Result } from '../../shared/errors';
 
@@ -49,6 +50,12 @@ describe('model-shaped edge cases', () => {
     const file = 'function f() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n';
     const r = landed(replace(file, '    if (x) {\n        return 1;\n    }', '    if (x) {\n        return 2;\n    }'));
     expect(r.content).toBe('function f() {\n\tif (x) {\n\t\treturn 2;\n\t}\n}\n');
+  });
+
+  it('tabs for indentation and spaces for alignment (smart tabs) survive a rebased edit line for line', () => {
+    const file = '\tif (a) {\n\t    b();\n\t}\n';
+    const r = landed(replace(file, 'if (a) {\n    b();\n}', 'if (a) {\n    c();\n    d();\n}'));
+    expect(r.content).toBe('\tif (a) {\n\t    c();\n\t    d();\n\t}\n');
   });
 
   it('oldString spanning the whole file replaces it all', () => {
@@ -145,6 +152,28 @@ describe('never land elsewhere (fast-check over distorted blocks)', () => {
         expect(inside || squash(region) === squash(block.join('\n'))).toBe(true);
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('replaceAll on exact occurrences', () => {
+  it('equals a left-to-right non-overlapping replacement when every occurrence is whole-token', () => {
+    const unit = fc.constantFrom('a', 'b', ' ', '\n', '(', ')', ';');
+    const text = fc.array(unit, { minLength: 1, maxLength: 30 }).map((xs) => xs.join(''));
+    fc.assert(
+      fc.property(text, text, fc.stringMatching(/^[xy ;\n]{0,4}$/), (content, old, replacement) => {
+        fc.pre(old.trim().length > 0 && old !== replacement && content.includes(old));
+        const starts: number[] = [];
+        for (let i = content.indexOf(old); i !== -1; i = content.indexOf(old, i + old.length)) starts.push(i);
+        fc.pre(starts.every((i) => !cutsToken(content, i, i + old.length)));
+        const r = replace(content, old, replacement, { replaceAll: true });
+        if (!r.ok) {
+          expect(r.error.code).toBe('no_change');
+          return;
+        }
+        expect([r.value.rung, r.value.content]).toEqual(['simple', content.split(old).join(replacement)]);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

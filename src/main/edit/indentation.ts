@@ -11,7 +11,9 @@
  * uniform. newString is then
  * - left verbatim when it already sits in the file's frame (same indent style, same smallest indent), or when the
  *   distortion is not uniform (the model fixed indentation line by line: its newString is what it wants);
- * - rebased when it sits in oldString's frame: each non-blank line gets delta columns, rendered in the file's style.
+ * - rebased when it sits in oldString's frame: each non-blank line gets delta columns, rendered in the file's style
+ *   — or, at a column some oldString line has, exactly the indent string of the file line paired with it (so mixed
+ *   tab + space indentation is kept as the file writes it).
  */
 import { indentOf } from './text';
 
@@ -85,11 +87,19 @@ export function rebaseIndentation(matched: string, spanText: string, replacement
   if (compatible(newStyle, fileStyle) && newMin === minCol(fileIndents)) return same;
   if (!compatible(newStyle, oldStyle) || newMin !== minCol(oldIndents)) return same;
   const target: Style = fileStyle === 'none' ? 'space' : fileStyle;
+  // a column the file already writes (paired with an old line at that column) keeps the file's exact string,
+  // so tabs-for-indent + spaces-for-alignment ("\t    ") survive instead of being re-rendered as tabs
+  const fileIndentAt = new Map<number, string>();
+  oldIndents.forEach((indent, k) => {
+    const col = columns(indent, w);
+    if (!fileIndentAt.has(col)) fileIndentAt.set(col, fileIndents[k] ?? '');
+  });
   const text = newLines
     .map((line) => {
       if (line.trim().length === 0) return line;
       const indent = indentOf(line);
-      return render(columns(indent, w) + delta, target, w) + line.slice(indent.length);
+      const col = columns(indent, w);
+      return (fileIndentAt.get(col) ?? render(col + delta, target, w)) + line.slice(indent.length);
     })
     .join('\n');
   return { text, changed: text !== replacement };

@@ -20,9 +20,15 @@ export function findTool(tools: ToolDefinition[], name: string): ToolDefinition 
   return tools.find((t) => t.name === name);
 }
 
-/** The SDK's declaration of each tool (description + input schema, no execute). */
+/**
+ * The SDK's declaration of each tool (description + input schema, no execute). Throws when two tools share a name
+ * (a bug in the list: the model would see one schema while findTool runs the other).
+ */
 export function toSdkTools(tools: ToolDefinition[]): ToolSet {
   const set: ToolSet = {};
-  for (const t of tools) set[t.name] = tool({ description: t.description, inputSchema: t.input });
+  for (const t of tools) {
+    if (Object.hasOwn(set, t.name)) throw new Error(`tool ${t.name} is declared twice`);
+    set[t.name] = tool({ description: t.description, inputSchema: t.input });
+  }
   return set;
 }

@@ -171,6 +171,7 @@ async function runSessions(a: Args): Promise<number> {
     const opts = { force: a.flags.get('force') === true, preview: a.flags.get('preview') === true };
     const report = (r: Result<{ restored: string[]; deleted: string[]; skipped: string[]; conflicts: { path: string }[] }>): number => {
       if (failed(r)) return 1;
+      if (opts.preview) out('preview — nothing was written\n');
       out(`restored: ${r.value.restored.join(', ') || '-'}\ndeleted: ${r.value.deleted.join(', ') || '-'}\nskipped: ${r.value.skipped.join(', ') || '-'}\n`);
       if (r.value.conflicts.length > 0) out(`conflicts (changed since Landfall last wrote them; kept unless --force): ${r.value.conflicts.map((c) => c.path).join(', ')}\n`);
       return 0;
@@ -191,7 +192,7 @@ async function runSessions(a: Args): Promise<number> {
         if (!id) return 2;
         const r = await svc.undo(id, opts);
         const code = report(r);
-        if (r.ok) out(`undone prompt: ${r.value.text}\n`);
+        if (r.ok) out(`${opts.preview ? 'would undo' : 'undone'} prompt: ${r.value.text}\n`);
         return code;
       }
       case 'redo': return id ? report(await svc.redo(id, opts)) : 2;
