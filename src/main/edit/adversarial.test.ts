@@ -166,6 +166,10 @@ describe('replaceAll on exact occurrences', () => {
         const starts: number[] = [];
         for (let i = content.indexOf(old); i !== -1; i = content.indexOf(old, i + old.length)) starts.push(i);
         fc.pre(starts.every((i) => !cutsToken(content, i, i + old.length)));
+        // an oldString starting with whitespace inside a line's indentation is widened to the line start on
+        // purpose (gates.ts alignToIndentation: the model's indentation was off); that case is tested elsewhere
+        const insideIndent = (i: number): boolean => /^[ \t]/.test(old) && i > content.lastIndexOf('\n', i - 1) + 1 && /^[ \t]*$/.test(content.slice(content.lastIndexOf('\n', i - 1) + 1, i));
+        fc.pre(!starts.some(insideIndent));
         const r = replace(content, old, replacement, { replaceAll: true });
         if (!r.ok) {
           expect(r.error.code).toBe('no_change');
