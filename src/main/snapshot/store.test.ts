@@ -268,5 +268,6 @@ describe('locking and worker', () => {
     expect(readFileSync(join(wt, 'a.txt'), 'utf8')).toBe('a');
     await expect(w.patch('1'.repeat(40))).rejects.toSatisfy((e) => isFailure(e, 'not_found'));
     await w.close();
+    await expect(openInWorker({ worktree: join(wt, 'missing'), dataDir: data })).rejects.toSatisfy((e) => isFailure(e, 'file_not_found'));
   });
 });

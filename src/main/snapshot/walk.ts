@@ -56,7 +56,7 @@ interface Item {
 const READ_ATTEMPTS = 4;
 
 /** The folder's names: from the cache when its stat is unchanged, else from readdir. */
-function listing(ctx: WalkContext, abs: string, rec: DirRecord | undefined, st: Stats): { items: Item[]; names: string } | undefined {
+function listing(abs: string, rec: DirRecord | undefined, st: Stats): { items: Item[]; names: string } | undefined {
   if (rec && dirMatches(rec, st)) {
     const items: Item[] = rec.names === '' ? [] : rec.names.split('/').map((n) => ({ name: n.slice(1), isDir: n[0] === 'd' }));
     return { items, names: rec.names };
@@ -75,7 +75,7 @@ function listing(ctx: WalkContext, abs: string, rec: DirRecord | undefined, st: 
 export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: Stats): DirResult {
   const abs = rel === '' ? ctx.root : `${ctx.root}/${rel}`;
   const rec = ctx.prevDirs.get(rel);
-  const list = listing(ctx, abs, rec, st);
+  const list = listing(abs, rec, st);
   if (!list) {
     if (rel !== '') ctx.skipped.push({ path: rel, reason: 'unreadable' });
     return { oid: undefined, same: false };

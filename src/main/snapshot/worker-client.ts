@@ -56,7 +56,12 @@ export class SnapshotWorker {
     const url = workerUrl ?? defaultWorkerUrl();
     const w = new SnapshotWorker(url.pathname.endsWith('.ts') ? tsWorker(url, data) : new Worker(url, { workerData: data }));
     w.log = log ?? ((line) => console.warn(line));
-    await w.call('ready');
+    try {
+      await w.call('ready');
+    } catch (e) {
+      await w.worker.terminate(); // the store did not open: do not leave the thread behind
+      throw e;
+    }
     return w;
   }
 

@@ -18,6 +18,8 @@ const port = parentPort;
 if (!port) throw new Error('snapshot worker must run in a worker thread');
 const options = workerData as SnapshotOptions;
 const ready = SnapshotStore.open({ ...options, log: (line) => port.postMessage({ log: line }) });
+// The failure is reported to every call (each awaits `ready`); without this it would also kill the thread.
+ready.catch(() => undefined);
 
 port.on('message', (call: Call) => {
   void (async () => {
