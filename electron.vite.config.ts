@@ -10,7 +10,13 @@ export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/electron/main.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/electron/main.ts'),
+          // The snapshot store's worker thread (src/main/snapshot/worker-client.ts), loaded by URL at run time.
+          'snapshot-worker': resolve(__dirname, 'src/main/snapshot/worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -5,6 +5,7 @@
 import type { Project } from '../../shared/model';
 import type { GcReport } from '../snapshot/types';
 import { SnapshotStore } from '../snapshot/store';
+import { SnapshotWorker } from '../snapshot/worker-client';
 import type { SnapshotPort } from '../session/snapshot-port';
 import { ProjectWrites } from './loop';
 
@@ -17,8 +18,18 @@ export interface ProjectRuntime {
   close(): Promise<void>;
 }
 
-/** Open the runtime of a project (its snapshot store lives under `dataDir`). Throws LandfallFailure from the store. */
-export async function openProjectRuntime(project: Project, dataDir: string): Promise<ProjectRuntime> {
-  const store = await SnapshotStore.open({ worktree: project.root, dataDir, projectId: project.id });
+/**
+ * Open the runtime of a project (its snapshot store lives under `dataDir`). With `worker`, the store runs in a
+ * worker thread (same API). Throws LandfallFailure from the store.
+ */
+export async function openProjectRuntime(
+  project: Project,
+  dataDir: string,
+  worker?: boolean | { workerUrl: URL },
+): Promise<ProjectRuntime> {
+  const options = { worktree: project.root, dataDir, projectId: project.id };
+  const store = worker
+    ? await SnapshotWorker.open(typeof worker === 'object' ? { ...options, workerUrl: worker.workerUrl } : options)
+    : await SnapshotStore.open(options);
   return { project, snapshot: store, writes: new ProjectWrites(), gc: (keep) => store.gc({ keep }), close: () => store.close() };
 }

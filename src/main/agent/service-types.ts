@@ -12,6 +12,12 @@ export interface ServiceOptions {
   dataDir: string;
   /** Defaults to `<dataDir>/settings.json`. */
   settingsPath?: string;
+  /**
+   * Run each project's snapshot store in a worker thread (DESIGN §1, issue 4: a first track can take seconds and
+   * hundreds of MB, and must not block the process that answers the window). `true` finds the worker script
+   * beside the store module; a bundled app passes the built script's URL. Default: in-thread (tests, CLI).
+   */
+  snapshotWorker?: boolean | { workerUrl: URL };
 }
 
 /** A message with its parts, in order. */

@@ -154,7 +154,7 @@ export class AgentService {
     if (!r) {
       const project = this.store.getProject(projectId);
       if (!project) return Promise.reject(new Error(`unknown project ${projectId}`));
-      r = openProjectRuntime(project, this.options.dataDir);
+      r = openProjectRuntime(project, this.options.dataDir, this.options.snapshotWorker);
       this.runtimes.set(projectId, r);
     }
     return r;

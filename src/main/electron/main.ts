@@ -47,6 +47,8 @@ async function start(): Promise<void> {
   const userData = app.getPath('userData');
   const created = await createServices({
     dataDir: userData,
+    // Built beside index.js by electron.vite.config.ts (main input `snapshot-worker`).
+    snapshotWorker: { workerUrl: new URL('./snapshot-worker.js', import.meta.url) },
     platform: {
       transport: 'electron',
       version: app.getVersion(),

@@ -42,6 +42,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
   }
   const created = await createServices({
     dataDir: options.dataDir,
+    snapshotWorker: true,
     platform: {
       transport: 'web',
       version: process.env['npm_package_version'] ?? '0.1.0',

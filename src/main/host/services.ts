@@ -96,10 +96,20 @@ function slug(title: string): string {
  * Opens the core in `dataDir` and builds the handlers; `languageServers: false` runs without diagnostics.
  * Error: the core's (e.g. malformed settings.json).
  */
-export async function createServices(options: { dataDir: string; platform: Platform; languageServers?: boolean }): Promise<Result<Services>> {
+export async function createServices(options: {
+  dataDir: string;
+  platform: Platform;
+  languageServers?: boolean;
+  /** Snapshot stores in a worker thread (see ServiceOptions.snapshotWorker). */
+  snapshotWorker?: boolean | { workerUrl: URL };
+}): Promise<Result<Services>> {
   const { dataDir, platform } = options;
   const lsp = options.languageServers === false ? undefined : appLanguageServers();
-  const opened = await AgentService.open({ dataDir, ...(lsp ? { diagnostics: (project) => lsp.hookFor(project) } : {}) });
+  const opened = await AgentService.open({
+    dataDir,
+    ...(options.snapshotWorker ? { snapshotWorker: options.snapshotWorker } : {}),
+    ...(lsp ? { diagnostics: (project) => lsp.hookFor(project) } : {}),
+  });
   if (!opened.ok) return opened;
   const svc = opened.value;
   exportStoredKeys(svc, platform.secrets);
