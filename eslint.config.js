@@ -36,7 +36,7 @@ export default tseslint.config(
   },
   {
     // End-to-end tests and the UI benchmark start the web host from outside, as `npm run serve` does.
-    files: ['e2e/**/*.ts', 'bench/ui.bench.ts'],
+    files: ['e2e/**/*.ts', 'bench/ui.bench.ts', 'bench/ui-review.bench.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/electron and src/preload import electron.' }] }] },
   },
   {

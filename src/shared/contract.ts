@@ -17,6 +17,7 @@ import {
   SettingsInputSchema,
   SettingsViewSchema,
 } from './contract-schemas';
+import { DecideInputSchema, DecisionSchema, ReviewDiffSchema, ReviewTargetSchema, RevertPreviewSchema, TimelineEntrySchema } from './review-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -77,6 +78,13 @@ export const calls = {
     output: SessionSchema,
   },
   'history.unrevert': { input: sessionRef, output: SessionSchema },
+  /** Review (issue 8): the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
+  'review.timeline': { input: sessionRef, output: z.array(TimelineEntrySchema) },
+  'review.diff': { input: z.object({ sessionId: id, target: ReviewTargetSchema }), output: ReviewDiffSchema },
+  'review.decide': { input: DecideInputSchema, output: DecisionSchema },
+  'review.undo': { input: z.object({ sessionId: id, decisionId: id.optional() }), output: DecisionSchema },
+  /** What reverting to before a message would change, and the conflicts; writes nothing. */
+  'review.revertPreview': { input: z.object({ sessionId: id, messageId: id }), output: RevertPreviewSchema },
   'settings.get': { input: empty, output: SettingsViewSchema },
   'settings.save': { input: SettingsInputSchema, output: SettingsViewSchema },
   /** Tries the configured (or given) provider with a tiny request; a failure is `provider_error` with the reason. */

@@ -6,6 +6,7 @@ import type { LandfallError } from '../../shared/errors';
 import type { PermissionRule } from './permission';
 import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
+import type { LspSettings } from '../lsp/servers';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
 export interface ServiceOptions {
@@ -134,6 +135,8 @@ export interface Settings {
   defaultProvider: string;
   providers: ProviderSettings[];
   permissions: PermissionRule[];
+  /** Language servers turned off or added (src/main/lsp/servers.ts `lspSettingsSchema`); absent → the built-ins. */
+  lsp?: LspSettings;
 }
 
 /** Extra knobs for embedding and tests; none is needed in normal use. */

@@ -25,6 +25,8 @@ import { ObservedVersions } from '../fs/observed';
 import { realRoot } from '../fs/workspace';
 import { SessionStore } from '../session/store';
 import * as history from '../session/revert';
+import type { ReviewService } from '../session/review';
+import { createReviewService } from '../session/review/service-factory';
 import type { ToolDefinition } from '../tools/types';
 import { defaultTools, toSdkTools } from '../tools/registry';
 import { PermissionGate } from './gate';
@@ -98,6 +100,16 @@ export class AgentService {
     for (const l of this.listeners) {
       try { l(e); } catch { /* a listener's bug must not break the loop */ }
     }
+  }
+
+  private reviewService: ReviewService | undefined;
+
+  /** Per-hunk review and the timeline of this service's sessions (session/review.ts, issue 8). */
+  get review(): ReviewService {
+    return (this.reviewService ??= createReviewService(this.store, async (id) => {
+      const r = await this.runtimeOf(id);
+      return r.ok ? ok({ root: r.value.rt.project.root, snapshot: r.value.rt.snapshot }) : r;
+    }, (id) => this.running.has(id)));
   }
 
   // ---- projects and sessions ----

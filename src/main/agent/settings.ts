@@ -4,7 +4,9 @@
  * (the desktop app stores keys with safeStorage and passes them in the same way).
  *
  * A missing file gives the defaults (presets for Ollama and LM Studio, OpenAI, Anthropic); a malformed file is a
- * typed `invalid_input` error and is left untouched.
+ * typed `invalid_input` error naming the bad fields (e.g. `lsp.servers.0.command`) and is left untouched.
+ * The optional `lsp` key is the language-server settings of src/main/lsp/servers.ts (servers turned off, servers
+ * added); a file without it is valid.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { z } from 'zod';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
+import { lspSettingsSchema } from '../lsp/servers';
 import type { Settings } from './service-types';
 
 const providerSchema = z.object({
@@ -33,7 +36,13 @@ export const settingsSchema = z.object({
   defaultProvider: z.string(),
   providers: z.array(providerSchema),
   permissions: z.array(ruleSchema),
+  lsp: lspSettingsSchema.optional(),
 });
+
+/** "at lsp.servers.0.command: <zod's message>; …" for every issue, so the message names the fields to fix. */
+function fieldIssues(error: z.ZodError): string {
+  return `at ${error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`;
+}
 
 /** Presets: Ollama and LM Studio (local, OpenAI-compatible), OpenAI, Anthropic. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -62,14 +71,14 @@ export async function loadSettings(file: string): Promise<Result<Settings>> {
     return fail('invalid_input', `${file} is not valid JSON: ${(e as Error).message}`, 'Fix the file or delete it to get the defaults back.');
   }
   const parsed = settingsSchema.safeParse(json);
-  if (!parsed.success) return fail('invalid_input', `${file} does not hold valid settings: ${parsed.error.message}`, 'Fix the named fields, or delete the file to get the defaults back.');
+  if (!parsed.success) return fail('invalid_input', `${file} does not hold valid settings ${fieldIssues(parsed.error)}`, 'Fix the named fields, or delete the file to get the defaults back.');
   return ok(parsed.data);
 }
 
 /** Validate and write settings atomically. Error `invalid_input` (nothing written). */
 export async function saveSettings(file: string, settings: unknown): Promise<Result<Settings>> {
   const parsed = settingsSchema.safeParse(settings);
-  if (!parsed.success) return fail('invalid_input', `Settings are not valid: ${parsed.error.message}`, 'Correct the named fields and save again.');
+  if (!parsed.success) return fail('invalid_input', `Settings are not valid ${fieldIssues(parsed.error)}`, 'Correct the named fields and save again.');
   await fsp.mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, Buffer.from(`${JSON.stringify(parsed.data, null, 2)}\n`, 'utf8'));
   return ok(parsed.data);

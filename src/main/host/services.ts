@@ -104,7 +104,9 @@ export async function createServices(options: {
   snapshotWorker?: boolean | { workerUrl: URL };
 }): Promise<Result<Services>> {
   const { dataDir, platform } = options;
-  const lsp = options.languageServers === false ? undefined : appLanguageServers();
+  // The servers follow the settings' `lsp` entry as it is when a project's manager is (re)created.
+  let core: AgentService | undefined;
+  const lsp = options.languageServers === false ? undefined : appLanguageServers(() => core?.getSettings().lsp);
   const opened = await AgentService.open({
     dataDir,
     ...(options.snapshotWorker ? { snapshotWorker: options.snapshotWorker } : {}),
@@ -112,6 +114,7 @@ export async function createServices(options: {
   });
   if (!opened.ok) return opened;
   const svc = opened.value;
+  core = svc;
   exportStoredKeys(svc, platform.secrets);
   const asksOf = trackAsks(svc);
   const sampleDir = join(platform.resourcesDir, 'sample');
@@ -178,6 +181,14 @@ export async function createServices(options: {
     'history.unrevert': async (i) => {
       const r = await svc.unrevert(i.sessionId);
       return r.ok ? ok(r.value.session) : r;
+    },
+    'review.timeline': async (i) => ok(svc.review.timeline(i.sessionId)),
+    'review.diff': (i) => svc.review.diff(i.sessionId, i.target),
+    'review.decide': (i) => svc.review.decide(i),
+    'review.undo': (i) => svc.review.undo(i.sessionId, i.decisionId),
+    'review.revertPreview': async (i) => {
+      const r = await svc.revert(i.sessionId, i.messageId, undefined, { preview: true });
+      return r.ok ? ok({ restored: r.value.restored, deleted: r.value.deleted, conflicts: r.value.conflicts, diff: r.value.diff }) : r;
     },
     'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),

@@ -29,7 +29,7 @@ import { ServerPool } from './pool';
 import type { PoolOptions } from './pool';
 import { buildReport } from './report';
 import type { FileOutcome, OtherFile } from './report';
-import { buildCatalog, languageIdOf, serversFor } from './servers';
+import { BUILTIN_SERVERS, buildCatalog, languageIdOf, serversFor } from './servers';
 import type { LspSettings, ServerSpec } from './servers';
 
 /** Options of a manager. `root` is the real project root; the rest tune the pool (see PoolOptions). */
@@ -59,6 +59,12 @@ async function readText(absPath: string): Promise<string | undefined> {
   return decoded.ok ? decoded.value.text : new TextDecoder('utf-8').decode(bytes);
 }
 
+/** The outcome for a file whose only server is turned off in the settings. */
+function turnedOffOutcome(spec: ServerSpec, absPath: string): FileOutcome {
+  const reason = `the ${spec.id} language server is turned off in settings (lsp.disabled)`;
+  return { absPath, serverId: spec.id, status: 'unavailable', diagnostics: [], ms: 0, reason };
+}
+
 /** The language-server layer of one project and the tools' DiagnosticsHook; see the module docstring. */
 export class LspManager {
   private readonly pool: ServerPool;
@@ -72,6 +78,8 @@ export class LspManager {
     readonly root: string,
     private readonly catalog: ServerSpec[],
     opts: LspManagerOptions,
+    /** Built-in servers the user turned off (settings `lsp.disabled`): their files are reported as such. */
+    private readonly turnedOff: ServerSpec[] = [],
   ) {
     this.onOutcome = opts.onOutcome;
     this.pool = new ServerPool({
@@ -90,7 +98,8 @@ export class LspManager {
   static create(opts: LspManagerOptions): Result<LspManager> {
     const catalog = buildCatalog(opts.settings);
     if (!catalog.ok) return catalog;
-    return ok(new LspManager(opts.root, catalog.value, opts));
+    const off = new Set(opts.settings?.disabled ?? []);
+    return ok(new LspManager(opts.root, catalog.value, opts, BUILTIN_SERVERS.filter((s) => off.has(s.id))));
   }
 
   /** The hook for one session's tool context; documents it opens are closed by `endSession(sessionId)`. */
@@ -138,7 +147,12 @@ export class LspManager {
     const files = [...new Set(absPaths)];
     const before = new Map<LspClient, number>();
     const outcomes = await Promise.all(
-      files.flatMap((abs) => serversFor(this.catalog, abs).map((spec) => this.diagnose(spec, abs, sessionId, before, options.signal, 0))),
+      files.flatMap((abs) => {
+        const specs = serversFor(this.catalog, abs);
+        // No server left for the file because the user turned its server off: say so, never "no errors".
+        if (specs.length === 0) return serversFor(this.turnedOff, abs).slice(0, 1).map(async (spec) => turnedOffOutcome(spec, abs));
+        return specs.map((spec) => this.diagnose(spec, abs, sessionId, before, options.signal, 0));
+      }),
     );
     const others = options.reportOtherFiles && !options.signal?.aborted ? await this.otherFiles(files, before) : [];
     if (this.onOutcome) for (const o of outcomes) this.onOutcome(o);

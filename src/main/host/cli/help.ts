@@ -31,7 +31,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   write: {
     usage: ['landfall write --dir D --path P (--content TEXT | --content-file F | --content-file -) [--force]'],
     flags: [DIR, ['--path P', 'the file, relative to D'], ['--content TEXT', 'the whole new content (--content-file F: from a file, - for stdin)'], ['--force', 'replace an existing file (the command line cannot know you have read it)']],
-    example: 'landfall write --dir . --path notes/todo.md --content-file draft.md',
+    example: 'landfall write --dir . --path notes/plan.md --content-file draft.md',
   },
   list: {
     usage: ['landfall list --dir D [--path P] [--depth N]'],
@@ -46,7 +46,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   grep: {
     usage: ['landfall grep --dir D --pattern RE [--include G] [--path P] [--ignore-case]'],
     flags: [DIR, ['--pattern RE', 'a regular expression'], ['--include G', 'only files matching this glob'], ['--path P', 'search below this folder of D'], ['--ignore-case', 'match regardless of case']],
-    example: "landfall grep --dir . --pattern 'TODO|FIXME' --include '*.ts'",
+    example: "landfall grep --dir . --pattern 'deprecated|legacy' --include '*.ts'",
   },
   apply_patch: {
     usage: ['landfall apply_patch --dir D [--file patch.txt | --file -]   (no --file: the patch is read from stdin)'],
@@ -54,8 +54,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     example: 'landfall apply_patch --dir . --file fix.patch',
   },
   run: {
-    usage: ['landfall run --dir D [--provider ID] [--model M] [--data DATA] "prompt"'],
-    flags: [['--dir D', 'the project folder (required)'], ['--provider ID', 'a provider id from settings.json (default: its defaultProvider)'], ['--model M', 'the model to use instead of the provider\'s'], DATA],
+    usage: ['landfall run --dir D [--provider ID] [--model M] [--data DATA] [--no-lsp] "prompt"'],
+    flags: [['--dir D', 'the project folder (required)'], ['--provider ID', 'a provider id from settings.json (default: its defaultProvider)'], ['--model M', 'the model to use instead of the provider\'s'], DATA, ['--no-lsp', 'no language servers (by default the settings\' `lsp` servers report errors after each edit)']],
     example: 'landfall run --dir . --provider ollama "add a --verbose flag to the CLI"',
   },
   replay: {

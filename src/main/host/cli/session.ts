@@ -1,6 +1,8 @@
 /**
  * Session commands of the command line (issue 5):
- *   landfall run --dir D [--provider ID] [--model M] [--data DATA] "prompt"
+ *   landfall run --dir D [--provider ID] [--model M] [--data DATA] [--no-lsp] "prompt"
+ *     (the project's language servers, from settings' `lsp`, report diagnostics after each edit; they are shut
+ *     down when the command ends, also after Ctrl+C or an error; --no-lsp runs without them)
  *   landfall replay --dir D --session <corpus session folder> [--mode recorded|live] [--no-seed] [--force] [--data DATA]
  *     (seeding refuses, exit 1 with `exists`, to overwrite files that differ from the recording's base; --force
  *     backs them up into DATA/replay-backups/ first and prints where)
@@ -16,6 +18,8 @@ import type { Result } from '../../../shared/errors';
 import type { CoreEvent } from '../../../shared/events';
 import type { Part } from '../../../shared/model';
 import { AgentService } from '../../agent/service';
+import type { ServiceExtras } from '../../agent/service-types';
+import { appLanguageServers } from '../services-lsp';
 import { commandUsage } from './help';
 
 interface Args { flags: Map<string, string | true>; positional: string[] }
@@ -27,7 +31,7 @@ function parse(args: string[]): Args {
     const a = args[i] as string;
     if (!a.startsWith('--')) { positional.push(a); continue; }
     const next = args[i + 1];
-    if (['--force', '--preview', '--no-seed'].includes(a) || next === undefined || next.startsWith('--')) flags.set(a.slice(2), true);
+    if (['--force', '--preview', '--no-seed', '--no-lsp'].includes(a) || next === undefined || next.startsWith('--')) flags.set(a.slice(2), true);
     else { flags.set(a.slice(2), next); i++; }
   }
   return { flags, positional };
@@ -47,9 +51,9 @@ function failed<T>(r: Result<T>): r is Extract<Result<T>, { ok: false }> {
   return true;
 }
 
-async function openService(a: Args): Promise<AgentService | undefined> {
+async function openService(a: Args, extras: ServiceExtras = {}): Promise<AgentService | undefined> {
   const dataDir = str(a, 'data') ?? process.env.LANDFALL_DATA_DIR ?? path.join(os.homedir(), '.landfall');
-  const svc = await AgentService.open({ dataDir });
+  const svc = await AgentService.open({ dataDir, ...extras });
   return failed(svc) ? undefined : svc.value;
 }
 
@@ -79,8 +83,13 @@ async function runPrompt(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const text = a.positional.join(' ');
   if (!dir || text === '') { err(`${commandUsage('run')}\n`); return 2; }
-  const svc = await openService(a);
+  // One manager for the project (created on the first edit or read), from the settings' `lsp` entry.
+  let core: AgentService | undefined;
+  const lsp = a.flags.get('no-lsp') === true ? undefined : appLanguageServers(() => core?.getSettings().lsp);
+  const svc = await openService(a, lsp ? { diagnostics: (project) => lsp.hookFor(project) } : {});
   if (!svc) return 1;
+  core = svc;
+  let interrupt: (() => void) | undefined;
   try {
     const project = await svc.openProject(dir);
     if (failed(project)) return 1;
@@ -98,14 +107,19 @@ async function runPrompt(a: Args): Promise<number> {
         });
       }
     });
-    process.once('SIGINT', () => svc.stop(session.value.id));
+    const sessionId = session.value.id;
+    interrupt = () => { svc.stop(sessionId); };
+    process.once('SIGINT', interrupt);
     const r = await svc.prompt(session.value.id, text, { provider: str(a, 'provider'), model: str(a, 'model') });
     if (failed(r)) return 1;
     out(`\n[${r.value.finishReason}, ${r.value.steps} steps, session ${session.value.id}]\n`);
     if (r.value.error) err(`${r.value.error.code}: ${r.value.error.message}\n${r.value.error.hint}\n`);
     return r.value.error ? 1 : 0;
   } finally {
-    await svc.close();
+    if (interrupt) process.off('SIGINT', interrupt);
+    // Servers get LSP shutdown/exit, then the process-group kill, before the command returns (also after Ctrl+C,
+    // which ends the turn, or an error).
+    try { await svc.close(); } finally { await lsp?.shutdown(); }
   }
 }
 

@@ -4,6 +4,7 @@ import type React from 'react';
 import type { MessageWithParts, Part } from '../../../../shared/contract';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
+import { RevertButton } from '../review/RevertControls';
 
 function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): React.JSX.Element | null {
   switch (part.type) {
@@ -31,6 +32,7 @@ export const MessageRow = memo(function MessageRow({ message, reverted }: { mess
       {message.parts.map((p) => (
         <PartView key={p.id} part={p} role={message.role} />
       ))}
+      {message.role === 'user' && !reverted ? <RevertButton messageId={message.id} /> : null}
     </article>
   );
 });
