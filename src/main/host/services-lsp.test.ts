@@ -32,15 +32,15 @@ async function start(settings: unknown, files: Record<string, string>): Promise<
   dirs.push(dataDir, root);
   writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(root, name), text);
-  let core: AgentService | undefined;
-  const lsp = appLanguageServers(() => core?.getSettings().lsp);
+  const core: { svc?: AgentService } = {};
+  const lsp = appLanguageServers(() => core.svc?.getSettings().lsp);
   const opened = await AgentService.open({ dataDir, diagnostics: (project) => lsp.hookFor(project) });
   if (!opened.ok) throw new Error(opened.error.message);
-  core = opened.value;
-  open = { svc: core, lsp };
-  const project = await core.openProject(root);
+  core.svc = opened.value;
+  open = { svc: opened.value, lsp };
+  const project = await opened.value.openProject(root);
   if (!project.ok) throw new Error(project.error.message);
-  return { svc: core, lsp, root: project.value.root, projectId: project.value.id };
+  return { svc: opened.value, lsp, root: project.value.root, projectId: project.value.id };
 }
 
 /** Runs one scripted edit (read, then edit) in a new session; returns the edit's tool output. */

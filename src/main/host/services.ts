@@ -105,8 +105,8 @@ export async function createServices(options: {
 }): Promise<Result<Services>> {
   const { dataDir, platform } = options;
   // The servers follow the settings' `lsp` entry as it is when a project's manager is (re)created.
-  let core: AgentService | undefined;
-  const lsp = options.languageServers === false ? undefined : appLanguageServers(() => core?.getSettings().lsp);
+  const core: { svc?: AgentService } = {};
+  const lsp = options.languageServers === false ? undefined : appLanguageServers(() => core.svc?.getSettings().lsp);
   const opened = await AgentService.open({
     dataDir,
     ...(options.snapshotWorker ? { snapshotWorker: options.snapshotWorker } : {}),
@@ -114,7 +114,7 @@ export async function createServices(options: {
   });
   if (!opened.ok) return opened;
   const svc = opened.value;
-  core = svc;
+  core.svc = svc;
   exportStoredKeys(svc, platform.secrets);
   const asksOf = trackAsks(svc);
   const sampleDir = join(platform.resourcesDir, 'sample');

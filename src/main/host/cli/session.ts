@@ -84,11 +84,11 @@ async function runPrompt(a: Args): Promise<number> {
   const text = a.positional.join(' ');
   if (!dir || text === '') { err(`${commandUsage('run')}\n`); return 2; }
   // One manager for the project (created on the first edit or read), from the settings' `lsp` entry.
-  let core: AgentService | undefined;
-  const lsp = a.flags.get('no-lsp') === true ? undefined : appLanguageServers(() => core?.getSettings().lsp);
+  const core: { svc?: AgentService } = {};
+  const lsp = a.flags.get('no-lsp') === true ? undefined : appLanguageServers(() => core.svc?.getSettings().lsp);
   const svc = await openService(a, lsp ? { diagnostics: (project) => lsp.hookFor(project) } : {});
   if (!svc) return 1;
-  core = svc;
+  core.svc = svc;
   let interrupt: (() => void) | undefined;
   try {
     const project = await svc.openProject(dir);
