@@ -3,8 +3,8 @@
  * (/proc), so tests can check that the servers `landfall run` or the app started are really gone afterwards. On
  * systems without /proc it finds nothing.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { processesInGroups } from '../lsp/proc-table';
+import { readFileSync } from 'node:fs';
+import { liveProcesses, processesInGroups } from '../lsp/proc-table';
 
 /**
  * Process-group ids of live children of `parent` (default: this process) whose command line contains `needle`
@@ -12,21 +12,11 @@ import { processesInGroups } from '../lsp/proc-table';
  * everything it spawned.
  */
 export function serverGroups(needle: string, parent = process.pid): number[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
   const out: number[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
+  for (const p of liveProcesses()) {
+    if (p.ppid !== parent) continue;
     try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // Format: pid (comm) state ppid pgrp …; comm may hold spaces, so split after the last ')'.
-      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(ppid) !== parent || state === 'Z' || state === 'X') continue;
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(needle)) out.push(Number(pgrp));
+      if (readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').includes(needle)) out.push(p.pgid);
     } catch {
       // the process ended while we looked
     }

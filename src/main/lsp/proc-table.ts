@@ -4,9 +4,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** A live (non-zombie) process: pid, process group id, and its command name. */
+/** A live (non-zombie) process: pid, parent pid, process group id, and its command name. */
 export interface ProcEntry {
   pid: number;
+  ppid: number;
   pgid: number;
   comm: string;
 }
@@ -26,9 +27,9 @@ export function liveProcesses(): ProcEntry[] {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       // Format: pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so split at the last ')'.
       const close = stat.lastIndexOf(')');
-      const [state, , pgrp] = stat.slice(close + 2).split(' ');
+      const [state, ppid, pgrp] = stat.slice(close + 2).split(' ');
       if (state === 'Z' || state === 'X') continue;
-      out.push({ pid: Number(name), pgid: Number(pgrp), comm: stat.slice(stat.indexOf('(') + 1, close) });
+      out.push({ pid: Number(name), ppid: Number(ppid), pgid: Number(pgrp), comm: stat.slice(stat.indexOf('(') + 1, close) });
     } catch {
       // the process ended while we looked
     }

@@ -145,10 +145,12 @@ describe('failure paths', () => {
     await m.shutdown();
   });
 
-  it('a turned-off server is not started and its files get no diagnostics block', async () => {
+  it('a turned-off server is not started and its files are reported as turned off (never as "no errors")', async () => {
     const m = make({ settings: { disabled: ['json'] } });
     const r = await m.afterWrite([await put('off.json', '{,}\n')], { reportOtherFiles: false });
-    expect(r).toEqual({ text: '', diagnostics: {} });
+    expect(r.diagnostics).toEqual({ 'off.json': [] });
+    expect(r.text).toContain('off.json: diagnostics unavailable — the json language server is turned off in settings (lsp.disabled).');
+    expect(r.text).not.toContain('Errors in');
     expect(m.clients()).toEqual([]);
     await m.shutdown();
   });
