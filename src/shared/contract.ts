@@ -23,6 +23,10 @@ const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
 const empty = z.object({});
 
+/** A file a history move left as the user had it, and why (`not_written`: the snapshot store could not write it). */
+export const KeptFileSchema = z.object({ path: z.string(), reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written']) });
+export type KeptFile = z.infer<typeof KeptFileSchema>;
+
 /** An application-menu command for the window (the menu lives in main; the action in the renderer's store). */
 export const AppCommandSchema = z.object({
   type: z.literal('app.command'),
@@ -70,14 +74,18 @@ export const calls = {
     }),
     output: z.object({ answered: z.literal(true) }),
   },
-  /** Reverts the last turn; `text` is the user message to put back in the input. */
-  'history.undo': { input: sessionRef, output: z.object({ text: z.string().nullable() }) },
-  'history.redo': { input: sessionRef, output: z.object({ redone: z.boolean() }) },
+  /**
+   * History calls answer the session after the move and `kept`: files the core left as the user had them (changed
+   * after the agent's step or after the revert wrote them) — never overwritten without `force`.
+   * Undo: `text` is the user message to put back in the input.
+   */
+  'history.undo': { input: sessionRef, output: z.object({ text: z.string().nullable(), session: SessionSchema, kept: z.array(KeptFileSchema) }) },
+  'history.redo': { input: sessionRef, output: z.object({ redone: z.boolean(), session: SessionSchema, kept: z.array(KeptFileSchema) }) },
   'history.revert': {
     input: z.object({ sessionId: id, messageId: id, partId: id.optional(), force: z.boolean().optional() }),
-    output: SessionSchema,
+    output: z.object({ session: SessionSchema, kept: z.array(KeptFileSchema) }),
   },
-  'history.unrevert': { input: sessionRef, output: SessionSchema },
+  'history.unrevert': { input: sessionRef, output: z.object({ session: SessionSchema, kept: z.array(KeptFileSchema) }) },
   /** Review (issue 8): the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
   'review.timeline': { input: sessionRef, output: z.array(TimelineEntrySchema) },
   'review.diff': { input: z.object({ sessionId: id, target: ReviewTargetSchema }), output: ReviewDiffSchema },

@@ -136,9 +136,13 @@ export class AgentService {
     return ok(this.store.createSession(projectId, title));
   }
 
-  /** Rename a session (allowed while it runs). Error `invalid_input` for an unknown session. */
+  /**
+   * Rename a session. Errors: `invalid_input` for an unknown session; `busy` while a turn runs (SESSION-API: the
+   * running turn writes this session's row, so a rename would race it).
+   */
   renameSession(id: string, title: string): Result<Session> {
     if (!this.store.getSession(id)) return fail('invalid_input', `No session ${id}.`, 'Pick a session from the list.');
+    if (this.running.has(id)) return fail('busy', 'The session is running a turn.', 'Wait for the turn to end (or stop it), then rename.');
     return ok(this.store.updateSession(id, { title }));
   }
 

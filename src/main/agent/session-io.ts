@@ -4,6 +4,11 @@
  * imported twice, or into another project) and drops the revert boundary; tree hashes in step and patch parts
  * are kept as they are (they revert only when the snapshot store holds them). A tool part exported mid-run comes back
  * `error: interrupted`.
+ *
+ * A session exported while reverted exports only what is live: the messages (or, for a part-level boundary, the
+ * parts) at and after the boundary are left out, and `leftOut` says how many, so an import never brings the
+ * reverted turns back as if they had happened — an import has no snapshot trees to restore or unrevert them with.
+ * The document's `session` carries no `revert` for the same reason.
  */
 import { z } from 'zod';
 import { fail, ok } from '../../shared/errors';
@@ -20,6 +25,8 @@ export const sessionExportSchema = z.object({
   version: z.literal(1),
   session: sessionSchema,
   messages: z.array(messageSchema.extend({ text: z.string().optional(), parts: z.array(partSchema) })),
+  /** Present when the session was exported while reverted: what lay after the boundary and is not in `messages`. */
+  leftOut: z.object({ reason: z.literal('reverted'), messages: z.number().int().min(0), parts: z.number().int().min(0) }).optional(),
 });
 export type SessionExport = z.infer<typeof sessionExportSchema>;
 
@@ -27,8 +34,28 @@ export type SessionExport = z.infer<typeof sessionExportSchema>;
 export function exportSession(store: SessionStore, sessionId: string): Result<SessionExport> {
   const session = store.getSession(sessionId);
   if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
-  const messages = store.messages(sessionId).map((m) => ({ ...m, text: m.role === 'user' ? store.messageText(m.id) : undefined, parts: m.parts }));
-  return ok({ format: SESSION_EXPORT_FORMAT, version: 1, session, messages });
+  const all = store.messages(sessionId).map((m) => ({ ...m, text: m.role === 'user' ? store.messageText(m.id) : undefined, parts: m.parts }));
+  if (!session.revert) return ok({ format: SESSION_EXPORT_FORMAT, version: 1, session, messages: all });
+  const messages = liveOnly(all, session.revert);
+  const live: Session = { ...session };
+  delete live.revert;
+  const count = (ms: typeof all): number => ms.reduce((n, m) => n + m.parts.length, 0);
+  const leftOut = { reason: 'reverted' as const, messages: all.length - messages.length, parts: count(all) - count(messages) };
+  return ok({ format: SESSION_EXPORT_FORMAT, version: 1, session: live, messages, leftOut });
+}
+
+/**
+ * The messages before a revert boundary — what cleanup (revert.ts) would keep: a message-level boundary drops that
+ * message and all later ones; a part-level one keeps the message up to (not including) that part. An unknown
+ * boundary message keeps everything (cleanup does the same).
+ */
+function liveOnly<M extends { id: string; parts: Part[] }>(messages: M[], b: { messageId: string; partId?: string }): M[] {
+  const at = messages.findIndex((m) => m.id === b.messageId);
+  if (at < 0) return messages;
+  if (b.partId === undefined) return messages.slice(0, at);
+  const msg = messages[at] as M;
+  const pi = msg.parts.findIndex((p) => p.id === b.partId);
+  return [...messages.slice(0, at), { ...msg, parts: msg.parts.slice(0, Math.max(pi, 0)) }];
 }
 
 /** The message a document with a higher `version` than this code reads gets (instead of a schema dump). */

@@ -10,11 +10,12 @@
  */
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AnyEvent, CallOutput, PermissionAsk } from '../../shared/contract';
+import type { AnyEvent, CallOutput, KeptFile, PermissionAsk } from '../../shared/contract';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent } from '../../shared/events';
 import { AgentService } from '../agent/service';
+import type { RevertResult } from '../agent/service-types';
 import type { Handlers } from './router';
 import { prepareReplay } from './services-replay';
 import { appLanguageServers } from './services-lsp';
@@ -165,22 +166,19 @@ export async function createServices(options: {
     },
     'history.undo': async (i) => {
       const r = await svc.undo(i.sessionId);
-      if (!r.ok) return r;
-      return r.value.applied ? ok({ text: r.value.text || null }) : conflictOf(r.value.conflicts);
+      return r.ok ? ok({ text: r.value.text || null, session: r.value.session, kept: keptFiles(r.value) }) : r;
     },
     'history.redo': async (i) => {
       const r = await svc.redo(i.sessionId);
-      if (!r.ok) return r;
-      return r.value.conflicts.length > 0 && !r.value.applied ? conflictOf(r.value.conflicts) : ok({ redone: r.value.applied });
+      return r.ok ? ok({ redone: r.value.applied, session: r.value.session, kept: keptFiles(r.value) }) : r;
     },
     'history.revert': async (i) => {
       const r = await svc.revert(i.sessionId, i.messageId, i.partId, { force: i.force ?? false });
-      if (!r.ok) return r;
-      return r.value.applied ? ok(r.value.session) : conflictOf(r.value.conflicts);
+      return r.ok ? ok({ session: r.value.session, kept: keptFiles(r.value) }) : r;
     },
     'history.unrevert': async (i) => {
       const r = await svc.unrevert(i.sessionId);
-      return r.ok ? ok(r.value.session) : r;
+      return r.ok ? ok({ session: r.value.session, kept: keptFiles(r.value) }) : r;
     },
     'review.timeline': async (i) => ok(svc.review.timeline(i.sessionId)),
     'review.diff': (i) => svc.review.diff(i.sessionId, i.target),
@@ -201,10 +199,13 @@ export async function createServices(options: {
   return ok({ handlers, subscribe: (listener) => svc.on(listener), close });
 }
 
-/** A revert stopped by files the user changed after the agent: nothing was written. */
-function conflictOf(conflicts: { path: string }[]): Result<never> {
-  const files = conflicts.map((c) => c.path);
-  return fail('conflict', `You changed ${files.join(', ')} after the agent did; nothing was undone.`, 'Save or discard your changes to those files, then undo again.', { files });
+/**
+ * The files a history move left as the user had them: every skipped file, with its conflict reason (B31: changed
+ * after the agent's step, or after the revert wrote it); a skipped file without a conflict is one the snapshot store
+ * could not write (`not_written`). A forced move still lists its conflicts but skips none, so it keeps nothing.
+ */
+function keptFiles(r: Pick<RevertResult, 'skipped' | 'conflicts'>): KeptFile[] {
+  return r.skipped.map((path) => ({ path, reason: r.conflicts.find((c) => c.path === path)?.reason ?? 'not_written' }));
 }
 
 export type { CallOutput };

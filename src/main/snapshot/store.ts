@@ -25,6 +25,7 @@ import { cacheStamp, dirsChanged, loadStatCache, persistStatCache, saveStatCache
 import { TreeReader, type TreeFile } from './tree-read';
 import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcOptions, type GcReport, type PatchInfo, type RestoreReport, type SkippedFile, type SnapshotOptions } from './types';
 import { walkDir, type WalkContext } from './walk';
+import { StatPrefetcher } from './stat-prefetch';
 import { revertFiles, restoreChanges } from './restore';
 
 function invalid(message: string, hint: string): LandfallFailure {
@@ -43,6 +44,7 @@ export class SnapshotStore {
   private closed = false;
   private readonly reader: TreeReader;
   private readonly indexCache = new UserIndexCache();
+  private readonly prefetcher = new StatPrefetcher();
 
   private constructor(
     /** Real path of the work tree. */
@@ -149,6 +151,7 @@ export class SnapshotStore {
       prevDirs: cache.dirs,
       prevTrees: cache.trees,
       sink,
+      prefetch: undefined,
       startedAt: Date.now(),
       entries: new Map(),
       dirs: new Map(),
@@ -159,12 +162,16 @@ export class SnapshotStore {
     };
     let tree: string;
     try {
+      // Started after startedAt: every prefetched stat is taken during this track.
+      ctx.prefetch = this.prefetcher.start(this.worktree, cache.entries);
       tree = walkDir(ctx, '', false, lstatSync(this.worktree)).oid ?? EMPTY_TREE;
       if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
       sink.finish();
     } catch (e) {
       sink.abort();
       throw e;
+    } finally {
+      ctx.prefetch?.end();
     }
     const changed = ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
@@ -272,6 +279,7 @@ export class SnapshotStore {
     if (this.closed) return;
     await this.lock.run(() => undefined);
     this.closed = true;
+    this.prefetcher.close();
     this.db.close();
   }
 }

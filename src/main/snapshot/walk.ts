@@ -19,6 +19,7 @@ import { dirMatches, RACY_MS, statMatches, type DirRecord, type StatEntry } from
 import { encodeTree, type EntryMode, type TreeEntry } from './tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
+import type { Prefetch } from './stat-prefetch';
 
 /** Everything one walk needs. `entries`, `dirs`, `trees`, `skipped` are filled in. */
 export interface WalkContext {
@@ -30,6 +31,8 @@ export interface WalkContext {
   prevDirs: Map<string, DirRecord>;
   prevTrees: Set<string>;
   sink: ObjectSink;
+  /** lstat results from the helper thread (stat-prefetch.ts) for files of the last track, when it runs. */
+  prefetch: Prefetch | undefined;
   /** Date.now() when the walk started; records whose mtime is near it are marked racy. */
   startedAt: number;
   entries: Map<string, StatEntry>;
@@ -159,8 +162,30 @@ function modeOf(st: Stats): EntryMode | undefined {
   return undefined;
 }
 
+/** Tree mode from raw st_mode bits (a prefetched lstat has no Stats methods). */
+function modeOfBits(mode: number): EntryMode | undefined {
+  const type = mode & constants.S_IFMT;
+  if (type === constants.S_IFLNK) return '120000';
+  if (type === constants.S_IFREG) return mode & 0o100 ? '100755' : '100644';
+  return undefined;
+}
+
+/** The cached entry when the helper thread's lstat of `path` matches it (and it is still kept), else undefined. */
+function prefetchedHit(ctx: WalkContext, path: string, isTracked: boolean): { mode: EntryMode; oid: string; same: boolean } | undefined {
+  const pre = ctx.prefetch?.take(path);
+  if (!pre) return undefined;
+  const mode = modeOfBits(pre.mode);
+  if (!mode || (mode !== '120000' && !isTracked && pre.size > ctx.maxFileBytes)) return undefined;
+  const cached = ctx.prev.get(path);
+  if (!cached || !statMatches(cached, pre)) return undefined;
+  ctx.entries.set(path, cached);
+  return { mode, oid: cached.oid, same: true };
+}
+
 /** One file or symlink: its mode and blob id, from the stat cache or by reading it. */
 function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boolean): { mode: EntryMode; oid: string; same: boolean } | 'dir' | undefined {
+  const hit = prefetchedHit(ctx, path, isTracked);
+  if (hit) return hit;
   let st: Stats;
   try {
     st = lstatSync(abs);

@@ -39,7 +39,8 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
       return get().replay((replay[1] as string).trim());
     }
     if (get().busy) return;
-    set({ draft: '' });
+    // Sending makes a revert final (cleanup): a kept-files notice about it has nothing left to overwrite.
+    set({ draft: '', historyNotice: null, overwriteAsked: false });
     const r = await call('chat.prompt', { sessionId, text });
     if (!r.ok) {
       set({ draft: text });
@@ -79,6 +80,7 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
     const r = await call('history.undo', { sessionId });
     if (!r.ok) return get().showError(r.error);
     set({ draft: r.value.text ?? '' });
+    get().noteHistory('undo', r.value.session, r.value.kept);
     await reload(sessionId);
   },
   async redo() {
@@ -87,8 +89,10 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
     const r = await call('history.redo', { sessionId });
     if (!r.ok) return get().showError(r.error);
     set({ draft: '' });
+    get().noteHistory('redo', r.value.session, r.value.kept);
     await reload(sessionId);
   },
+  reloadSession: reload,
   applyEvent(event) {
     const messages = get().messages;
     if (event.type === 'message.added') {

@@ -8,6 +8,7 @@ import { createAppSlice } from './app-slice';
 import { createProjectsSlice } from './projects-slice';
 import { createSessionsSlice } from './sessions-slice';
 import { createChatSlice } from './chat-slice';
+import { createHistorySlice } from './history-slice';
 import { createSettingsSlice } from './settings-slice';
 
 export const useStore = create<Store>()((...a) => ({
@@ -15,6 +16,7 @@ export const useStore = create<Store>()((...a) => ({
   ...createProjectsSlice(...a),
   ...createSessionsSlice(...a),
   ...createChatSlice(...a),
+  ...createHistorySlice(...a),
   ...createSettingsSlice(...a),
 }));
 

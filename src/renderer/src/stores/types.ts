@@ -4,7 +4,7 @@
  * from their initialisers.
  */
 import type { StateCreator } from 'zustand';
-import type { AppInfo, CallOutput, EventPayload, Project, Session, SettingsInput, SettingsView } from '../../../shared/contract';
+import type { AppInfo, CallOutput, EventPayload, KeptFile, Project, Session, SettingsInput, SettingsView } from '../../../shared/contract';
 import type { LandfallError } from '../../../shared/errors';
 import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
 
@@ -61,9 +61,34 @@ export interface ChatSlice {
   answer(askId: string, answer: 'once' | 'always' | 'reject', reason?: string): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
+  /** Reloads the open session's messages and row after a history move (no-op when another session is open). */
+  reloadSession(sessionId: string): Promise<void>;
   /** Applies one pushed event to the open session (deltas are batched to one paint per frame first). */
   applyEvent(event: EventPayload<'part.updated'> | EventPayload<'message.added'> | EventPayload<'message.removed'> | EventPayload<'part.removed'>): void;
   applyDeltas(deltas: Map<string, { messageId: string; text: string; reasoning: boolean }>): void;
+}
+
+export type HistoryOp = 'undo' | 'redo' | 'revert' | 'unrevert';
+
+/** Files a history move kept as the user left them; `overwrite` is the boundary a forced revert would use. */
+export interface HistoryNotice {
+  op: HistoryOp;
+  sessionId: string;
+  kept: KeptFile[];
+  overwrite: { messageId: string; partId?: string } | null;
+}
+
+export interface HistorySlice {
+  historyNotice: HistoryNotice | null;
+  /** The user pressed "Overwrite them anyway" and is being asked to confirm. */
+  overwriteAsked: boolean;
+  /** Records a history move's outcome: a notice when files were kept, none otherwise. */
+  noteHistory(op: HistoryOp, session: Session, kept: KeptFile[]): void;
+  askOverwrite(): void;
+  cancelOverwrite(): void;
+  /** After confirmation: reverts to the same boundary with `force`, overwriting the kept files. */
+  overwriteKept(): Promise<void>;
+  dismissHistoryNotice(): void;
 }
 
 export interface SettingsSlice {
@@ -75,5 +100,5 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
-export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & SettingsSlice;
+export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & SettingsSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

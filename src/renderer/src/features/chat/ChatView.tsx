@@ -3,6 +3,7 @@ import type React from 'react';
 import { useStore } from '../../stores';
 import { MessageList } from './MessageList';
 import { Composer } from './Composer';
+import { HistoryNotice } from './HistoryNotice';
 import { PermissionPrompt } from '../permission/PermissionPrompt';
 import { FirstRunBanner } from '../firstrun/FirstRunBanner';
 
@@ -40,6 +41,7 @@ export function ChatView(): React.JSX.Element {
           <PermissionPrompt key={a.requestId} ask={a} />
         ))}
       />
+      <HistoryNotice />
       <Composer />
     </section>
   );
