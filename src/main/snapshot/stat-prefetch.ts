@@ -10,12 +10,17 @@
  * that is missing, a folder, or does not match its cache entry gets the walk's usual lstat and read.
  * The helper is plain JavaScript run with `eval` (no loader needed in tests, tsx or a bundled app), unref'd so it
  * never keeps a process alive, and only started for trees of at least PREFETCH_MIN files (small trees gain less
- * than a thread start costs). If it dies, its counters simply stop moving and the walk lstats everything itself.
+ * than a thread start costs). One helper serves every store of a thread (`sharedPrefetcher`): tracks are
+ * synchronous, so jobs never overlap, and a store reopened in the same process finds it booted (a boot takes
+ * ~25 ms). If it dies, its counters simply stop moving and the walk lstats everything itself.
  */
 import { Worker } from 'node:worker_threads';
 
 /** Files in the last track below which no helper thread is started. */
-export const PREFETCH_MIN = Number(process.env.PFMIN ?? 4000);
+export const PREFETCH_MIN = 4000;
+
+/** Compressed stat cache size (bytes, ~45 per file) from which a reopened store warms the helper up front. */
+export const PREFETCH_WARM_BYTES = PREFETCH_MIN * 30;
 
 /** Numbers per file in the shared array: size, mtimeMs, ctimeMs, ino, mode (NaN size: lstat failed). */
 const COLS = 5;
@@ -89,6 +94,11 @@ export class Prefetch {
     return -1;
   }
 
+  /** Files the helper has lstat'ed so far (counted from the end). */
+  done(): number {
+    return Atomics.load(this.ctl, 1);
+  }
+
   /** Stops the helper on this job (call when the walk ends). */
   end(): void {
     Atomics.store(this.ctl, 0, this.paths.length);
@@ -102,23 +112,31 @@ export class StatPrefetcher {
 
   /** Starts lstat'ing the keys of `files` (paths relative to `root`, in walk order); undefined when too few or unavailable. */
   start(root: string, files: ReadonlyMap<string, unknown>): Prefetch | undefined {
-    if (files.size < PREFETCH_MIN || this.dead) return undefined;
+    if (files.size < PREFETCH_MIN || !this.warm() || !this.worker) return undefined;
     const rels = [...files.keys()];
-    if (!this.worker) {
-      try {
-        this.worker = new Worker(HELPER, { eval: true });
-      } catch {
-        this.dead = true;
-        return undefined;
-      }
-      this.worker.unref();
-      this.worker.on('error', () => {
-        this.dead = true;
-      });
-    }
     const sab = new SharedArrayBuffer(8 + rels.length * COLS * 8);
     this.worker.postMessage({ root, paths: rels, sab });
     return new Prefetch(rels, sab);
+  }
+
+  /**
+   * Starts the helper thread now (it takes tens of ms to boot: a store reopened on a large tree calls this before
+   * loading its stat cache, so the boot overlaps the load). False when no thread can run.
+   */
+  warm(): boolean {
+    if (this.dead) return false;
+    if (this.worker) return true;
+    try {
+      this.worker = new Worker(HELPER, { eval: true });
+    } catch {
+      this.dead = true;
+      return false;
+    }
+    this.worker.unref();
+    this.worker.on('error', () => {
+      this.dead = true;
+    });
+    return true;
   }
 
   /** Terminates the helper thread. */
@@ -127,3 +145,6 @@ export class StatPrefetcher {
     this.worker = undefined;
   }
 }
+
+/** The helper shared by every SnapshotStore of this thread; it lives as long as the thread (unref'd). */
+export const sharedPrefetcher = new StatPrefetcher();

@@ -25,7 +25,7 @@ import { cacheStamp, dirsChanged, loadStatCache, persistStatCache, saveStatCache
 import { TreeReader, type TreeFile } from './tree-read';
 import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcOptions, type GcReport, type PatchInfo, type RestoreReport, type SkippedFile, type SnapshotOptions } from './types';
 import { walkDir, type WalkContext } from './walk';
-import { StatPrefetcher } from './stat-prefetch';
+import { PREFETCH_WARM_BYTES, sharedPrefetcher } from './stat-prefetch';
 import { revertFiles, restoreChanges } from './restore';
 
 function invalid(message: string, hint: string): LandfallFailure {
@@ -44,7 +44,7 @@ export class SnapshotStore {
   private closed = false;
   private readonly reader: TreeReader;
   private readonly indexCache = new UserIndexCache();
-  private readonly prefetcher = new StatPrefetcher();
+  private readonly prefetcher = sharedPrefetcher;
 
   private constructor(
     /** Real path of the work tree. */
@@ -82,6 +82,7 @@ export class SnapshotStore {
       log: options.log ?? ((line) => console.warn(line)),
     });
     await store.run(() => store.cleanTemporaries());
+    store.warmPrefetch();
     return store;
   }
 
@@ -100,6 +101,15 @@ export class SnapshotStore {
         continue;
       }
       for (const n of names) if (n.startsWith('tmp_') || n.includes('.tmp-')) unlinkSync(join(dir, n));
+    }
+  }
+
+  /** A large tree's store starts the lstat helper now, so its boot overlaps loading the stat cache. */
+  private warmPrefetch(): void {
+    try {
+      if (statSync(this.cacheFile).size >= PREFETCH_WARM_BYTES) this.prefetcher.warm();
+    } catch {
+      // no cache yet: the first track hashes everything anyway
     }
   }
 
@@ -279,7 +289,6 @@ export class SnapshotStore {
     if (this.closed) return;
     await this.lock.run(() => undefined);
     this.closed = true;
-    this.prefetcher.close();
     this.db.close();
   }
 }

@@ -4,7 +4,7 @@
  * Per folder: lstat it; its names come from the stat cache when its stat is unchanged, else from readdir; enter a `.gitignore` frame if the folder has one, skip
  * every `.git` entry (the user's repository, nested repositories, submodule `.git` files — their files are plain
  * files here, their git data never), skip ignored names unless the user's index tracks them, recurse into folders,
- * and for files and symlinks lstat and compare with the stat cache: equal stat data reuses the cached blob id
+ * and for files and symlinks lstat (or take the helper thread's lstat, stat-prefetch.ts) and compare with the stat cache: equal stat data reuses the cached blob id
  * without reading; otherwise the file is read (symlinks: their target text, never followed), hashed with sha1,
  * and checked again with fstat after reading; a file that changed while being read is read again. New blobs and
  * trees go to the ObjectSink; a tree id already known from the last track is not looked up or written again, so

@@ -18,7 +18,8 @@ function refuse(path: string, reason: string): never {
 
 function lstatOrUndefined(abs: string): Stats | undefined {
   try {
-    return lstatSync(abs);
+    // throwIfNoEntry: a missing path is the common case of a full restore, and an exception per file is costly.
+    return lstatSync(abs, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -80,9 +81,11 @@ export class WorktreeWriter {
     if (mode === '120000') return this.writeLink(abs, st?.isDirectory() ? undefined : st, obj.content);
     if (st?.isSymbolicLink()) unlinkSync(abs);
     else if (st?.isFile() && st.size === obj.content.length && sameExec(st.mode, mode) && readFileSync(abs).equals(obj.content)) return false;
-    const fd = openSync(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, mode === '100755' ? 0o777 : 0o666);
+    const { fd, created } = openForWrite(abs, mode, !st);
     try {
       for (let off = 0; off < obj.content.length; ) off += writeSync(fd, obj.content, off, obj.content.length - off);
+      // A file this call created got 0o666 & ~umask: no exec bit, right for 100644, so no fstat is needed.
+      if (created && mode !== '100755') return true;
       const cur = fstatSync(fd).mode & 0o7777;
       const want = mode === '100755' ? cur | ((cur & 0o444) >> 2) : cur & ~0o111;
       if (want !== cur) fchmodSync(fd, want);
@@ -129,6 +132,23 @@ export class WorktreeWriter {
     }
     this.touchedDirs.clear();
   }
+}
+
+/**
+ * Opens `abs` for writing without following a link. When nothing was there (`fresh`), O_EXCL proves this call
+ * created the file (so its permission bits are known); if something appeared meanwhile, it is opened as it is.
+ */
+function openForWrite(abs: string, mode: EntryMode, fresh: boolean): { fd: number; created: boolean } {
+  const perm = mode === '100755' ? 0o777 : 0o666;
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+  if (fresh) {
+    try {
+      return { fd: openSync(abs, flags | constants.O_EXCL, perm), created: true };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  return { fd: openSync(abs, flags, perm), created: false };
 }
 
 function sameExec(stMode: number, mode: EntryMode): boolean {
