@@ -39,12 +39,22 @@ export async function rendererIsStale(projectRoot: string, outDir: string): Prom
 export async function buildRenderer(projectRoot: string, outDir: string): Promise<void> {
   const { build } = await import('vite');
   const react = (await import('@vitejs/plugin-react')).default;
-  await build({
-    configFile: false,
-    root: resolve(projectRoot, 'src/renderer'),
-    base: './',
-    logLevel: 'warn',
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 6000, rollupOptions: { input: { index: resolve(projectRoot, 'src/renderer/index.html') } } },
-  });
+  // Always production code: Vite and the React plugin take NODE_ENV from the environment, and under vitest it is
+  // 'test', which would bundle React's development build (double renders, jsxDEV) and skew the UI benchmark.
+  const previous = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({
+      configFile: false,
+      mode: 'production',
+      root: resolve(projectRoot, 'src/renderer'),
+      base: './',
+      logLevel: 'warn',
+      plugins: [react()],
+      build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 6000, rollupOptions: { input: { index: resolve(projectRoot, 'src/renderer/index.html') } } },
+    });
+  } finally {
+    if (previous === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = previous;
+  }
 }

@@ -1,8 +1,10 @@
 /** The input: Enter sends, Shift+Enter is a newline; `/undo` and `/redo` are commands (the store decides). */
+import { memo } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
 
-export function Composer(): React.JSX.Element {
+// memo: no props, so the chat's re-render per streamed frame skips it; its store selectors alone wake it.
+export const Composer = memo(function Composer(): React.JSX.Element {
   const draft = useStore((s) => s.draft);
   const busy = useStore((s) => s.busy);
   const setDraft = useStore((s) => s.setDraft);
@@ -36,4 +38,4 @@ export function Composer(): React.JSX.Element {
       )}
     </div>
   );
-}
+});

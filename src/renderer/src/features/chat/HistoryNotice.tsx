@@ -2,13 +2,15 @@
  * The notice after an undo / redo / revert / unrevert that kept files as the user left them (the store decides:
  * stores/history-slice.ts). It names each file and why; "Overwrite them anyway" asks before forcing.
  */
+import { memo } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
 import { keptReason } from '../../stores/history-slice';
 
 const DONE: Record<string, string> = { undo: 'Undone', redo: 'Redone', revert: 'Reverted', unrevert: 'Unreverted' };
 
-export function HistoryNotice(): React.JSX.Element | null {
+// memo: no props, so the chat's re-render per streamed frame skips it; its store selectors alone wake it.
+export const HistoryNotice = memo(function HistoryNotice(): React.JSX.Element | null {
   const notice = useStore((s) => (s.historyNotice?.sessionId === s.sessionId ? s.historyNotice : null));
   const asked = useStore((s) => s.overwriteAsked);
   const ask = useStore((s) => s.askOverwrite);
@@ -43,4 +45,4 @@ export function HistoryNotice(): React.JSX.Element | null {
       )}
     </div>
   );
-}
+});

@@ -1,8 +1,9 @@
 /**
  * The Monaco diff of the focused file at the selected point (issue 8): side by side or inline, read-only, with a
- * Keep / Reject bar under every hunk (hunk-zones.ts). One editor lives for the panel's lifetime; a file change
- * swaps models. Guarded files (binary, too large, very long lines — bug B40) never reach Monaco: a notice says what
- * changed and the whole-file hunk keeps its buttons. The editor is never focused by code (bug B41).
+ * Keep / Reject bar under every hunk (hunk-zones.ts). One editor lives for the panel's lifetime from the first text
+ * diff on (not from mount: an empty panel never loads Monaco); a file change swaps models. Guarded files (binary,
+ * too large, very long lines — bug B40) never reach Monaco: a notice says what changed and the whole-file hunk keeps
+ * its buttons. The editor is never focused by code (bug B41).
  */
 import { useEffect, useRef, useState } from 'react';
 import type React from 'react';
@@ -28,10 +29,18 @@ function markShown(path: string): void {
 export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProps): React.JSX.Element {
   const host = useRef<HTMLDivElement>(null);
   const [editor, setEditor] = useState<{ monaco: MonacoModule; diff: Monaco.editor.IStandaloneDiffEditor } | null>(null);
+  const retired = useRef<Monaco.editor.ITextModel[]>([]);
   const action = useRef(onAction);
   action.current = onAction;
 
+  const guarded = !file || file.guard !== undefined;
+  // Monaco (a multi-megabyte chunk) is fetched, compiled and mounted only once there is a text diff to draw: an
+  // empty timeline — a new session streaming its first turn — must not pay for it on the renderer's main thread.
+  const [wanted, setWanted] = useState(false);
+  if (!guarded && !wanted) setWanted(true);
+
   useEffect(() => {
+    if (!wanted) return;
     let disposed = false;
     let dispose = (): void => {};
     void import('../permission/monaco').then(({ monaco, osTheme }) => {
@@ -64,15 +73,15 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         diff.dispose();
         m?.original.dispose();
         m?.modified.dispose();
+        for (const r of retired.current.splice(0)) r.dispose();
       };
     });
     return () => {
       disposed = true;
       dispose();
     };
-  }, []);
+  }, [wanted]);
 
-  const guarded = !file || file.guard !== undefined;
   const text = guarded ? null : { before: file.before ?? '', after: file.after ?? '', path: file.path };
   useEffect(() => {
     if (!editor || !text) return;
@@ -81,10 +90,12 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
     const original = monaco.editor.createModel(text.before, 'plaintext');
     const modified = monaco.editor.createModel(text.after, 'plaintext');
     diff.setModel({ original, modified });
-    old?.original.dispose();
-    old?.modified.dispose();
+    // The replaced models are disposed once the new diff is in, not now: a diff of them may still be computing in
+    // the editor worker, and disposing its models under it rejects with "no diff result available" (a page error).
+    if (old) retired.current.push(old.original, old.modified);
     const sub = diff.onDidUpdateDiff(() => {
       sub.dispose();
+      for (const m of retired.current.splice(0)) if (m !== original && m !== modified) m.dispose();
       markShown(text.path);
     });
   }, [editor, text?.path, text?.before, text?.after]);

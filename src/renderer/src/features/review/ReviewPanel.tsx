@@ -6,7 +6,8 @@
  */
 import { useEffect } from 'react';
 import type React from 'react';
-import { useReviewStore, type Against } from './review-store';
+import { useShallow } from 'zustand/react/shallow';
+import { useReviewStore, type Against, type ReviewState } from './review-store';
 import type { ReviewApi } from './review-api';
 import { hunkAt } from './nav';
 import { TimelineStrip } from './TimelineStrip';
@@ -17,38 +18,46 @@ import { ReviewNoticeBar, RevertBanner, RevertDialog } from './RevertControls';
 import type { Session } from '../../../../shared/model';
 import './review.css';
 
-/** Pushed changes arrive in bursts (a step ends with several parts): one refresh per burst. */
-const REFRESH_MS = 150;
+/** What the panel draws, picked field by field: `useShallow` keeps the panel still unless one of them changed. */
+function pick(x: ReviewState) {
+  return {
+    timeline: x.timeline,
+    selected: x.selected,
+    against: x.against,
+    diff: x.diff,
+    file: x.file,
+    pos: x.pos,
+    sideBySide: x.sideBySide,
+    deciding: x.deciding,
+    loading: x.loading,
+    setAgainst: x.setAgainst,
+    setSideBySide: x.setSideBySide,
+    nextHunk: x.nextHunk,
+    decideAll: x.decideAll,
+    decideHunk: x.decideHunk,
+    selectFile: x.selectFile,
+    undo: x.undo,
+  };
+}
 
 export function ReviewPanel({ sessionId, session, api }: { sessionId: string | null; session?: Session | undefined; api: ReviewApi }): React.JSX.Element {
-  const s = useReviewStore();
+  const s = useReviewStore(useShallow(pick));
   const connect = useReviewStore((x) => x.connect);
   const open = useReviewStore((x) => x.open);
+  const watch = useReviewStore((x) => x.watch);
   const connected = useReviewStore((x) => x.api);
   useEffect(() => connect(api), [api, connect]);
-  const refresh = useReviewStore((x) => x.refresh);
   useEffect(() => {
     if (connected) void open(sessionId);
   }, [sessionId, connected, open]);
-  useEffect(() => {
-    if (!sessionId || !api.subscribe) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const off = api.subscribe(sessionId, () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void refresh(), REFRESH_MS);
-    });
-    return () => {
-      clearTimeout(timer);
-      off();
-    };
-  }, [sessionId, api, refresh]);
+  useEffect(() => (connected && sessionId ? watch(sessionId) : undefined), [sessionId, connected, watch]);
 
   const entry = s.timeline[s.selected];
   const file = s.diff?.files[s.file];
   const focused = hunkAt(s.diff, s.pos);
   const pending = s.diff?.files.reduce((n, f) => n + f.hunks.filter((h) => h.state === 'pending').length, 0) ?? 0;
   const onKeyDownCapture = (e: React.KeyboardEvent): void => {
-    if (handleReviewKey(e, s)) {
+    if (handleReviewKey(e, useReviewStore.getState())) {
       e.preventDefault();
       e.stopPropagation();
     }

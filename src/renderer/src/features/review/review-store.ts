@@ -38,6 +38,11 @@ export interface ReviewState {
   reloadTimeline(): Promise<void>;
   /** Reload timeline and diff from main (after pushed changes: a step finished, a revert, a decision elsewhere). */
   refresh(): Promise<void>;
+  /**
+   * Follow the session's pushed review events (snapshot added, session row changed, turn ended, messages removed —
+   * never text deltas) with one debounced `refresh()` per burst (REFRESH_MS). Returns the unsubscribe function.
+   */
+  watch(sessionId: string): () => void;
   select(index: number): void;
   move(delta: number): void;
   setAgainst(against: Against): void;
@@ -58,6 +63,8 @@ export interface ReviewState {
 
 /** Pointer rest time before a scrubbed-to point's diff loads (ms). */
 export const SETTLE_MS = 70;
+/** Pushed changes arrive in bursts (a step ends with several parts): one refresh per burst, after this quiet (ms). */
+export const REFRESH_MS = 150;
 const CACHE_MAX = 40;
 
 const cache = new Map<string, ReviewDiff>();
@@ -191,6 +198,19 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
       cache.clear();
       set({ diffKey: null });
       await get().reloadTimeline();
+    },
+    watch(sessionId) {
+      const api = get().api;
+      if (!api?.subscribe) return () => {};
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const off = api.subscribe(sessionId, () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => void get().refresh(), REFRESH_MS);
+      });
+      return () => {
+        clearTimeout(timer);
+        off();
+      };
     },
     select(index) {
       const n = get().timeline.length;
