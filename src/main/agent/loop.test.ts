@@ -5,31 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../shared/events';
-import { harness, scripted } from './testing/fixtures';
+import { harness, scripted, untilAborted } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => { await h?.close(); h = undefined; });
 
-function streamingUntilAborted(): LanguageModelV3 {
-  return {
-    specificationVersion: 'v3', provider: 'test', modelId: 'slow', supportedUrls: {},
-    doGenerate: () => Promise.reject(new Error('stream only')),
-    doStream: (options) => Promise.resolve({
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
-        start(c) {
-          c.enqueue({ type: 'stream-start', warnings: [] });
-          c.enqueue({ type: 'text-start', id: 't' });
-          c.enqueue({ type: 'text-delta', id: 't', delta: 'Working on it' });
-          options.abortSignal?.addEventListener('abort', () => c.error(options.abortSignal?.reason));
-        },
-      }),
-    }),
-  };
-}
 
 describe('agent loop', () => {
   it('records steps with snapshots and a patch part naming the files the tools wrote', async () => {
@@ -75,7 +58,7 @@ describe('agent loop', () => {
     h = await harness();
     const s = h.newSession();
     h.svc.on((e) => { if (e.type === 'text.delta') setTimeout(() => h?.svc.stop(s), 50); });
-    const r = await h.svc.runWithModel(s, streamingUntilAborted(), 'go');
+    const r = await h.svc.runWithModel(s, untilAborted(), 'go');
     expect(r.ok && r.value.finishReason).toBe('aborted');
     const v = h.svc.getSession(s);
     const texts = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text) : [];
@@ -86,7 +69,7 @@ describe('agent loop', () => {
   it('refuses a second turn while one runs (busy)', async () => {
     h = await harness();
     const s = h.newSession();
-    const first = h.svc.runWithModel(s, streamingUntilAborted(), 'one');
+    const first = h.svc.runWithModel(s, untilAborted(), 'one');
     await new Promise((r) => setTimeout(r, 50));
     const second = await h.svc.runWithModel(s, scripted([[]]), 'two');
     expect(!second.ok && second.error.code).toBe('busy');

@@ -3,31 +3,13 @@
  * ended; a session exported while reverted carries only what is live (the reverted turn is left out and counted in
  * `leftOut`), so importing it does not bring the reverted turn back.
  */
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
-import { harness, scripted } from './testing/fixtures';
+import { harness, scripted, untilAborted } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => { await h?.close(); h = undefined; });
 
-/** A model that streams one delta and then waits until the turn is aborted. */
-function untilAborted(): LanguageModelV3 {
-  return {
-    specificationVersion: 'v3', provider: 'test', modelId: 'slow', supportedUrls: {},
-    doGenerate: () => Promise.reject(new Error('stream only')),
-    doStream: (options) => Promise.resolve({
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
-        start(c) {
-          c.enqueue({ type: 'stream-start', warnings: [] });
-          c.enqueue({ type: 'text-start', id: 't' });
-          c.enqueue({ type: 'text-delta', id: 't', delta: 'Working' });
-          options.abortSignal?.addEventListener('abort', () => c.error(options.abortSignal?.reason));
-        },
-      }),
-    }),
-  };
-}
 
 describe('renameSession', () => {
   it('answers busy while a turn runs and leaves the title; renames once the turn ended', async () => {

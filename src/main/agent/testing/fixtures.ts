@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyPatch, parsePatch } from 'diff';
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { AgentService } from '../service';
 import type { ServiceExtras } from '../service';
 import type { CorpusFile } from '../replay/corpus';
@@ -104,4 +105,25 @@ export function scripted(turns: Omit<PlannedCall, 'synthetic' | 'recorded' | 'se
     turns: turns.map((t) => t.map((c) => ({ ...c, seq: ++seq, synthetic: false, recorded: 'ok' }))),
     notReplayed: [],
   }, 'scripted');
+}
+
+/**
+ * A model that streams one text delta (`delta`) and then waits until the turn is aborted — for tests of stop and
+ * of what is refused while a turn runs.
+ */
+export function untilAborted(delta = 'Working on it'): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3', provider: 'test', modelId: 'slow', supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error('stream only')),
+    doStream: (options) => Promise.resolve({
+      stream: new ReadableStream<LanguageModelV3StreamPart>({
+        start(c) {
+          c.enqueue({ type: 'stream-start', warnings: [] });
+          c.enqueue({ type: 'text-start', id: 't' });
+          c.enqueue({ type: 'text-delta', id: 't', delta });
+          options.abortSignal?.addEventListener('abort', () => c.error(options.abortSignal?.reason));
+        },
+      }),
+    }),
+  };
 }
