@@ -6,8 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, readlink, rm, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReviewDiff, ReviewTarget } from '../../shared/review-schemas';
-import { reviewFixture, type Fixture } from './review/fixture';
+import { diffOf, reviewFixture, stepTarget, type Fixture } from './review/fixture';
 
 let fx: Fixture | undefined;
 afterEach(async () => {
@@ -15,15 +14,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-async function diffOf(f: Fixture, target: ReviewTarget): Promise<ReviewDiff> {
-  const r = await f.review.diff(f.sessionId, target);
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
-}
-const stepTarget = (f: Fixture, i: number, against: 'previous' | 'start' | 'now' = 'previous'): ReviewTarget => {
-  const steps = f.review.timeline(f.sessionId).filter((e) => e.kind === 'step');
-  return { kind: 'point', entryId: steps[i]!.id, against };
-};
 const bytes = (f: Fixture, p: string): Promise<Buffer> => readFile(join(f.root, p));
 const exists = (f: Fixture, p: string): Promise<boolean> => stat(join(f.root, p)).then(() => true, () => false);
 

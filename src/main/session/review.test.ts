@@ -5,8 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReviewDiff, ReviewTarget } from '../../shared/review-schemas';
-import { reviewFixture, type Fixture } from './review/fixture';
+import { diffOf, reviewFixture, stepTarget, type Fixture } from './review/fixture';
 
 const seq = (n: number, edits: Record<number, string> = {}): string =>
   Array.from({ length: n }, (_, i) => edits[i + 1] ?? String(i + 1)).join('\n') + '\n';
@@ -17,15 +16,6 @@ afterEach(async () => {
   fx = undefined;
 });
 
-async function diffOf(f: Fixture, target: ReviewTarget): Promise<ReviewDiff> {
-  const r = await f.review.diff(f.sessionId, target);
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value;
-}
-const stepTarget = (f: Fixture, i: number): ReviewTarget => {
-  const steps = f.review.timeline(f.sessionId).filter((e) => e.kind === 'step');
-  return { kind: 'point', entryId: steps[i]!.id, against: 'previous' };
-};
 const disk = (f: Fixture, p: string): Promise<string> => readFile(join(f.root, p), 'utf8');
 
 describe('per-hunk reject of an old step while later steps stay', () => {

@@ -33,6 +33,11 @@ function idsOf(a: FileAnalysis): string[] {
   return a.kind === 'file' ? [a.fileHunkId as string] : a.hunks.map((h) => h.id);
 }
 
+/**
+ * The review side of one session store (see the module docstring): every method answers a Result — `busy`,
+ * `invalid_input`, `no_change`, `conflict` (data.conflicts: file + line range), `outside_root`, `unavailable`,
+ * `io_error` — and never throws for an expected failure.
+ */
 export class ReviewService {
   constructor(private readonly deps: ReviewDeps) {}
 

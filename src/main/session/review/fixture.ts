@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ok } from '../../../shared/errors';
+import type { ReviewDiff, ReviewTarget } from '../../../shared/review-schemas';
 import { SnapshotStore } from '../../snapshot/store';
 import { newId } from '../ids';
 import { SessionStore } from '../store';
@@ -103,4 +104,17 @@ export async function reviewFixture(initial: StepFiles, steps: { tool: string; f
     },
   };
   return fx;
+}
+
+/** The review diff of `target` in the fixture's session; throws with the error data when the answer is a failure. */
+export async function diffOf(f: Fixture, target: ReviewTarget): Promise<ReviewDiff> {
+  const r = await f.review.diff(f.sessionId, target);
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value;
+}
+
+/** The target of the `i`-th step on the session's timeline (0-based), compared `against` a point (default the previous one). */
+export function stepTarget(f: Fixture, i: number, against: 'previous' | 'start' | 'now' = 'previous'): ReviewTarget {
+  const steps = f.review.timeline(f.sessionId).filter((e) => e.kind === 'step');
+  return { kind: 'point', entryId: steps[i]!.id, against };
 }
