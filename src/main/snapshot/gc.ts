@@ -12,20 +12,23 @@ import { ObjectSink } from './object-db';
 import type { TreeReader } from './tree-read';
 import type { GcReport } from './types';
 
-/** Ids reachable from `roots` (trees and their blobs). Unknown roots are skipped. */
-function mark(reader: TreeReader, roots: string[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (t: string): void => {
+/**
+ * Ids reachable from `roots` (trees and their blobs), each blob with the first path it was met at (so a
+ * rewritten pack can store it as a delta against similar files again). Unknown roots are skipped.
+ */
+function mark(reader: TreeReader, roots: string[]): Map<string, string | undefined> {
+  const seen = new Map<string, string | undefined>();
+  const visit = (t: string, prefix: string): void => {
     if (seen.has(t)) return;
-    seen.add(t);
+    seen.set(t, undefined);
     for (const e of reader.read(t)) {
-      if (e.mode === '40000') visit(e.oid);
-      else seen.add(e.oid);
+      if (e.mode === '40000') visit(e.oid, `${prefix}${e.name}/`);
+      else if (!seen.has(e.oid)) seen.set(e.oid, `${prefix}${e.name}`);
     }
   };
   for (const r of roots) {
     try {
-      visit(r);
+      visit(r, '');
     } catch {
       seen.delete(r); // a kept hash the store never had: nothing to keep under it
     }
@@ -66,7 +69,7 @@ export function runGc(db: ObjectDb, reader: TreeReader, keep: string[], olderTha
     for (const id of ids) {
       if (!live.has(id)) continue;
       const o = pack.read(id);
-      if (o) sink.put(o.type, o.content, id, true);
+      if (o) sink.put(o.type, o.content, id, true, o.type === 'blob' ? live.get(id) : undefined);
     }
     report.keptObjects += ids.length - dead.length;
     report.removedObjects += dead.length;

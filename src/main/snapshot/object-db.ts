@@ -20,6 +20,11 @@ export class ObjectDb {
   readonly objectsDir: string;
   private packs: PackFile[] = [];
   private readonly madeDirs = new Set<string>();
+  /**
+   * Objects held in memory for one operation (see `ObjectSink`'s memory mode), read before the disk. Set and
+   * cleared by the operation's owner while it holds the store lock.
+   */
+  overlay: Map<string, { type: ObjectType; content: Buffer }> | undefined;
 
   /** `gitdir` must exist; packs present now are opened. */
   constructor(readonly gitdir: string) {
@@ -54,12 +59,15 @@ export class ObjectDb {
 
   /** True when the store holds `oid`, loose or packed. */
   has(oid: string): boolean {
+    if (this.overlay?.has(oid)) return true;
     for (const p of this.packs) if (p.has(oid)) return true;
     return existsSync(this.loosePath(oid));
   }
 
   /** Reads an object, or undefined when absent. Throws on a corrupt object (a bug or a damaged store). */
   read(oid: string): { type: ObjectType; content: Buffer } | undefined {
+    const held = this.overlay?.get(oid);
+    if (held) return held;
     let raw: Buffer | undefined;
     try {
       raw = readFileSync(this.loosePath(oid));
@@ -110,23 +118,34 @@ export class ObjectSink {
 
   private readonly fresh: boolean;
 
-  /** `bulk`: many new objects are expected (a first track), so write the pack from the first object on. */
-  constructor(private readonly db: ObjectDb, private readonly bulk = false) {
-    this.fresh = bulk && db.isEmpty();
+  /**
+   * `bulk`: many new objects are expected (a first track), so write the pack from the first object on.
+   * `memory`: write nothing; new trees go into this map instead and new blobs are only hashed (a walk whose
+   * tree is only compared, never kept: the caller sets the map as the db's overlay while it reads those trees).
+   */
+  constructor(private readonly db: ObjectDb, private readonly bulk = false, private readonly memory?: Map<string, { type: ObjectType; content: Buffer }>) {
+    this.fresh = bulk && !memory && db.isEmpty();
   }
 
-  /** Stores `content` under `oid` unless the store already has it. */
-  put(type: ObjectType, content: Uint8Array, oid: string, knownAbsent = false): void {
+  /**
+   * Stores `content` under `oid` unless the store already has it. `path` (a blob's slash-separated path in the
+   * tree) lets a packed blob be stored as a delta against a similar earlier one; `content` must then stay unchanged.
+   */
+  put(type: ObjectType, content: Uint8Array, oid: string, knownAbsent = false, path?: string): void {
     if (this.written.has(oid)) return;
     if (!knownAbsent && !this.fresh && this.db.has(oid)) return;
     this.written.add(oid);
+    if (this.memory) {
+      if (type === 'tree') this.memory.set(oid, { type, content: Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
+      return;
+    }
     if (!this.pack && !this.bulk && this.loose < LOOSE_LIMIT) {
       this.loose++;
       this.db.writeLoose(type, content, oid);
       return;
     }
     this.pack ??= new PackWriter(join(this.db.objectsDir, 'pack'));
-    this.pack.add(type, content, oid);
+    this.pack.add(type, content, oid, path);
   }
 
   /** Makes a pending pack visible. Call once, after the last put. */

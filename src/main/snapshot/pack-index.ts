@@ -1,13 +1,20 @@
 /**
- * Reader for a pack written by `PackWriter` (or by git, as long as it holds no deltas): the `.idx` v2 file is
- * loaded into memory (fan-out table, sorted ids, offsets) and objects are read with positional reads from the
- * `.pack` file. An object's compressed bytes run from its offset to the next offset in pack order (or to the
- * trailer), so one read plus one inflate gets it. Delta entries (types 6, 7) are refused with an exception:
- * this store never writes them, so meeting one is a bug, not an expected failure.
+ * Reader for a pack written by `PackWriter` or by git: the `.idx` v2 file is loaded into memory (fan-out table,
+ * sorted ids, offsets) and objects are read with positional reads from the `.pack` file. An object's compressed
+ * bytes run from its offset to the next offset in pack order (or to the trailer), so one read plus one inflate
+ * gets it. Deltas are resolved: OFS_DELTA (6) by the base's offset in this pack, REF_DELTA (7) by the base's id
+ * in this pack; objects that served as bases are kept in a small cache (BASE_CACHE_BYTES), since neighbours in a
+ * chain are usually read together (a restore, a diff).
  */
 import { closeSync, openSync, readSync, fstatSync, readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
+import { applyDelta } from './delta';
 import type { ObjectType } from './object-id';
+
+/** Memory for resolved delta bases, per open pack. */
+const BASE_CACHE_BYTES = 16 << 20;
+/** A chain longer than this is treated as a damaged pack (PackWriter writes ≤ 10, git ≤ 50 by default; 4095 max). */
+const MAX_CHAIN = 4096;
 
 const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 
@@ -19,6 +26,8 @@ export class PackFile {
   private fd: number;
   private readonly packSize: number;
   private ends: Map<number, number> | undefined;
+  private readonly bases = new Map<number, { type: ObjectType; content: Buffer }>();
+  private baseBytes = 0;
 
   /** Opens `<base>.idx` and `<base>.pack`. Throws if the idx is not version 2. */
   constructor(readonly base: string) {
@@ -82,25 +91,74 @@ export class PackFile {
     return this.ends.get(offset) ?? this.packSize - 20;
   }
 
-  /** Reads `oid` (hex), or undefined when the pack does not hold it. */
+  /**
+   * Reads `oid` (hex), or undefined when the pack does not hold it. Throws (Error / DeltaError) on a damaged
+   * pack: an unknown entry type, a REF_DELTA base missing from the pack, a delta that does not fit its base, a
+   * chain longer than MAX_CHAIN.
+   */
   read(oid: string): { type: ObjectType; content: Buffer } | undefined {
     const i = this.find(Buffer.from(oid, 'hex'));
     if (i < 0) return undefined;
-    const offset = this.offsetAt(i);
+    return this.readAt(this.offsetAt(i), 0);
+  }
+
+  private readAt(offset: number, depth: number): { type: ObjectType; content: Buffer } {
+    if (depth > MAX_CHAIN) throw new Error(`${this.base}.pack: delta chain longer than ${MAX_CHAIN} at offset ${offset}`);
+    const cached = this.bases.get(offset);
+    if (cached) return cached;
     const raw = Buffer.allocUnsafe(this.endOf(offset) - offset);
     readSync(this.fd, raw, 0, raw.length, offset);
     let p = 0;
     let byte = raw[p++] ?? 0;
     const typeNum = (byte >> 4) & 7;
     while (byte & 0x80) byte = raw[p++] ?? 0;
-    const type = TYPES[typeNum];
-    if (!type) throw new Error(`${this.base}.pack: object ${oid} is a delta (type ${typeNum}); this store never writes deltas`);
-    return { type, content: inflateSync(raw.subarray(p)) };
+    let got: { type: ObjectType; content: Buffer };
+    if (typeNum === 6 || typeNum === 7) {
+      let base: { type: ObjectType; content: Buffer } | undefined;
+      if (typeNum === 6) {
+        // Big-endian base-128 distance back to the base, each continuation adding one (git's offset encoding).
+        byte = raw[p++] ?? 0;
+        let distance = byte & 0x7f;
+        while (byte & 0x80) {
+          byte = raw[p++] ?? 0;
+          distance = (distance + 1) * 128 + (byte & 0x7f);
+        }
+        if (distance <= 0 || distance > offset - 12) throw new Error(`${this.base}.pack: bad delta base distance at offset ${offset}`);
+        base = this.readAt(offset - distance, depth + 1);
+      } else {
+        const baseId = raw.subarray(p, p + 20);
+        p += 20;
+        const j = this.find(baseId);
+        if (j < 0) throw new Error(`${this.base}.pack: delta base ${baseId.toString('hex')} is not in this pack`);
+        base = this.readAt(this.offsetAt(j), depth + 1);
+      }
+      got = { type: base.type, content: applyDelta(base.content, inflateSync(raw.subarray(p))) };
+    } else {
+      const type = TYPES[typeNum];
+      if (!type) throw new Error(`${this.base}.pack: unknown entry type ${typeNum} at offset ${offset}`);
+      got = { type, content: inflateSync(raw.subarray(p)) };
+    }
+    if (depth > 0) this.keepBase(offset, got);
+    return got;
+  }
+
+  /** Caches a resolved base, dropping the oldest once over BASE_CACHE_BYTES. */
+  private keepBase(offset: number, o: { type: ObjectType; content: Buffer }): void {
+    if (o.content.length > BASE_CACHE_BYTES / 4) return;
+    this.bases.set(offset, o);
+    this.baseBytes += o.content.length;
+    for (const [k, v] of this.bases) {
+      if (this.baseBytes <= BASE_CACHE_BYTES) break;
+      this.bases.delete(k);
+      this.baseBytes -= v.content.length;
+    }
   }
 
   /** Closes the pack file descriptor. */
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    this.bases.clear();
+    this.baseBytes = 0;
   }
 }

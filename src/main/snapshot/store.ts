@@ -19,10 +19,10 @@ import { fileDiff, unifiedText } from './file-diff';
 import { runGc } from './gc';
 import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './object-db';
-import { EMPTY_TREE, isObjectId } from './object-id';
+import { EMPTY_TREE, isObjectId, type ObjectType } from './object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
 import { cacheStamp, dirsChanged, loadStatCache, persistStatCache, saveStatCache, type StatCacheData } from './stat-cache';
-import { TreeReader, type TreeFile } from './tree-read';
+import { TreeReader, type TreeChange, type TreeFile } from './tree-read';
 import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcOptions, type GcReport, type PatchInfo, type RestoreReport, type SkippedFile, type SnapshotOptions } from './types';
 import { walkDir, type WalkContext } from './walk';
 import { PREFETCH_WARM_BYTES, sharedPrefetcher } from './stat-prefetch';
@@ -145,13 +145,14 @@ export class SnapshotStore {
   }
 
   /**
-   * Synchronous track (caller holds the lock). `persist` false leaves the cache file as it was: restore and
-   * revert rewrite files right after, and an older cache file is always safe (stale entries just miss).
+   * Synchronous track (caller holds the lock). With `memory`, new objects go into that map and nothing is written
+   * or remembered (the stat cache stays as it was: its entries must only name stored objects) — for a restore,
+   * which only compares the work tree with its target.
    */
-  private trackNow(persist = true): string {
+  private trackNow(memory?: Map<string, { type: ObjectType; content: Buffer }>): string {
     const cache = this.loadedCache();
     const userGit = userGitDir(this.worktree);
-    const sink = new ObjectSink(this.db, cache.entries.size === 0);
+    const sink = new ObjectSink(this.db, cache.entries.size === 0, memory);
     const ctx: WalkContext = {
       root: this.worktree,
       rules: rootRules(userGit, this.opts.ignoreDefaults),
@@ -183,10 +184,10 @@ export class SnapshotStore {
     } finally {
       ctx.prefetch?.end();
     }
+    if (memory) return tree;
     const changed = ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
-    if (changed && persist) this.persist(cache);
-    else if (changed) this.diskInSync = false;
+    if (changed) this.persist(cache);
     this.lastSkipped = ctx.skipped;
     for (const s of ctx.skipped) this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
     return tree;
@@ -223,11 +224,22 @@ export class SnapshotStore {
     });
   }
 
-  /** Makes the work tree equal tree `hash` (ignored files untouched); rewrites only differing files. */
+  /**
+   * Makes the work tree equal tree `hash` (ignored files untouched); rewrites only differing files. The work tree's
+   * current state is walked in memory only (its new objects are compared, never stored: nobody holds its hash),
+   * read through a throwaway TreeReader so no parsed tree outlives the operation.
+   */
   restore(hash: string): Promise<RestoreReport> {
     return this.run(() => {
       this.checkHash(hash);
-      const changes = this.reader.diff(this.trackNow(false), hash);
+      const held = new Map<string, { type: ObjectType; content: Buffer }>();
+      this.db.overlay = held;
+      let changes: TreeChange[];
+      try {
+        changes = new TreeReader(this.db).diff(this.trackNow(held), hash);
+      } finally {
+        this.db.overlay = undefined;
+      }
       const report = restoreChanges(this.worktree, this.db, changes);
       this.forget([...report.restored, ...report.deleted]);
       return report;

@@ -214,7 +214,7 @@ function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boole
   }
   const finalMode = modeOf(got.st) ?? mode;
   const oid = hashObject('blob', got.bytes);
-  ctx.sink.put('blob', got.bytes, oid);
+  ctx.sink.put('blob', got.bytes, oid, false, path);
   ctx.hashed++;
   const s = got.st;
   const racy = !got.stable || s.mtimeMs >= ctx.startedAt - RACY_MS;
