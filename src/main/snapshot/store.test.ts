@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isFailure } from '../../shared/errors';
 import { openInWorker, SnapshotStore } from './index';
-import { cleanup, hasGit, nativeWriteTree, oracleTreeId, readState, tempDir } from './test-support';
+import { cleanup, hashFolder, hasGit, nativeWriteTree, oracleTreeId, readState, tempDir } from './test-support';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -165,7 +165,10 @@ describe('restore and revert', () => {
     rmSync(join(wt, 'ln'));
     writeFileSync(join(wt, 'ln'), 'now a file');
     put(wt, { 'new/deep/n.txt': 'n', 'keep.log': 'ignored' });
+    const objectsBefore = hashFolder(join(store.gitdir, 'objects'));
     const report = await store.restore(t1);
+    // The work tree's state before the restore is compared in memory, never stored (nobody holds its hash).
+    expect(hashFolder(join(store.gitdir, 'objects'))).toEqual(objectsBefore);
     expect(report.failed).toEqual([]);
     expect(report.deleted).toEqual(['new/deep/n.txt']);
     expect(report.restored.sort()).toEqual(['a.txt', 'ln', 'run.sh']);
