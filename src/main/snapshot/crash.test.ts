@@ -3,6 +3,7 @@
  * correctly, and no `.git` anywhere in the work tree (root, nested repositories) is renamed, written or created.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
@@ -63,9 +64,11 @@ describe('crash during track (SIGKILL)', () => {
     await repoWithCommit(wt, { 'README.md': 'root\n', '.gitignore': 'node_modules/\n' });
     await repoWithCommit(join(wt, 'packages/lib'), { 'lib.ts': 'export {};\n' });
     await repoWithCommit(join(wt, 'node_modules/pkg'), { 'index.js': 'module.exports = 1;\n' });
+    // Incompressible, unrelated files (~24 MB): the first track takes far longer than the 150 ms before the kill,
+    // so the kill lands inside it (similar or repetitive files would be deltas and done in a blink).
     for (let i = 0; i < 1500; i++) {
       mkdirSync(join(wt, 'src', `m${i % 30}`), { recursive: true });
-      writeFileSync(join(wt, 'src', `m${i % 30}`, `f${i}.ts`), `export const v${i} = ${'x'.repeat(2000)};\n`);
+      writeFileSync(join(wt, 'src', `m${i % 30}`, `f${i}.ts`), `export const v${i} = '${randomBytes(8000).toString('hex')}';\n`);
     }
     const listing = gitEntries(wt);
     const gitBytes = [hashFolder(join(wt, '.git')), hashFolder(join(wt, 'packages/lib/.git')), hashFolder(join(wt, 'node_modules/pkg/.git'))];
