@@ -64,27 +64,28 @@ export class ObjectDb {
     return existsSync(this.loosePath(oid));
   }
 
-  /** Reads an object, or undefined when absent. Throws on a corrupt object (a bug or a damaged store). */
+  /**
+   * Reads an object, or undefined when absent. Packs are searched first (an in-memory lookup; trying the loose
+   * path first cost a failed open per object, 20,000 of them in a full restore). Throws on a corrupt object (a
+   * bug or a damaged store).
+   */
   read(oid: string): { type: ObjectType; content: Buffer } | undefined {
     const held = this.overlay?.get(oid);
     if (held) return held;
-    let raw: Buffer | undefined;
-    try {
-      raw = readFileSync(this.loosePath(oid));
-    } catch {
-      raw = undefined;
-    }
-    if (raw) {
-      const all = inflateSync(raw);
-      const sp = all.indexOf(0x20);
-      const nul = all.indexOf(0, sp);
-      return { type: all.toString('latin1', 0, sp) as ObjectType, content: all.subarray(nul + 1) };
-    }
     for (const p of this.packs) {
       const o = p.read(oid);
       if (o) return o;
     }
-    return undefined;
+    let raw: Buffer | undefined;
+    try {
+      raw = readFileSync(this.loosePath(oid));
+    } catch {
+      return undefined;
+    }
+    const all = inflateSync(raw);
+    const sp = all.indexOf(0x20);
+    const nul = all.indexOf(0, sp);
+    return { type: all.toString('latin1', 0, sp) as ObjectType, content: all.subarray(nul + 1) };
   }
 
   /** Writes one loose object atomically (temp file + rename); no-op when the file exists. */

@@ -29,6 +29,8 @@ function lstatOrUndefined(abs: string): Stats | undefined {
 export class WorktreeWriter {
   private readonly safeDirs = new Set<string>(['']);
   private readonly touchedDirs = new Set<string>();
+  /** Folders this writer created: nothing else can be in them but what it wrote (checked again by O_EXCL). */
+  private readonly madeDirs = new Set<string>();
 
   constructor(private readonly root: string, private readonly db: ObjectDb) {}
 
@@ -53,6 +55,7 @@ export class WorktreeWriter {
       if (!st) {
         if (!create) return false;
         mkdirSync(`${this.root}/${rel}`);
+        this.madeDirs.add(rel);
       } else if (st.isSymbolicLink()) {
         refuse(path, `not written: parent ${rel} is a symlink (restore never writes through links)`);
       } else if (!st.isDirectory()) {
@@ -70,7 +73,11 @@ export class WorktreeWriter {
     if (!obj) refuse(path, `the store lacks blob ${oid} (removed by gc?)`);
     this.parents(path, true);
     const abs = `${this.root}/${path}`;
-    const st = lstatOrUndefined(abs);
+    // In a folder made by this writer (a full restore into an emptied tree) the name is free: no lstat. Should
+    // something appear there meanwhile, the O_EXCL open below fails and the file is opened as found, never
+    // through a link (O_NOFOLLOW).
+    const slash = path.lastIndexOf('/');
+    const st = slash > 0 && this.madeDirs.has(path.slice(0, slash)) ? undefined : lstatOrUndefined(abs);
     if (st?.isDirectory()) {
       try {
         rmdirSync(abs);
