@@ -2,10 +2,12 @@
  * SnapshotStore: a shadow git store (bare git dir in the app's data folder, work tree = the user's project)
  * written and read synchronously by this module's own object layer in git's formats, created with isomorphic-git.
  *
- * - track: one walk with the stat cache (walk.ts) → tree id; no commit, ref or HEAD.
+ * - track: one walk with the stat cache (walk.ts) → tree id; no commit, ref or HEAD. New objects go loose, or
+ *   into one pack when many (a first track: similar blobs as deltas, compressed on a helper thread; pack-writer.ts).
  * - patch / diff / diffFull: tree diff that skips equal subtrees (tree-read.ts), blobs read only for changed files.
- * - restore: track the current state, diff it against the target, then delete, prune emptied folders, and write
- *   only differing files (worktree-writer.ts). revert: per file, the earliest patch's tree wins.
+ * - restore: walk the current state in memory (nothing stored), diff it against the target, then delete, prune
+ *   emptied folders, and write only differing files (worktree-writer.ts). revert: per file, the earliest patch's
+ *   tree wins.
  * - Every operation runs under StoreLock (in-process chain + lock file). Expected failures are thrown as
  *   LandfallFailure (`not_found` unknown hash, `busy` lock timeout, `unavailable` after close, `invalid_input`).
  */
