@@ -1,17 +1,18 @@
 /**
  * zlib on a second core for pack writing. deflate is most of a first track's work (~1.3 s of ~2.2 s on a
  * 20,500-file tree), and the walk (lstat, read, sha1, delta search) is synchronous, so a helper thread compresses
- * large entry bodies while the walk goes on. Small bodies are compressed inline: a round trip costs more than
- * they do.
+ * entry bodies while the walk goes on. Bodies travel in batches of BATCH_BYTES (a round trip per small body
+ * would cost more than compressing it); when the helper is BACKLOG bytes behind, bodies are compressed inline,
+ * so both cores stay busy.
  *
- * Protocol: bodies go to the helper over a MessagePort in batches (each copied once into its own buffer, which is
- * moved, not cloned); compressed bodies come back the same way on the same channel, then the helper bumps a shared counter and notifies it. The walk takes results without yielding to the
- * event loop (`receiveMessageOnPort`) and, when it must have one, sleeps on the counter (`Atomics.wait`): load the
- * counter, try to receive, wait only while the counter is unchanged — the helper posts before it counts, so no
- * result is missed. A helper that gives no result for STALL_MS is treated as dead and every outstanding body is
- * compressed inline from the copy kept here, so a crashed helper costs time, never bytes.
- * The helper is plain JavaScript run with `eval` (like stat-prefetch.ts), unref'd, one per thread, started on the
- * first pack that has a large body.
+ * Protocol: batches go to the helper over a MessagePort (each body copied once into its own buffer, which is
+ * moved, not cloned); compressed bodies come back the same way, then the helper bumps a shared counter and
+ * notifies it. The walk takes results without yielding to the event loop (`receiveMessageOnPort`) and, when it
+ * must have one, sleeps on the counter (`Atomics.wait`) only while it still equals the batches received — the
+ * helper posts before it counts, so no result is missed. A helper that gives no result for STALL_MS is treated
+ * as dead and every outstanding body is compressed inline from the caller's bytes (held here until taken), so a
+ * crashed helper costs time, never bytes. The helper is plain JavaScript run with `eval` (like
+ * stat-prefetch.ts), unref'd, one per thread, started by the first body submitted.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { deflateSync } from 'node:zlib';
@@ -89,7 +90,9 @@ export class Deflater {
 
   /**
    * Compresses `bytes` at zlib `level`: on the helper when large enough, the helper is available and not behind
-   * by BACKLOG bytes (the bytes are copied, the caller may reuse them), else right now. Returns a ticket for `take`.
+   * by BACKLOG bytes, else right now. Returns a ticket for `take`. `bytes` must stay unchanged until the ticket is
+   * taken or forgotten: a body waits in a batch (and is kept for the inline fallback) by reference, copied only
+   * when its batch is posted.
    */
   submit(bytes: Uint8Array, level: number): number {
     const id = this.nextId++;
@@ -138,7 +141,7 @@ export class Deflater {
     const job = this.jobs.get(id);
     if (!job) throw new Error(`deflate ticket ${id} unknown or already taken`);
     if (job.body === undefined && this.batch?.ids.includes(id)) this.send();
-    while (job.body === undefined && !this.dead) this.waitOne();
+    while (job.body === undefined && !this.dead) if (!this.waitOne()) break;
     const body = job.body ?? deflateSync(job.bytes, { level: job.level });
     this.jobs.delete(id);
     return body;
@@ -174,14 +177,22 @@ export class Deflater {
     return got;
   }
 
-  /** Waits until at least one result arrives (or the helper is given up on). */
-  private waitOne(): void {
+  /**
+   * Waits until at least one result arrives (or the helper is given up on). False when no result can come: no
+   * helper, or nothing outstanding on it (a body posted to a helper that `close()` ended is never answered by
+   * the next one, whose counts start again at 0) — the caller then compresses inline instead of spinning.
+   */
+  private waitOne(): boolean {
     const ctl = this.ctl;
-    if (!ctl) return this.giveUp();
-    if (this.collect()) return;
-    if (this.received >= this.posted) return this.send();
+    if (!ctl) return false;
+    if (this.collect()) return true;
+    if (this.received >= this.posted) return false;
     // Sleeps while the helper's count still equals what was received (a count bump after the check wakes it).
-    if (Atomics.wait(ctl, 0, this.received, this.stallMs) === 'timed-out' && !this.collect()) this.giveUp();
+    if (Atomics.wait(ctl, 0, this.received, this.stallMs) === 'timed-out' && !this.collect()) {
+      this.giveUp();
+      return false;
+    }
+    return true;
   }
 
   private giveUp(): void {

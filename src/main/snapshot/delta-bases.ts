@@ -41,7 +41,7 @@ export class DeltaBases {
   private readonly held = new Map<DeltaBase, readonly string[]>();
   private bytes = 0;
 
-  /** `capBytes`: memory for held bases (bytes + index), 48 MiB by default. */
+  /** `capBytes`: memory for held bases (bytes + index), 24 MiB by default. */
   constructor(private readonly capBytes = 24 << 20) {}
 
   /** The distinct held bases to try for a blob of `size` bytes filed under `keys` (see `keysOf`), best guess first. */

@@ -55,9 +55,34 @@ export function runGc(db: ObjectDb, reader: TreeReader, keep: string[], olderTha
       report.freedBytes += st.size;
     }
   }
-  const doomed: string[] = [];
   // One sink for every rewritten pack; finished after the loop, because finishing reloads (closes) the packs.
   const sink = new ObjectSink(db);
+  let doomed: string[];
+  try {
+    doomed = rewritePacks(db, sink, live, cutoff, report);
+    sink.finish();
+  } catch (e) {
+    // A damaged pack (or a full disk): drop the half-written pack, its open file and its queued bodies.
+    sink.abort();
+    throw e;
+  }
+  if (doomed.length > 0) {
+    db.close();
+    for (const base of doomed) {
+      unlinkSync(`${base}.idx`);
+      unlinkSync(`${base}.pack`);
+    }
+    db.reloadPacks();
+  }
+  return report;
+}
+
+/**
+ * Puts the marked objects of every pack older than `cutoff` that holds unmarked ones into `sink`; returns those
+ * packs' base paths (to delete once the sink is finished) and counts into `report`.
+ */
+function rewritePacks(db: ObjectDb, sink: ObjectSink, live: Map<string, string | undefined>, cutoff: number, report: GcReport): string[] {
+  const doomed: string[] = [];
   for (const pack of [...db.packFiles]) {
     const ids = pack.ids();
     const st = statSync(`${pack.base}.pack`);
@@ -76,14 +101,5 @@ export function runGc(db: ObjectDb, reader: TreeReader, keep: string[], olderTha
     report.freedBytes += st.size;
     doomed.push(pack.base);
   }
-  sink.finish();
-  if (doomed.length > 0) {
-    db.close();
-    for (const base of doomed) {
-      unlinkSync(`${base}.idx`);
-      unlinkSync(`${base}.pack`);
-    }
-    db.reloadPacks();
-  }
-  return report;
+  return doomed;
 }

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { ObjectType } from './object-id';
-import { PackFile } from './pack-index';
+import { PackFile, ReadCache } from './pack-index';
 import { PackWriter } from './pack-writer';
 
 /** Loose objects a track writes before switching to a pack. */
@@ -20,6 +20,8 @@ export class ObjectDb {
   readonly objectsDir: string;
   private packs: PackFile[] = [];
   private readonly madeDirs = new Set<string>();
+  /** Objects recently read from any pack (one bound for all packs). */
+  private readonly readCache = new ReadCache();
   /**
    * Objects held in memory for one operation (see `ObjectSink`'s memory mode), read before the disk. Set and
    * cleared by the operation's owner while it holds the store lock.
@@ -35,11 +37,12 @@ export class ObjectDb {
   /** Re-reads the list of packs (after a pack was added or removed). */
   reloadPacks(): void {
     for (const p of this.packs) p.close();
+    this.readCache.clear();
     const dir = join(this.objectsDir, 'pack');
     mkdirSync(dir, { recursive: true });
     this.packs = readdirSync(dir)
       .filter((n) => n.startsWith('pack-') && n.endsWith('.idx') && existsSync(join(dir, n.replace(/\.idx$/, '.pack'))))
-      .map((n) => new PackFile(join(dir, n.slice(0, -4))));
+      .map((n) => new PackFile(join(dir, n.slice(0, -4)), this.readCache));
   }
 
   /** The open packs. */
@@ -107,6 +110,7 @@ export class ObjectDb {
   close(): void {
     for (const p of this.packs) p.close();
     this.packs = [];
+    this.readCache.clear();
   }
 }
 

@@ -34,6 +34,14 @@ const OFS_DELTA = 6;
 export const MAX_DEPTH = 10;
 /** A delta is kept only when at most this fraction of the blob's size (it then deflates smaller too). */
 const DELTA_RATIO = 0.5;
+/**
+ * Bytes added but not yet written above which `add` waits for the oldest body instead of queueing more. Entries
+ * are written in order, so while the helper holds the head entry every later one stays in memory (its bytes and
+ * its body): without a bound, a helper that died silently mid-track (its error event cannot fire during a
+ * synchronous walk) kept a whole first track in memory until `finish`. Far above what a working helper leaves
+ * queued (about BACKLOG of deflate work).
+ */
+export const PENDING_CAP = 16 << 20;
 
 interface Entry {
   oid: Buffer;
@@ -68,6 +76,8 @@ export class PackWriter {
   private head = 0;
   /** Blobs stored as deltas so far. */
   deltas = 0;
+  /** Bytes (objects or deltas) added but not yet written: held in memory until their entry is written. */
+  private pending = 0;
 
   /**
    * Opens a temporary pack in `packDir` (objects/pack). `level` is the zlib level. Measured on a 20,500-file
@@ -83,6 +93,11 @@ export class PackWriter {
   /** Objects added so far. */
   get count(): number {
     return this.held.size;
+  }
+
+  /** Bytes (objects or deltas) added but not yet written to the pack; at most PENDING_CAP after each `add`. */
+  get pendingBytes(): number {
+    return this.pending;
   }
 
   /** True when `oid` was already added to this pack. */
@@ -105,15 +120,19 @@ export class PackWriter {
     const ticket = sharedDeflater.submit(bytes, this.level);
     this.queue.push({ oid: Buffer.from(oid, 'hex'), kind: best ? OFS_DELTA : TYPE_NUM[type], size: bytes.length, base: best?.base.placed, ticket, placed });
     if (best) this.deltas++;
+    this.pending += bytes.length;
     this.writeQueued(false);
     if (keys) this.bases.remember(keys, { placed, content, depth: best ? best.base.depth + 1 : 0 });
   }
 
-  /** Writes queued entries in order: those whose body is ready, or (`all`) every one, waiting for bodies. */
+  /**
+   * Writes queued entries in order: those whose body is ready, or (`all`) every one, waiting for bodies; waits
+   * too while more than PENDING_CAP bytes are queued.
+   */
   private writeQueued(all: boolean): void {
     while (this.head < this.queue.length) {
       const q = this.queue[this.head] as Queued;
-      if (!all && !sharedDeflater.ready(q.ticket)) break;
+      if (!all && this.pending <= PENDING_CAP && !sharedDeflater.ready(q.ticket)) break;
       const body = sharedDeflater.take(q.ticket);
       const offset = this.offset;
       let header = entryHeader(q.kind, q.size);
@@ -125,6 +144,7 @@ export class PackWriter {
       q.placed.offset = offset;
       this.push(header);
       this.push(body);
+      this.pending -= q.size;
       this.head++;
     }
     if (this.head === this.queue.length) {
@@ -196,6 +216,7 @@ export class PackWriter {
     sharedDeflater.forget(this.queue.slice(this.head).map((q) => q.ticket));
     this.queue = [];
     this.head = 0;
+    this.pending = 0;
     this.bases.clear();
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;

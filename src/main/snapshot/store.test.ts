@@ -43,6 +43,22 @@ describe('track', () => {
     await store.close();
   });
 
+  it('opening clears what a crash left: temporary files and a .pack whose .idx never arrived', async () => {
+    const { wt, data } = setup('orphans');
+    put(wt, { 'a.txt': 'a' });
+    const first = await SnapshotStore.open({ worktree: wt, dataDir: data });
+    const t = await first.track();
+    await first.close();
+    const packDir = join(first.gitdir, 'objects', 'pack');
+    const kept = readdirSync(packDir).sort();
+    writeFileSync(join(packDir, `pack-${'ab'.repeat(20)}.pack`), 'half a pack');
+    writeFileSync(join(packDir, 'tmp_pack_123_abcd'), 'temp');
+    const again = await SnapshotStore.open({ worktree: wt, dataDir: data });
+    expect(readdirSync(packDir).sort()).toEqual(kept);
+    expect(await again.track()).toBe(t);
+    await again.close();
+  });
+
   it('writes nothing inside the work tree and stores under dataDir/snapshot/<projectId>/<hash>', async () => {
     const { wt, data } = setup('loc');
     put(wt, { 'a.txt': 'a' });

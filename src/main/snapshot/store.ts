@@ -93,16 +93,23 @@ export class SnapshotStore {
     return this.lock.run(fn);
   }
 
-  /** Removes temporary files a crashed operation left behind (only called while holding the lock). */
+  /**
+   * Removes what a crashed operation left behind (only called while holding the lock, so no writer is between
+   * its two renames): temporary files, and a `.pack` whose `.idx` never arrived (readers never open it).
+   */
   private cleanTemporaries(): void {
-    for (const dir of [join(this.gitdir, 'objects'), join(this.gitdir, 'objects', 'pack'), this.gitdir]) {
+    const packDir = join(this.gitdir, 'objects', 'pack');
+    for (const dir of [join(this.gitdir, 'objects'), packDir, this.gitdir]) {
       let names: string[];
       try {
         names = readdirSync(dir);
       } catch {
         continue;
       }
-      for (const n of names) if (n.startsWith('tmp_') || n.includes('.tmp-')) unlinkSync(join(dir, n));
+      for (const n of names) {
+        const orphanPack = dir === packDir && n.startsWith('pack-') && n.endsWith('.pack') && !names.includes(`${n.slice(0, -5)}.idx`);
+        if (n.startsWith('tmp_') || n.includes('.tmp-') || orphanPack) unlinkSync(join(dir, n));
+      }
     }
   }
 
@@ -274,13 +281,18 @@ export class SnapshotStore {
     });
   }
 
-  /** Bytes of `path` (worktree-relative) in tree `hash` (a link's target text), or undefined when absent. */
+  /**
+   * Bytes of `path` (worktree-relative) in tree `hash` (a link's target text), or undefined when absent. A copy
+   * the caller owns: the pack reader caches objects it read (delta bases), so handing out its buffer would let a
+   * caller's edit change what later reads, restores and deltas return.
+   */
   readFile(hash: string, path: string): Promise<Uint8Array | undefined> {
     return this.run(() => {
       this.checkHash(hash);
       const e = this.reader.lookup(hash, path.replace(/^\.\//, ''));
       if (!e || e.mode === '40000') return undefined;
-      return this.db.read(e.oid)?.content;
+      const content = this.db.read(e.oid)?.content;
+      return content && Buffer.from(content);
     });
   }
 
