@@ -72,7 +72,8 @@ export class Deflater {
     try {
       const sab = new SharedArrayBuffer(4);
       const { port1, port2 } = new MessageChannel();
-      this.worker = new Worker(HELPER, { eval: true });
+      // Small young generation: the helper's garbage is short-lived buffers, collected often rather than piled up.
+      this.worker = new Worker(HELPER, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
       this.worker.postMessage({ port: port2, sab }, [port2]);
       this.worker.unref();
       this.worker.on('error', () => this.giveUp());

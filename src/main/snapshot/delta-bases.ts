@@ -41,8 +41,8 @@ export class DeltaBases {
   private readonly held = new Map<DeltaBase, readonly string[]>();
   private bytes = 0;
 
-  /** `capBytes`: memory for held bases (bytes + index), 24 MiB by default. */
-  constructor(private readonly capBytes = 24 << 20) {}
+  /** `capBytes`: memory for held bases (bytes + index), 12 MiB by default (24 made the pack 0.1% smaller). */
+  constructor(private readonly capBytes = 12 << 20) {}
 
   /** The distinct held bases to try for a blob of `size` bytes filed under `keys` (see `keysOf`), best guess first. */
   candidates(keys: readonly string[], size: number): DeltaBase[] {

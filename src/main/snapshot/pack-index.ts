@@ -12,7 +12,7 @@ import { applyDelta } from './delta';
 import type { ObjectType } from './object-id';
 
 /** Memory for objects recently read (likely delta bases of the next ones), per ReadCache (one per ObjectDb). */
-const BASE_CACHE_BYTES = 16 << 20;
+const BASE_CACHE_BYTES = 8 << 20;
 
 /**
  * Objects recently read from packs, oldest dropped first once over `capBytes` in all. One is shared by every
