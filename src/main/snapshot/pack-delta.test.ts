@@ -89,6 +89,16 @@ function entries(packBase: string): { type: number; depth: number }[] {
   return out;
 }
 
+/** A temp folder holding writeTree's tree, its store (caller closes it) and the first track's tree id. */
+async function trackedTree(tag: string): Promise<{ base: string; wt: string; store: SnapshotStore; tree: string }> {
+  const base = tempDir(tag);
+  dirs.push(base);
+  const wt = join(base, 'wt');
+  writeTree(wt);
+  const store = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [] });
+  return { base, wt, store, tree: await store.track() };
+}
+
 const packBases = (gitdir: string): string[] =>
   readdirSync(join(gitdir, 'objects', 'pack'))
     .filter((f) => f.endsWith('.pack'))
@@ -96,13 +106,8 @@ const packBases = (gitdir: string): string[] =>
 
 describe('deltas in packs', () => {
   it('a first track stores similar files as deltas; the store, isomorphic-git and git all read the exact bytes', async () => {
-    const base = tempDir('delta');
-    dirs.push(base);
-    const wt = join(base, 'wt');
-    writeTree(wt);
+    const { base, wt, store, tree } = await trackedTree('delta');
     const before = readState(wt);
-    const store = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [] });
-    const tree = await store.track();
     const [packBase] = packBases(store.gitdir);
     const kinds = entries(packBase as string);
     const deltas = kinds.filter((e) => e.type === 6);
@@ -186,12 +191,7 @@ describe('deltas in packs', () => {
   });
 
   it.skipIf(!hasGit())('reads packs git writes: REF_DELTA and OFS_DELTA entries, chains up to 50', async () => {
-    const base = tempDir('gitpack');
-    dirs.push(base);
-    const wt = join(base, 'wt');
-    writeTree(wt);
-    const store = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [] });
-    const tree = await store.track();
+    const { base, wt, store, tree } = await trackedTree('gitpack');
     const files = await store.listFiles(tree);
     const ids = [...new Set(files.map((f) => f.oid))];
     for (const flag of ['--no-delta-base-offset', '--delta-base-offset']) {
@@ -210,12 +210,7 @@ describe('deltas in packs', () => {
   });
 
   it('a damaged delta entry is an error, never other bytes', async () => {
-    const base = tempDir('damaged');
-    dirs.push(base);
-    const wt = join(base, 'wt');
-    writeTree(wt);
-    const store = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [] });
-    const tree = await store.track();
+    const { wt, store, tree } = await trackedTree('damaged');
     const files = await store.listFiles(tree);
     await store.close();
     const [packBase] = packBases(store.gitdir);
