@@ -90,8 +90,8 @@ export class Deflater {
   }
 
   /**
-   * Compresses `bytes` at zlib `level`: on the helper when large enough, the helper is available and not behind
-   * by BACKLOG bytes, else right now. Returns a ticket for `take`. `bytes` must stay unchanged until the ticket is
+   * Compresses `bytes` at zlib `level`: on the helper (batched) when it is available and not behind by BACKLOG
+   * bytes, else right now. Returns a ticket for `take`. `bytes` must stay unchanged until the ticket is
    * taken or forgotten: a body waits in a batch (and is kept for the inline fallback) by reference, copied only
    * when its batch is posted.
    */
