@@ -8,9 +8,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { SAMPLE, fileText, launchBrowser, openPage, rowsDoNotOverlap, sampleEndState, sampleProject, shot, startApp } from './harness';
-import type { AppUnderTest } from './harness';
+import type { Page } from 'playwright-core';
+import { SAMPLE, fileText, rowsDoNotOverlap, sampleEndState, sampleProject, shot, openApp, type AppInBrowser, type AppUnderTest } from './harness';
 
 const ASK_EDITS = {
   defaultProvider: 'ollama',
@@ -19,8 +18,8 @@ const ASK_EDITS = {
 };
 const FILES = ['src/greet.js', 'src/cli.js', 'README.md', 'test/shout.test.js', 'test/greet.test.js', 'package.json'];
 
+let ui: AppInBrowser;
 let app: AppUnderTest;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 let base: Record<string, string | null>;
@@ -59,17 +58,15 @@ async function promptFor(file: string): Promise<ReturnType<Page['locator']>> {
 }
 
 beforeAll(async () => {
-  app = await startApp(ASK_EDITS);
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser, app.served.host.url));
+  ui = await openApp(ASK_EDITS);
+  ({ app, page, errors } = ui);
   base = await disk(join(SAMPLE, 'project'));
   const e = await sampleEndState();
   end = e;
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await ui?.close();
 });
 
 describe('chat against the web host', () => {

@@ -58,6 +58,32 @@ export async function startApp(settings?: unknown): Promise<AppUnderTest> {
   };
 }
 
+/** The app started, Chromium launched and the app's page open; `close` ends the browser, then the app. */
+export interface AppInBrowser {
+  app: AppUnderTest;
+  browser: Browser;
+  page: Page;
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** startApp(settings), launchBrowser and openPage on the host's URL (with its one-time token), in one call. */
+export async function openApp(settings?: unknown): Promise<AppInBrowser> {
+  const app = await startApp(settings);
+  const browser = await launchBrowser();
+  const { page, errors } = await openPage(browser, app.served.host.url);
+  return {
+    app,
+    browser,
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+  };
+}
+
 /** Copies the bundled sample project into a fresh folder under `temp`; returns its path. */
 export async function sampleProject(temp: string, name = 'greeter'): Promise<string> {
   const dir = join(temp, name);

@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { SAMPLE, fileText, launchBrowser, openPage, sampleEndState, sampleProject, shot, startApp } from './harness';
-import type { AppUnderTest } from './harness';
+import type { Page } from 'playwright-core';
+import { SAMPLE, fileText, sampleEndState, sampleProject, shot, openApp, type AppInBrowser, type AppUnderTest } from './harness';
 
 const ALLOW_ALL = {
   defaultProvider: 'ollama',
@@ -17,8 +16,8 @@ const ALLOW_ALL = {
   permissions: [{ permission: '*', pattern: '*', action: 'allow' }],
 };
 
+let ui: AppInBrowser;
 let app: AppUnderTest;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 
@@ -28,14 +27,12 @@ async function send(text: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  app = await startApp(ALLOW_ALL);
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser, app.served.host.url));
+  ui = await openApp(ALLOW_ALL);
+  ({ app, page, errors } = ui);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await ui?.close();
 });
 
 describe('history moves that keep the user’s files', () => {

@@ -8,24 +8,21 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { WebSocket } from 'ws';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { fileText, launchBrowser, openPage, rowsDoNotOverlap, sampleEndState, shot, startApp } from './harness';
-import type { AppUnderTest } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { fileText, rowsDoNotOverlap, sampleEndState, shot, openApp, type AppInBrowser, type AppUnderTest } from './harness';
 
+let ui: AppInBrowser;
 let app: AppUnderTest;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser, app.served.host.url));
+  ui = await openApp();
+  ({ app, page, errors } = ui);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await ui?.close();
 });
 
 /** Opens a node WebSocket with the given headers; resolves to 'open' or the refusing HTTP status. */

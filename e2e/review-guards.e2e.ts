@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, shot, startApp, type AppUnderTest } from './harness';
+import type { Page } from 'playwright-core';
+import { shot, type AppUnderTest, openApp, type AppInBrowser } from './harness';
 
 // Under the snapshot store's 2 MiB limit for untracked files, over the review view's 1 MB and 10,000-char-line guards.
 const big = `{\n${Array.from({ length: 100_000 }, (_, i) => `"k${i}": ${i}`).join(',\n')}\n}\n`;
@@ -29,8 +29,8 @@ async function writeRecording(dir: string): Promise<void> {
   await writeFile(join(dir, 'files.jsonl'), '');
 }
 
+let ui: AppInBrowser;
 let app: AppUnderTest;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 let project: string;
@@ -41,19 +41,17 @@ async function longTasks(): Promise<number[]> {
 
 describe('B40 — huge, long-line and binary files in the review view', () => {
   beforeAll(async () => {
-    app = await startApp();
+    ui = await openApp();
+    ({ app, page, errors } = ui);
     project = join(app.temp, 'proj');
     await mkdir(project, { recursive: true });
     await writeFile(join(project, 'big.json'), big);
     await writeFile(join(project, 'bundle.min.js'), bundle);
     await writeFile(join(project, 'logo.png'), logo);
     await writeRecording(join(app.temp, 'recording'));
-    browser = await launchBrowser();
-    ({ page, errors } = await openPage(browser, app.served.host.url));
   });
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await ui?.close();
   });
 
   it('replays the recording that changes the three files', async () => {

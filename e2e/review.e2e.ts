@@ -9,8 +9,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { fileText, launchBrowser, openPage, shot, startApp, type AppUnderTest } from './harness';
+import type { Page } from 'playwright-core';
+import { fileText, shot, type AppUnderTest, openApp, type AppInBrowser } from './harness';
 
 const base = Array.from({ length: 12 }, (_, i) => `${i + 1}\n`).join('');
 const lines = (edits: Record<number, string>): string => Array.from({ length: 12 }, (_, i) => `${edits[i + 1] ?? i + 1}\n`).join('');
@@ -30,8 +30,8 @@ async function writeRecording(dir: string): Promise<void> {
   await writeFile(join(dir, 'source.json'), JSON.stringify({ id: 'review-e2e', description: 'Written for Landfall: review end-to-end recording.' }));
 }
 
+let ui: AppInBrowser;
 let app: AppUnderTest;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 let project: string;
@@ -43,17 +43,15 @@ async function waitDisk(rel: string, want: string | null): Promise<void> {
 
 describe('review in the app', () => {
   beforeAll(async () => {
-    app = await startApp();
+    ui = await openApp();
+    ({ app, page, errors } = ui);
     project = join(app.temp, 'proj');
     await mkdir(project, { recursive: true });
     await writeFile(join(project, 'r.txt'), base);
     await writeRecording(join(app.temp, 'recording'));
-    browser = await launchBrowser();
-    ({ page, errors } = await openPage(browser, app.served.host.url));
   });
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await ui?.close();
   });
 
   it('replays the recording while the user types in the chat: focus and every character stay there (B41)', async () => {

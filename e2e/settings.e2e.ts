@@ -8,26 +8,23 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage, shot, startApp } from './harness';
-import type { AppUnderTest } from './harness';
+import type { Page } from 'playwright-core';
+import { shot, openApp, type AppInBrowser, type AppUnderTest } from './harness';
 
+let ui: AppInBrowser;
 let app: AppUnderTest;
-let browser: Browser;
 let page: Page;
 let errors: string[];
 
 const BROKEN = '{\n  "defaultProvider": "ollama",\n  // notes: the GPU box answers on 11434\n  "providers": [],\n  "permissions": []\n}\n';
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser, app.served.host.url));
+  ui = await openApp();
+  ({ app, page, errors } = ui);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+  await ui?.close();
 });
 
 describe('settings.json broken while the app runs', () => {

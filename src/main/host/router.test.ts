@@ -3,30 +3,24 @@
  * the contract before a handler runs; bad input, unknown calls and handler bugs come back as typed errors.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { calls, CALL_NAMES, EVENT_NAMES, events } from '../../shared/contract';
 import { createRouter } from './router';
-import { createServices, environmentSecrets } from './services';
 import type { Services } from './services';
+import { servicesFixture, type ServicesFixture } from './services-fixture';
 
+let fixture: ServicesFixture;
 let temp: string;
 let services: Services;
 
 beforeAll(async () => {
-  temp = await mkdtemp(join(tmpdir(), 'landfall-router-'));
-  const created = await createServices({
-    dataDir: join(temp, 'data'),
-    platform: { transport: 'web', version: 'test', secrets: environmentSecrets(), resourcesDir: resolve(process.cwd(), 'resources') },
-  });
-  if (!created.ok) throw new Error(created.error.message);
-  services = created.value;
+  fixture = await servicesFixture('router');
+  ({ temp, services } = fixture);
 });
 
 afterAll(async () => {
-  await services?.close();
-  await rm(temp, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 describe('the contract', () => {

@@ -4,36 +4,26 @@
  * forced `history.revert` to the same boundary keeps nothing and writes the snapshot's bytes. Real services (SQLite,
  * snapshot store) over a copy of the bundled sample project.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createRouter } from './router';
 import type { Router } from './router';
-import { createServices, environmentSecrets } from './services';
-import type { Services } from './services';
+import { servicesFixture, type ServicesFixture } from './services-fixture';
 
 const RESOURCES = resolve(process.cwd(), 'resources');
 const ALLOW_ALL = { defaultProvider: 'x', providers: [{ id: 'x', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', model: 'none' }], permissions: [{ permission: '*', pattern: '*', action: 'allow' }] };
 
+let fixture: ServicesFixture;
 let temp: string;
-let services: Services;
 let router: Router;
 
 beforeEach(async () => {
-  temp = await mkdtemp(join(tmpdir(), 'landfall-history-'));
-  const dataDir = join(temp, 'data');
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(join(dataDir, 'settings.json'), JSON.stringify(ALLOW_ALL));
-  const created = await createServices({ dataDir, platform: { transport: 'web', version: 'test', secrets: environmentSecrets(), resourcesDir: RESOURCES }, languageServers: false });
-  if (!created.ok) throw new Error(created.error.message);
-  services = created.value;
-  router = createRouter(services.handlers);
+  fixture = await servicesFixture('history', { settings: ALLOW_ALL, languageServers: false });
+  ({ temp, router } = fixture);
 });
 
 afterEach(async () => {
-  await services?.close();
-  await rm(temp, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 /** Calls a handler through the router and returns its value (throws on a failure: these calls must succeed). */

@@ -4,45 +4,31 @@
  * defaults" replaces it — after keeping the old bytes as settings.json.bak-<timestamp>. Real services, real files.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createRouter } from './router';
+import { join } from 'node:path';
 import type { Router } from './router';
-import { createServices, environmentSecrets } from './services';
-import type { Services } from './services';
+import { servicesFixture, type ServicesFixture } from './services-fixture';
 import { backupSettingsFile, jsonErrorPosition } from './services-settings-file';
 import { jsonErrorOffset } from './json-error-offset';
 import fc from 'fast-check';
 
-let temp: string;
 let dataDir: string;
-let services: Services;
 let router: Router;
 
 const GOOD = { defaultProvider: 'custom', providers: [{ id: 'custom', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:8080/v1', model: 'coder-7b' }], permissions: [] };
 // Hand-written notes as comments: not JSON. The error is on line 2 (the first comment).
 const BROKEN = '{\n  // my notes: the 8080 box is the fast one\n  "defaultProvider": "custom",\n  "providers": [],\n  "permissions": []\n}\n';
 
+let fixture: ServicesFixture;
+
 beforeEach(async () => {
-  temp = await mkdtemp(join(tmpdir(), 'landfall-settings-'));
-  dataDir = join(temp, 'data');
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(join(dataDir, 'settings.json'), JSON.stringify(GOOD, null, 2));
-  const created = await createServices({
-    dataDir,
-    platform: { transport: 'web', version: 'test', secrets: environmentSecrets(), resourcesDir: resolve(process.cwd(), 'resources') },
-    languageServers: false,
-  });
-  if (!created.ok) throw new Error(created.error.message);
-  services = created.value;
-  router = createRouter(services.handlers);
+  fixture = await servicesFixture('settings', { settings: GOOD, languageServers: false });
+  ({ dataDir, router } = fixture);
 });
 
 afterEach(async () => {
-  await services?.close();
-  await rm(temp, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 describe('settings.json broken while the app runs', () => {
