@@ -9,6 +9,29 @@ import globals from 'globals';
 const nodeBuiltins = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'worker_threads', 'net', 'http'];
 const nodePatterns = ['node:*', ...nodeBuiltins];
 
+/**
+ * The pure engine's import rule for `files` (tests excluded): no electron, no node built-ins, and no relative
+ * import matching `leaveRegex` (one that leaves the engine for anything but src/shared).
+ */
+function engineZone(files, leaveRegex) {
+  return {
+    files,
+    ignores: ['src/main/edit/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The edit engine is pure.' }],
+          patterns: [
+            { group: nodePatterns, message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).' },
+            { regex: leaveRegex, message: 'The edit engine imports only itself and src/shared.' },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'resources/**'] },
   js.configs.recommended,
@@ -43,40 +66,13 @@ export default tseslint.config(
     files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts', 'electron.vite.config.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
-  {
-    files: ['src/main/edit/**/*.ts', 'src/main/patch/{parse,envelope,paths,plan,seek,fold,lines,edits,nearest,types}.ts'],
-    ignores: ['src/main/edit/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'electron', message: 'The edit engine is pure.' }],
-          patterns: [
-            { group: nodePatterns, message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).' },
-            // regex, not a gitignore group: a group cannot re-include ../../shared once ../* excluded its parent.
-            { regex: '^\\.\\./(?!\\.\\./shared/)', message: 'The edit engine imports only itself and src/shared.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // replacers sit one folder deeper: ../ stays inside the engine, ../../ leaves it.
-    files: ['src/main/edit/*/**/*.ts'],
-    ignores: ['src/main/edit/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'electron', message: 'The edit engine is pure.' }],
-          patterns: [
-            { group: nodePatterns, message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).' },
-            { regex: '^\\.\\./\\.\\./(?!\\.\\./shared/)', message: 'The edit engine imports only itself and src/shared.' },
-          ],
-        },
-      ],
-    },
-  },
+  engineZone(
+    ['src/main/edit/**/*.ts', 'src/main/patch/{parse,envelope,paths,plan,seek,fold,lines,edits,nearest,types}.ts'],
+    // regex, not a gitignore group: a group cannot re-include ../../shared once ../* excluded its parent.
+    '^\\.\\./(?!\\.\\./shared/)',
+  ),
+  // replacers sit one folder deeper: ../ stays inside the engine, ../../ leaves it.
+  engineZone(['src/main/edit/*/**/*.ts'], '^\\.\\./\\.\\./(?!\\.\\./shared/)'),
   {
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },
