@@ -32,7 +32,14 @@ export default defineConfig({
     root: resolve(__dirname, 'src/renderer'),
     // Dev server only: the React refresh preamble is an inline script, so the meta CSP admits inline scripts
     // while `npm run dev` runs (main's header does the same); builds keep script-src 'self'.
-    plugins: [react(), { name: 'landfall-dev-csp', apply: 'serve', transformIndexHtml: (html: string) => html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'") }],
+    plugins: [
+      react(),
+      {
+        name: 'landfall-dev-csp',
+        apply: 'serve',
+        transformIndexHtml: (html: string) => html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"),
+      },
+    ],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },

@@ -23,7 +23,10 @@ function engineZone(files, leaveRegex) {
         {
           paths: [{ name: 'electron', message: 'The edit engine is pure.' }],
           patterns: [
-            { group: nodePatterns, message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).' },
+            {
+              group: nodePatterns,
+              message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).',
+            },
             { regex: leaveRegex, message: 'The edit engine imports only itself and src/shared.' },
           ],
         },
@@ -46,7 +49,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/main/host/**', '../host/*', '../../host/*'], message: 'Nothing imports host/ (DESIGN §1).' },
-            { group: ['**/main/electron/**', '../electron/*', '../../electron/*'], message: 'Nothing imports electron/ (DESIGN §1).' },
+            {
+              group: ['**/main/electron/**', '../electron/*', '../../electron/*'],
+              message: 'Nothing imports electron/ (DESIGN §1).',
+            },
           ],
           paths: [{ name: 'electron', message: 'Only src/main/electron and src/preload import electron.' }],
         },
@@ -55,12 +61,22 @@ export default tseslint.config(
   },
   {
     files: ['src/main/host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/electron imports electron.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Only src/main/electron imports electron.' }] },
+      ],
+    },
   },
   {
     // End-to-end tests and the UI benchmark start the web host from outside, as `npm run serve` does.
     files: ['e2e/**/*.ts', 'bench/ui.bench.ts', 'bench/ui-review.bench.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only src/main/electron and src/preload import electron.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Only src/main/electron and src/preload import electron.' }] },
+      ],
+    },
   },
   {
     files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts', 'electron.vite.config.ts'],
@@ -82,7 +98,10 @@ export default tseslint.config(
         {
           paths: [{ name: 'electron', message: 'The renderer never touches electron; it uses the contract.' }],
           patterns: [
-            { group: ['**/main/**', '../main/*', '../../main/*'], message: 'The renderer never imports main (DESIGN §1).' },
+            {
+              group: ['**/main/**', '../main/*', '../../main/*'],
+              message: 'The renderer never imports main (DESIGN §1).',
+            },
             { group: nodePatterns, message: 'The renderer runs in a sandbox: no node built-ins.' },
           ],
         },

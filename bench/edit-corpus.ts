@@ -1,6 +1,6 @@
 /**
  * Corpus half of the edit benchmark: replays the real failed and fuzzy-landed edit calls of
- * ../shared/corpus (read at run time) through replace() and sorts every outcome.
+ * fixtures/corpus (read at run time) through replace() and sorts every outcome.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -46,7 +46,7 @@ export interface CorpusTally {
 }
 
 function readJsonl<T>(name: string): T[] {
-  const file = path.resolve(process.cwd(), '../shared/corpus', name);
+  const file = path.resolve(process.cwd(), 'fixtures/corpus', name);
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
@@ -71,8 +71,21 @@ const bump = (m: Record<string, number>, k: string): void => {
 
 export function runCorpus(): CorpusTally {
   const t: CorpusTally = {
-    known: 0, asIntended: 0, alreadyApplied: 0, refusedKnown: 0, wrong: [], unknown: 0, unknownAlreadyApplied: 0, landedUnknown: [],
-    fuzzyTotal: 0, fuzzyAsIntended: 0, fuzzyNoop: 0, fuzzyRefused: 0, fuzzyWrong: [], rungs: {}, codes: {},
+    known: 0,
+    asIntended: 0,
+    alreadyApplied: 0,
+    refusedKnown: 0,
+    wrong: [],
+    unknown: 0,
+    unknownAlreadyApplied: 0,
+    landedUnknown: [],
+    fuzzyTotal: 0,
+    fuzzyAsIntended: 0,
+    fuzzyNoop: 0,
+    fuzzyRefused: 0,
+    fuzzyWrong: [],
+    rungs: {},
+    codes: {},
   };
   for (const e of readJsonl<FailedEdit>('failed-edits.jsonl')) {
     const r = replace(e.content, e.old_string, e.new_string);
@@ -93,7 +106,9 @@ export function runCorpus(): CorpusTally {
       else t.refusedKnown++;
       continue;
     }
-    const fine = r.value.content === e.intended || (e.intervening_ok_edits > 0 && landedLinesIn(e.content, r.value.content, e.intended));
+    const fine =
+      r.value.content === e.intended ||
+      (e.intervening_ok_edits > 0 && landedLinesIn(e.content, r.value.content, e.intended));
     if (fine) t.asIntended++;
     else t.wrong.push(`${id} (${r.value.rung})`);
   }

@@ -24,7 +24,8 @@ export function drift(line: string): string {
 export function driftedBlock(): { content: string; old: string; fresh: string } {
   const head = bigFile(2000);
   const block: string[] = ['export class Ledger {'];
-  for (let i = 1; i < 299; i++) block.push(`  entry${i}(amount: number) { return this.book.post("acct-${i}", amount * ${i}); }`);
+  for (let i = 1; i < 299; i++)
+    block.push(`  entry${i}(amount: number) { return this.book.post("acct-${i}", amount * ${i}); }`);
   block.push('} // Ledger');
   const content = head + block.join('\n') + '\n' + bigFile(2000).replace(/step/g, 'tail');
   const oldLines = block.map((l, i) => (i > 0 && i < 299 && i % 10 === 5 ? drift(l) : l));

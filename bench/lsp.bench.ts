@@ -33,13 +33,38 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { server: 'typescript', file: 'src/e.ts', clean: 'export const a: number = 1;\n', broken: 'export const a: number = "x";\n', anchor: 'push', setup: { 'tsconfig.json': '{"compilerOptions":{"strict":true}}' } },
+  {
+    server: 'typescript',
+    file: 'src/e.ts',
+    clean: 'export const a: number = 1;\n',
+    broken: 'export const a: number = "x";\n',
+    anchor: 'push',
+    setup: { 'tsconfig.json': '{"compilerOptions":{"strict":true}}' },
+  },
   { server: 'pyright', file: 'app/m.py', clean: 'a: int = 1\n', broken: 'a: int = "x"\n', anchor: 'never' },
   { server: 'json', file: 'conf/d.json', clean: '{"a": 1}\n', broken: '{"a": 1,,}\n', anchor: 'pull-as-push' },
-  { server: 'css', file: 'web/s.css', clean: 'a { color: red; }\n', broken: 'a { color: red;; \n', anchor: 'pull-as-push' },
-  { server: 'html', file: 'web/i.html', clean: '<p>hi</p>\n', broken: '<style>a { color: red;; </style><script>let x = ;</script>\n', anchor: 'pull-as-push' },
+  {
+    server: 'css',
+    file: 'web/s.css',
+    clean: 'a { color: red; }\n',
+    broken: 'a { color: red;; \n',
+    anchor: 'pull-as-push',
+  },
+  {
+    server: 'html',
+    file: 'web/i.html',
+    clean: '<p>hi</p>\n',
+    broken: '<style>a { color: red;; </style><script>let x = ;</script>\n',
+    anchor: 'pull-as-push',
+  },
   { server: 'yaml', file: 'ci.yaml', clean: 'a: 1\n', broken: 'a: 1\n  b: [\n', anchor: 'push' },
-  { server: 'bash', file: 'run.sh', clean: '#!/bin/bash\necho "$1"\n', broken: '#!/bin/bash\nif [ -z "$1" ]; then\necho hi\n', anchor: 'push' },
+  {
+    server: 'bash',
+    file: 'run.sh',
+    clean: '#!/bin/bash\necho "$1"\n',
+    broken: '#!/bin/bash\nif [ -z "$1" ]; then\necho hi\n',
+    anchor: 'push',
+  },
 ];
 
 const ROUNDS = Number(process.env.LSP_BENCH_ROUNDS ?? 3);
@@ -104,7 +129,10 @@ async function runRound(c: Case, row: Row): Promise<void> {
   let pushes: number[] = [];
   client.onPush((u) => u === uri && pushes.push(performance.now() - t0));
   for (let i = 0; i < CYCLES; i++) {
-    for (const [text, bucket, wantErrors] of [[c.broken, row.error, true], [c.clean, row.clean, false]] as const) {
+    for (const [text, bucket, wantErrors] of [
+      [c.broken, row.error, true],
+      [c.clean, row.clean, false],
+    ] as const) {
       await writeFile(abs, text);
       pushes = [];
       t0 = performance.now();
@@ -117,7 +145,13 @@ async function runRound(c: Case, row: Row): Promise<void> {
       row.quiet.push(quiet);
       // Let the pushes for this version arrive (and settle) before judging the anchor's rule on them.
       if (c.anchor === 'push') await settled(() => pushes, t0);
-      row.anchor.push(c.anchor === 'never' ? ANCHOR_TIMEOUT : c.anchor === 'pull-as-push' ? Math.min(ANCHOR_TIMEOUT, (last?.serverMs ?? ANCHOR_TIMEOUT) + ANCHOR_DEBOUNCE) : anchorWait(pushes, false));
+      row.anchor.push(
+        c.anchor === 'never'
+          ? ANCHOR_TIMEOUT
+          : c.anchor === 'pull-as-push'
+            ? Math.min(ANCHOR_TIMEOUT, (last?.serverMs ?? ANCHOR_TIMEOUT) + ANCHOR_DEBOUNCE)
+            : anchorWait(pushes, false),
+      );
     }
   }
   const pid = client.proc.pid;
@@ -128,8 +162,21 @@ async function runRound(c: Case, row: Row): Promise<void> {
 
 async function main(): Promise<void> {
   const only = process.argv[2];
-  console.log(`LSP benchmark — ${ROUNDS} rounds × ${CYCLES} break/fix cycles per server; medians in ms (machine shared, under load)\n`);
-  const header = ['server', 'spawn→init', 'cold open', 'edit→error', 'fix→clean', 'overhead', 'quiet', 'anchor rule', 'anchor/Landfall', 'wrong'];
+  console.log(
+    `LSP benchmark — ${ROUNDS} rounds × ${CYCLES} break/fix cycles per server; medians in ms (machine shared, under load)\n`,
+  );
+  const header = [
+    'server',
+    'spawn→init',
+    'cold open',
+    'edit→error',
+    'fix→clean',
+    'overhead',
+    'quiet',
+    'anchor rule',
+    'anchor/Landfall',
+    'wrong',
+  ];
   console.log(header.join('\t'));
   for (const c of CASES) {
     if (only && c.server !== only) continue;
@@ -138,11 +185,26 @@ async function main(): Promise<void> {
     const landfall = median([...row.error, ...row.clean]);
     const anchor = median(row.anchor);
     console.log(
-      [c.server, fmt(median(row.init)), fmt(median(row.cold)), fmt(median(row.error)), fmt(median(row.clean)), `${fmt(median(row.overhead))} (max ${fmt(Math.max(...row.overhead))})`, fmt(median(row.quiet)), fmt(anchor), `${(anchor / landfall).toFixed(1)}×`, String(row.wrong)].join('\t'),
+      [
+        c.server,
+        fmt(median(row.init)),
+        fmt(median(row.cold)),
+        fmt(median(row.error)),
+        fmt(median(row.clean)),
+        `${fmt(median(row.overhead))} (max ${fmt(Math.max(...row.overhead))})`,
+        fmt(median(row.quiet)),
+        fmt(anchor),
+        `${(anchor / landfall).toFixed(1)}×`,
+        String(row.wrong),
+      ].join('\t'),
     );
   }
-  console.log('\noverhead = afterWrite wall time − server time (change sent → answer) − quiet debounce; target ≤ 20 ms.');
-  console.log('anchor rule = opencode-style push wait (150 ms debounce, 5 s fixed timeout) on the same runs; wrong = reports whose errors did not match the text.');
+  console.log(
+    '\noverhead = afterWrite wall time − server time (change sent → answer) − quiet debounce; target ≤ 20 ms.',
+  );
+  console.log(
+    'anchor rule = opencode-style push wait (150 ms debounce, 5 s fixed timeout) on the same runs; wrong = reports whose errors did not match the text.',
+  );
 }
 
 main().catch((err: unknown) => {

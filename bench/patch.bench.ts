@@ -45,7 +45,9 @@ function bigPatch(lines: string[], hunks: number): string {
 }
 
 function smallFile(n: number): string {
-  return Array.from({ length: 100 }, (_, i) => `file ${n} line ${i}: ${i % 7 === 0 ? '}' : `x = ${i};`}`).join('\n') + '\n';
+  return (
+    Array.from({ length: 100 }, (_, i) => `file ${n} line ${i}: ${i % 7 === 0 ? '}' : `x = ${i};`}`).join('\n') + '\n'
+  );
 }
 
 function manyFilesPatch(files: number): string {
@@ -54,7 +56,15 @@ function manyFilesPatch(files: number): string {
     const p = `pkg${n % 20}/f${n}.txt`;
     if (n % 50 === 10) body.push(`*** Add File: new/${p}`, `+created ${n}`, '+second line');
     else if (n % 50 === 20) body.push(`*** Delete File: ${p}`);
-    else body.push(`*** Update File: ${p}`, '@@', ` file ${n} line 40: x = 40;`, `-file ${n} line 41: x = 41;`, `+file ${n} line 41: x = 4100;`, ` file ${n} line 42: }`);
+    else
+      body.push(
+        `*** Update File: ${p}`,
+        '@@',
+        ` file ${n} line 40: x = 40;`,
+        `-file ${n} line 41: x = 41;`,
+        `+file ${n} line 41: x = 4100;`,
+        ` file ${n} line 42: }`,
+      );
   }
   body.push('*** End Patch');
   return body.join('\n');
@@ -66,7 +76,12 @@ function sampleHeap(base: number): void {
 }
 
 /** Times `runs` calls of `fn` (after `warmup` untimed ones, so JIT compilation is not measured). */
-async function time(runs: number, prepare: () => Promise<void>, fn: () => Promise<void> | void, warmup = 2): Promise<number[]> {
+async function time(
+  runs: number,
+  prepare: () => Promise<void>,
+  fn: () => Promise<void> | void,
+  warmup = 2,
+): Promise<number[]> {
   const times: number[] = [];
   for (let r = 0; r < warmup + runs; r++) {
     await prepare();
@@ -82,12 +97,19 @@ async function time(runs: number, prepare: () => Promise<void>, fn: () => Promis
 function report(name: string, times: number[], targetMs: number): void {
   const m = median(times);
   const rss = process.resourceUsage().maxRSS / 1024;
-  console.log(`${name.padEnd(58)} median ${m.toFixed(1).padStart(7)} ms  (target ≤ ${targetMs} ms, ratio ${(m / targetMs).toFixed(2)})  min ${Math.min(...times).toFixed(1)}  max ${Math.max(...times).toFixed(1)}  heap +${(heapPeak / 1048576).toFixed(0)} MB  maxRSS ${rss.toFixed(0)} MB`);
+  console.log(
+    `${name.padEnd(58)} median ${m.toFixed(1).padStart(7)} ms  (target ≤ ${targetMs} ms, ratio ${(m / targetMs).toFixed(2)})  min ${Math.min(...times).toFixed(1)}  max ${Math.max(...times).toFixed(1)}  heap +${(heapPeak / 1048576).toFixed(0)} MB  maxRSS ${rss.toFixed(0)} MB`,
+  );
   heapPeak = 0;
 }
 
 async function main(): Promise<void> {
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores (figures taken under this load)`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores (figures taken under this load)`,
+  );
   const tmp = await fsp.realpath(await fsp.mkdtemp(path.join(os.tmpdir(), 'landfall-patch-bench-')));
   try {
     const lines = bigFile(50_000);
@@ -98,16 +120,32 @@ async function main(): Promise<void> {
     const texts = new Map([['big.ts', text]]);
     const check = planPatch(parsed.value, texts);
     if (!check.ok) throw new Error(`${check.error.code}: ${check.error.message}`);
-    report('200 hunks / 50,000 lines: parse + plan (pure)', await time(25, async () => {}, () => {
-      const p = parsePatch(patch);
-      if (!p.ok || !planPatch(p.value, texts).ok) throw new Error('plan failed');
-    }), 30);
+    report(
+      '200 hunks / 50,000 lines: parse + plan (pure)',
+      await time(
+        25,
+        async () => {},
+        () => {
+          const p = parsePatch(patch);
+          if (!p.ok || !planPatch(p.value, texts).ok) throw new Error('plan failed');
+        },
+      ),
+      30,
+    );
     const root1 = path.join(tmp, 'one');
     await fsp.mkdir(root1);
-    report('200 hunks / 50,000 lines: applyPatch on disk', await time(11, () => fsp.writeFile(path.join(root1, 'big.ts'), text), async () => {
-      const r = await applyPatch(patch, { root: root1 });
-      if (!r.ok) throw new Error(r.error.message);
-    }), 30);
+    report(
+      '200 hunks / 50,000 lines: applyPatch on disk',
+      await time(
+        11,
+        () => fsp.writeFile(path.join(root1, 'big.ts'), text),
+        async () => {
+          const r = await applyPatch(patch, { root: root1 });
+          if (!r.ok) throw new Error(r.error.message);
+        },
+      ),
+      30,
+    );
 
     const many = manyFilesPatch(500);
     const root2 = path.join(tmp, 'many');
@@ -124,14 +162,26 @@ async function main(): Promise<void> {
     if (!manyParsed.ok) throw new Error(manyParsed.error.message);
     const manyTexts = new Map<string, string>();
     for (let n = 0; n < 500; n++) if (n % 50 !== 10) manyTexts.set(`pkg${n % 20}/f${n}.txt`, smallFile(n));
-    report('500 files: parse + plan (pure)', await time(25, async () => {}, () => {
-      const p = parsePatch(many);
-      if (!p.ok || !planPatch(p.value, manyTexts).ok) throw new Error('plan failed');
-    }), 1000);
-    report('500 files: applyPatch on disk (fsync per file)', await time(7, prepare, async () => {
-      const r = await applyPatch(many, { root: root2 });
-      if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    }), 1000);
+    report(
+      '500 files: parse + plan (pure)',
+      await time(
+        25,
+        async () => {},
+        () => {
+          const p = parsePatch(many);
+          if (!p.ok || !planPatch(p.value, manyTexts).ok) throw new Error('plan failed');
+        },
+      ),
+      1000,
+    );
+    report(
+      '500 files: applyPatch on disk (fsync per file)',
+      await time(7, prepare, async () => {
+        const r = await applyPatch(many, { root: root2 });
+        if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+      }),
+      1000,
+    );
   } finally {
     await fsp.rm(tmp, { recursive: true, force: true });
   }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { AgentService } from '../src/main/agent/service';
 
 const SESSION = 'swea-dask-10750-gpt5';
-const CORPUS = path.resolve(process.cwd(), '../shared/corpus/sessions', SESSION);
+const CORPUS = path.resolve(process.cwd(), 'fixtures/corpus/sessions', SESSION);
 const FILES = 2_000;
 const RUNS = 3;
 const TARGET_MS = 20;
@@ -48,7 +48,13 @@ async function once(): Promise<{ wallMs: number; steps: number[]; own: number[] 
     makeProject(root);
     const steps: number[] = [];
     const own: number[] = [];
-    const opened = await AgentService.open({ dataDir, onStepOverhead: (ms, d) => { steps.push(ms); own.push(ms - d.snapshotMs); } });
+    const opened = await AgentService.open({
+      dataDir,
+      onStepOverhead: (ms, d) => {
+        steps.push(ms);
+        own.push(ms - d.snapshotMs);
+      },
+    });
     if (!opened.ok) throw new Error(opened.error.message);
     const svc = opened.value;
     const project = await svc.openProject(root);
@@ -83,17 +89,19 @@ async function main(): Promise<void> {
   }
   const med = median(warm);
   const mean = warm.reduce((a, b) => a + b, 0) / Math.max(1, warm.length);
-  process.stdout.write([
-    `session benchmark: replay of ${SESSION} on a ${FILES}-file project, ${RUNS} runs, ${stepCount} steps per run (machine shared, under load)`,
-    `  wall time per replay        median ${median(walls).toFixed(0)} ms`,
-    `  overhead, first step        median ${median(firsts).toFixed(1)} ms  (walks the freshly seeded project)`,
-    `  overhead per step (warm)    mean ${mean.toFixed(2)} ms, median ${med.toFixed(2)} ms, p90 ${pct(warm, 90).toFixed(2)} ms, max ${Math.max(...warm).toFixed(2)} ms`,
-    '    (a step that wrote walks the tree once after its tools; read-only steps and steps that start right after',
-    `     the previous walk reuse its tree — loop.ts TREE_REUSE_MS; so the median step does no walk at all)`,
-    `    of which outside the snapshot store (db + events + history) median ${median(ownMs).toFixed(2)} ms, p90 ${pct(ownMs, 90).toFixed(2)} ms`,
-    `  ratio to the ${TARGET_MS} ms/step target (mean): ${(mean / TARGET_MS).toFixed(2)} (≤ 1 meets it)`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      `session benchmark: replay of ${SESSION} on a ${FILES}-file project, ${RUNS} runs, ${stepCount} steps per run (machine shared, under load)`,
+      `  wall time per replay        median ${median(walls).toFixed(0)} ms`,
+      `  overhead, first step        median ${median(firsts).toFixed(1)} ms  (walks the freshly seeded project)`,
+      `  overhead per step (warm)    mean ${mean.toFixed(2)} ms, median ${med.toFixed(2)} ms, p90 ${pct(warm, 90).toFixed(2)} ms, max ${Math.max(...warm).toFixed(2)} ms`,
+      '    (a step that wrote walks the tree once after its tools; read-only steps and steps that start right after',
+      `     the previous walk reuse its tree — loop.ts TREE_REUSE_MS; so the median step does no walk at all)`,
+      `    of which outside the snapshot store (db + events + history) median ${median(ownMs).toFixed(2)} ms, p90 ${pct(ownMs, 90).toFixed(2)} ms`,
+      `  ratio to the ${TARGET_MS} ms/step target (mean): ${(mean / TARGET_MS).toFixed(2)} (≤ 1 meets it)`,
+      '',
+    ].join('\n'),
+  );
 }
 
 void main();

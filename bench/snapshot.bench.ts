@@ -12,7 +12,18 @@
  * git runs in children), and whether tree ids are identical. Figures are taken on a shared, busy 2-core machine. `--quick` runs only the large tree's track cases.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,17 +38,49 @@ let failures = 0;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const WORDS = ['const', 'return', 'function', 'await', 'import', 'export', 'value', 'result', 'options', 'path', 'node', 'error', 'items', 'length', 'index', 'config', 'string', 'number', 'true', 'false', 'null', 'this', 'state', 'update', 'render', 'props', 'key', 'data', 'store', 'track'];
+const WORDS = [
+  'const',
+  'return',
+  'function',
+  'await',
+  'import',
+  'export',
+  'value',
+  'result',
+  'options',
+  'path',
+  'node',
+  'error',
+  'items',
+  'length',
+  'index',
+  'config',
+  'string',
+  'number',
+  'true',
+  'false',
+  'null',
+  'this',
+  'state',
+  'update',
+  'render',
+  'props',
+  'key',
+  'data',
+  'store',
+  'track',
+];
 
 /** One source-like line: indentation, identifiers from a small vocabulary, an occasional literal. */
 function codeLine(r: () => number): string {
   const w = (): string => WORDS[Math.floor(r() * WORDS.length)] as string;
   const indent = '  '.repeat(Math.floor(r() * 4));
   const shape = Math.floor(r() * 4);
-  if (shape === 0) return `${indent}const ${w()}${Math.floor(r() * 50)} = ${w()}.${w()}(${w()}, ${Math.floor(r() * 1000)});`;
+  if (shape === 0)
+    return `${indent}const ${w()}${Math.floor(r() * 50)} = ${w()}.${w()}(${w()}, ${Math.floor(r() * 1000)});`;
   if (shape === 1) return `${indent}if (${w()}.${w()} === ${w()}) return ${w()};`;
   if (shape === 2) return `${indent}// ${w()} ${w()} ${w()} ${w()} ${w()}`;
   return `${indent}${w()}(${w()}, '${w()}-${Math.floor(r() * 100)}');`;
@@ -81,9 +124,13 @@ function copyModules(src: string, root: string, limit: number): number {
 }
 
 function git(gitdir: string, tree: string, cmd: string): string {
-  return execFileSync('sh', ['-c', `git --git-dir="${gitdir}" --work-tree="${tree}" ${cmd}`], { encoding: 'utf8', maxBuffer: 1 << 28 }).trim();
+  return execFileSync('sh', ['-c', `git --git-dir="${gitdir}" --work-tree="${tree}" ${cmd}`], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  }).trim();
 }
-const nativeTrack = (gd: string, tree: string): string => git(gd, tree, `add -A && git --git-dir="${gd}" --work-tree="${tree}" write-tree`);
+const nativeTrack = (gd: string, tree: string): string =>
+  git(gd, tree, `add -A && git --git-dir="${gd}" --work-tree="${tree}" write-tree`);
 
 function duBytes(p: string): number {
   const st = lstatSync(p);
@@ -99,11 +146,28 @@ async function time<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
 }
 
 /** Runs ours and native `reps` times, alternating which goes first; `prep` runs before each side's run. */
-async function pair(label: string, target: number | undefined, ours: () => unknown, native: () => unknown, prep?: () => void, reps = REPS, verify?: () => Promise<void>): Promise<void> {
+async function pair(
+  label: string,
+  target: number | undefined,
+  ours: () => unknown,
+  native: () => unknown,
+  prep?: () => void,
+  reps = REPS,
+  verify?: () => Promise<void>,
+): Promise<void> {
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < reps; i++) {
-    const order: [number[], () => unknown][] = i % 2 === 0 ? [[a, ours], [b, native]] : [[b, native], [a, ours]];
+    const order: [number[], () => unknown][] =
+      i % 2 === 0
+        ? [
+            [a, ours],
+            [b, native],
+          ]
+        : [
+            [b, native],
+            [a, ours],
+          ];
     for (const [acc, fn] of order) {
       prep?.();
       acc.push((await time(fn))[0]);
@@ -113,7 +177,13 @@ async function pair(label: string, target: number | undefined, ours: () => unkno
   report(label, median(a), median(b), target);
 }
 
-function report(label: string, ours: number, native: number | undefined, target: number | undefined, unit = 'ms'): void {
+function report(
+  label: string,
+  ours: number,
+  native: number | undefined,
+  target: number | undefined,
+  unit = 'ms',
+): void {
   const ratio = native ? ours / native : undefined;
   const ok = target === undefined || ratio === undefined ? '' : ratio <= target ? 'OK  ' : 'MISS';
   if (ok === 'MISS') failures++;
@@ -162,7 +232,12 @@ async function benchTracks(name: string, tree: string, base: string): Promise<Si
   if (!idsEqual) failures++;
   results.push(`${name}: tree ids identical: ${idsEqual} (${ourTree} / ${gitTree})`);
   report('store size on disk (MB)', duBytes(s.gitdir) / 1e6, duBytes(gd) / 1e6, 0.3, 'MB');
-  await pair('no-change track', 1.2, () => s.track(), () => nativeTrack(gd, tree));
+  await pair(
+    'no-change track',
+    1.2,
+    () => s.track(),
+    () => nativeTrack(gd, tree),
+  );
   let reopened: SnapshotStore | undefined;
   const reopen = async (): Promise<void> => {
     await reopened?.close();
@@ -191,7 +266,13 @@ async function benchChanges(x: Side, touched: string[]): Promise<void> {
     writeFileSync(path.join(x.tree, `added-b-${k}.ts`), `export const b = ${k};\n`);
   };
   const before = await x.s.track();
-  await pair('track after 10 touched + 2 added', 1.2, () => x.s.track(), () => nativeTrack(x.gd, x.tree), touch);
+  await pair(
+    'track after 10 touched + 2 added',
+    1.2,
+    () => x.s.track(),
+    () => nativeTrack(x.gd, x.tree),
+    touch,
+  );
   const after = await x.s.track();
   const diffs = await x.s.diffFull(before, after);
   const gitDiff = await medianOf(() => git(x.gd, x.tree, `diff-tree -r -p ${before} ${after}`));
@@ -199,7 +280,11 @@ async function benchChanges(x: Side, touched: string[]): Promise<void> {
   absolute(`patch (${diffs.length} files changed)`, await medianOf(() => x.s.patch(before)), 100);
   absolute(`diff (${diffs.length} files changed)`, await medianOf(() => x.s.diff(before)), 100);
   const changed = (await x.s.patch(before)).files;
-  absolute(`revert of ${changed.length} files`, await medianOf(() => x.s.revert([{ hash: before, files: changed }])), 100);
+  absolute(
+    `revert of ${changed.length} files`,
+    await medianOf(() => x.s.revert([{ hash: before, files: changed }])),
+    100,
+  );
 }
 
 /** Restore of 10 modified files, and full restore into an emptied folder. */
@@ -223,7 +308,15 @@ async function benchRestores(x: Side, touched: string[]): Promise<void> {
   // Writing every file dominates here (and this disk is slow): on the large tree 3 alternating runs keep the
   // whole benchmark within ~5 minutes.
   const reps = x.name === 'nm' ? 3 : REPS;
-  await pair(`full restore (emptied folder)${reps === REPS ? '' : ` [median of ${reps}]`}`, 1.0, () => x.s.restore(target), nativeRestore, empty, reps, verify);
+  await pair(
+    `full restore (emptied folder)${reps === REPS ? '' : ` [median of ${reps}]`}`,
+    1.0,
+    () => x.s.restore(target),
+    nativeRestore,
+    empty,
+    reps,
+    verify,
+  );
 }
 
 async function benchTree(name: string, tree: string, base: string): Promise<void> {

@@ -19,7 +19,15 @@ import { SnapshotStore } from '../src/main/snapshot/store';
 import { newId } from '../src/main/session/ids';
 
 const ROOT = process.cwd();
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 const FRAME_MS = 1000 / 60;
 
 function median(xs: number[]): number {
@@ -49,9 +57,21 @@ async function buildSession(dataDir: string, root: string): Promise<void> {
     const from = await store.track();
     sessions.putPart({ ...part, id: newId('prt'), type: 'step-start', snapshot: from });
     const file = s === 0 ? 'big.txt' : `small/f${s % 40}.txt`;
-    if (s === 0) await writeFile(join(root, 'big.txt'), big.map((l, i) => (i % 50 === 7 ? `${l} // changed` : l)).join('\n') + '\n');
+    if (s === 0)
+      await writeFile(
+        join(root, 'big.txt'),
+        big.map((l, i) => (i % 50 === 7 ? `${l} // changed` : l)).join('\n') + '\n',
+      );
     else await writeFile(join(root, file), `step ${s}\n`);
-    sessions.putPart({ ...part, id: newId('prt'), type: 'tool', tool: s === 0 ? 'edit' : 'write', callId: newId('call'), state: 'completed', input: { filePath: file } });
+    sessions.putPart({
+      ...part,
+      id: newId('prt'),
+      type: 'tool',
+      tool: s === 0 ? 'edit' : 'write',
+      callId: newId('call'),
+      state: 'completed',
+      input: { filePath: file },
+    });
     const to = await store.track();
     sessions.putPart({ ...part, id: newId('prt'), type: 'step-finish', snapshot: to });
   }
@@ -98,7 +118,10 @@ async function openBigDiff(page: Page, root: string, cold: boolean): Promise<num
   await page.evaluate(() => performance.clearMarks('review-diff-shown'));
   const t0 = await page.evaluate(() => performance.now());
   await page.keyboard.press('Home');
-  const t1 = await waitIn(page, `performance.getEntriesByName('review-diff-shown').length > 0 && ${BARS} === 200 ? performance.now() : -1`);
+  const t1 = await waitIn(
+    page,
+    `performance.getEntriesByName('review-diff-shown').length > 0 && ${BARS} === 200 ? performance.now() : -1`,
+  );
   return t1 - t0;
 }
 
@@ -120,7 +143,9 @@ async function framesDuring(page: Page, scrub: () => Promise<void>): Promise<{ f
     requestAnimationFrame(tick);
   })()`);
   await scrub();
-  return page.evaluate<{ frames: number[]; longest: number }>('(window.__run = false, { frames: window.__frames.slice(1), longest: window.__long })');
+  return page.evaluate<{ frames: number[]; longest: number }>(
+    '(window.__run = false, { frames: window.__frames.slice(1), longest: window.__long })',
+  );
 }
 
 async function main(): Promise<void> {
@@ -132,7 +157,11 @@ async function main(): Promise<void> {
   await buildSession(dataDir, root);
   console.log(`built a 500-step session in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const served = await serve({ projectRoot: ROOT, dataDir });
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: ARGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: ARGS,
+    headless: true,
+  });
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     await page.goto(served.host.url);
@@ -162,7 +191,10 @@ async function main(): Promise<void> {
       await page.mouse.up();
     });
     const reached = await strip.getAttribute('aria-valuenow');
-    for (const [name, r] of [['arrow keys ×499', keys], ['mouse drag', drag]] as const) {
+    for (const [name, r] of [
+      ['arrow keys ×499', keys],
+      ['mouse drag', drag],
+    ] as const) {
       const m = median(r.frames);
       const slow = r.frames.filter((f) => f > 2 * FRAME_MS).length;
       console.log(
@@ -170,7 +202,9 @@ async function main(): Promise<void> {
           `${slow}/${r.frames.length} frames over 33 ms, longest task ${r.longest.toFixed(0)} ms`,
       );
     }
-    console.log(`drag reached point ${Number(reached) + 1} of 500 (tiles virtualized: ${await page.locator('[data-testid=timeline-tile]').count()} in the DOM)`);
+    console.log(
+      `drag reached point ${Number(reached) + 1} of 500 (tiles virtualized: ${await page.locator('[data-testid=timeline-tile]').count()} in the DOM)`,
+    );
     console.log('(figures taken on a shared 2-core machine under load from other helpers)');
   } finally {
     await browser.close();

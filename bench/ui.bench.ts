@@ -18,7 +18,15 @@ import { serve } from '../src/main/host/serve';
 import { buildRenderer, rendererIsStale } from '../src/main/host/renderer-build';
 
 const ROOT = process.cwd();
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -48,14 +56,43 @@ function bigSession(n: number): string {
     const id = `msg_${String(i).padStart(5, '0')}`;
     const role = i % 2 === 0 ? 'user' : 'assistant';
     const base = { id, sessionId: sid, role, time: 1_700_000_000_000 + i };
-    const text = role === 'user' ? `Question ${i}: please look at module ${i % 37}.` : `Answer ${i}. Here is a change:\n\n\`\`\`ts\nexport const x${i} = ${i};\n\`\`\`\n\nDone.`;
+    const text =
+      role === 'user'
+        ? `Question ${i}: please look at module ${i % 37}.`
+        : `Answer ${i}. Here is a change:\n\n\`\`\`ts\nexport const x${i} = ${i};\n\`\`\`\n\nDone.`;
     const parts: unknown[] = [{ id: `prt_${i}_t`, sessionId: sid, messageId: id, time: base.time, type: 'text', text }];
     if (role === 'assistant' && i % 3 === 1) {
-      parts.push({ id: `prt_${i}_tool`, sessionId: sid, messageId: id, time: base.time, type: 'tool', tool: 'edit', callId: `c${i}`, state: 'completed', input: { filePath: `src/m${i}.ts` }, output: 'ok', metadata: { rung: 'simple', diff: { file: `src/m${i}.ts`, additions: 2, deletions: 1, patch: '@@ -1 +1,2 @@\n-a\n+b\n+c' } } });
+      parts.push({
+        id: `prt_${i}_tool`,
+        sessionId: sid,
+        messageId: id,
+        time: base.time,
+        type: 'tool',
+        tool: 'edit',
+        callId: `c${i}`,
+        state: 'completed',
+        input: { filePath: `src/m${i}.ts` },
+        output: 'ok',
+        metadata: {
+          rung: 'simple',
+          diff: { file: `src/m${i}.ts`, additions: 2, deletions: 1, patch: '@@ -1 +1,2 @@\n-a\n+b\n+c' },
+        },
+      });
     }
     messages.push({ ...base, ...(role === 'user' ? { text } : {}), parts });
   }
-  return JSON.stringify({ format: 'landfall.session', version: 1, session: { id: sid, projectId: 'p', title: 'Two thousand messages', created: 1_700_000_000_000, updated: 1_700_000_000_000 }, messages });
+  return JSON.stringify({
+    format: 'landfall.session',
+    version: 1,
+    session: {
+      id: sid,
+      projectId: 'p',
+      title: 'Two thousand messages',
+      created: 1_700_000_000_000,
+      updated: 1_700_000_000_000,
+    },
+    messages,
+  });
 }
 
 async function openChat(page: Page, root: string): Promise<void> {
@@ -72,7 +109,10 @@ async function scroll(browser: Browser, temp: string): Promise<{ frames: number[
     await mkdir(root, { recursive: true });
     const project = await served.services.handlers['projects.open']({ root });
     if (!project.ok) throw new Error(project.error.message);
-    const imported = await served.services.handlers['sessions.import']({ projectId: project.value.id, json: bigSession(2000) });
+    const imported = await served.services.handlers['sessions.import']({
+      projectId: project.value.id,
+      json: bigSession(2000),
+    });
     if (!imported.ok) throw new Error(imported.error.message);
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 820 } })).newPage();
     await page.goto(served.host.url);
@@ -111,7 +151,8 @@ async function tokenServer(tokens: number, perSecond: number): Promise<{ url: st
     let sent = 0;
     const batch = Math.max(1, Math.round(perSecond / 200));
     const timer = setInterval(() => {
-      for (let i = 0; i < batch && sent < tokens; i++, sent++) res.write(chunk({ content: sent % 40 === 39 ? 'word\n\n' : 'word ' }));
+      for (let i = 0; i < batch && sent < tokens; i++, sent++)
+        res.write(chunk({ content: sent % 40 === 39 ? 'word\n\n' : 'word ' }));
       if (sent >= tokens) {
         clearInterval(timer);
         res.write(chunk({}, 'stop'));
@@ -120,14 +161,24 @@ async function tokenServer(tokens: number, perSecond: number): Promise<{ url: st
     }, 5);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 async function streaming(browser: Browser, temp: string): Promise<{ busy: number; taskBusy: number; seconds: number }> {
   const tokens = await tokenServer(10_000, 2_000);
   const dataDir = join(temp, 'stream');
   await mkdir(dataDir, { recursive: true });
-  await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ defaultProvider: 'custom', providers: [{ id: 'custom', kind: 'openai-compatible', baseURL: tokens.url, model: 'bench' }], permissions: [] }));
+  await writeFile(
+    join(dataDir, 'settings.json'),
+    JSON.stringify({
+      defaultProvider: 'custom',
+      providers: [{ id: 'custom', kind: 'openai-compatible', baseURL: tokens.url, model: 'bench' }],
+      permissions: [],
+    }),
+  );
   const served = await serve({ projectRoot: ROOT, dataDir, build: false });
   try {
     const root = join(temp, 'stream-project');
@@ -140,7 +191,10 @@ async function streaming(browser: Browser, temp: string): Promise<{ busy: number
     await cdp.send('Performance.enable');
     const metrics = async (): Promise<{ task: number; cpu: number }> => {
       const list = (await cdp.send('Performance.getMetrics')).metrics;
-      return { task: list.find((m) => m.name === 'TaskDuration')?.value ?? 0, cpu: list.find((m) => m.name === 'ThreadTime')?.value ?? 0 };
+      return {
+        task: list.find((m) => m.name === 'TaskDuration')?.value ?? 0,
+        cpu: list.find((m) => m.name === 'ThreadTime')?.value ?? 0,
+      };
     };
     const before = await metrics();
     const t0 = performance.now();
@@ -161,15 +215,25 @@ async function main(): Promise<void> {
   const rendererDir = resolve(ROOT, 'out/renderer');
   if (await rendererIsStale(ROOT, rendererDir)) await buildRenderer(ROOT, rendererDir);
   const temp = await mkdtemp(join(tmpdir(), 'landfall-bench-ui-'));
-  const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: ARGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: ARGS,
+    headless: true,
+  });
   try {
     const paints = await firstPaint(browser, temp);
-    console.log(`first paint (host start → app painted): median ${median(paints).toFixed(0)} ms over ${paints.length} runs [${paints.map((t) => t.toFixed(0)).join(', ')}]; target ≤ 1500 ms → ratio ${(median(paints) / 1500).toFixed(2)}`);
+    console.log(
+      `first paint (host start → app painted): median ${median(paints).toFixed(0)} ms over ${paints.length} runs [${paints.map((t) => t.toFixed(0)).join(', ')}]; target ≤ 1500 ms → ratio ${(median(paints) / 1500).toFixed(2)}`,
+    );
     const s = await scroll(browser, temp);
     const sorted = [...s.frames].sort((a, b) => a - b);
-    console.log(`2,000-message scroll: ${s.frames.length} frames, median ${median(s.frames).toFixed(1)} ms, p95 ${(sorted[Math.floor(sorted.length * 0.95)] ?? NaN).toFixed(1)} ms, dropped (> 33.4 ms) ${s.dropped}`);
+    console.log(
+      `2,000-message scroll: ${s.frames.length} frames, median ${median(s.frames).toFixed(1)} ms, p95 ${(sorted[Math.floor(sorted.length * 0.95)] ?? NaN).toFixed(1)} ms, dropped (> 33.4 ms) ${s.dropped}`,
+    );
     const st = await streaming(browser, temp);
-    console.log(`10,000 streamed tokens: ${st.seconds.toFixed(1)} s, renderer main thread busy ${(st.busy * 100).toFixed(1)}% CPU (task wall time ${(st.taskBusy * 100).toFixed(1)}%); target < 30% → ratio ${(st.busy / 0.3).toFixed(2)}`);
+    console.log(
+      `10,000 streamed tokens: ${st.seconds.toFixed(1)} s, renderer main thread busy ${(st.busy * 100).toFixed(1)}% CPU (task wall time ${(st.taskBusy * 100).toFixed(1)}%); target < 30% → ratio ${(st.busy / 0.3).toFixed(2)}`,
+    );
     console.log('(taken on a shared 2-core machine under load)');
   } finally {
     await browser.close();

@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { SAMPLE, fileText, rowsDoNotOverlap, sampleEndState, sampleProject, shot, openApp, type AppInBrowser, type AppUnderTest } from './harness';
+import {
+  SAMPLE,
+  fileText,
+  rowsDoNotOverlap,
+  sampleEndState,
+  sampleProject,
+  shot,
+  openApp,
+  type AppInBrowser,
+  type AppUnderTest,
+} from './harness';
 
 const ASK_EDITS = {
   defaultProvider: 'ollama',
@@ -97,7 +107,9 @@ describe('chat against the web host', () => {
     await page.click('[data-testid=reject-send]');
 
     // The rejected call's result — what the model reads — carries the reason.
-    await page.locator('.tool-card[data-tool=edit][data-state=error]', { hasText: 'Keep the CLI untouched for now' }).waitFor();
+    await page
+      .locator('.tool-card[data-tool=edit][data-state=error]', { hasText: 'Keep the CLI untouched for now' })
+      .waitFor();
     await page.getByText(/Replayed turn 1 of 2/).waitFor();
     expect(await disk(root)).toEqual({ ...base, 'src/greet.js': end['src/greet.js'] });
 
@@ -105,7 +117,12 @@ describe('chat against the web host', () => {
     await (await promptFor('README.md')).locator('[data-testid=allow-once]').click();
     await page.getByText(/Replayed turn 2 of 2/).waitFor();
     await idle();
-    const after = { ...base, 'src/greet.js': end['src/greet.js'], 'test/shout.test.js': end['test/shout.test.js'], 'README.md': end['README.md'] };
+    const after = {
+      ...base,
+      'src/greet.js': end['src/greet.js'],
+      'test/shout.test.js': end['test/shout.test.js'],
+      'README.md': end['README.md'],
+    };
     expect(await disk(root)).toEqual(after);
     expect(await page.locator('.tool-card[data-tool=edit][data-state=completed]').count()).toBeGreaterThanOrEqual(2);
     await page.locator('.tool-card[data-tool=edit][data-state=completed] .tool-head').first().click();
@@ -144,7 +161,11 @@ describe('chat against the web host', () => {
     expect(file.suggestedFilename()).toBe('shout-flag.landfall.json');
     const saved = join(app.temp, 'export.json');
     await file.saveAs(saved);
-    const exported = JSON.parse(await readFile(saved, 'utf8')) as { format: string; session: { title: string }; messages: unknown[] };
+    const exported = JSON.parse(await readFile(saved, 'utf8')) as {
+      format: string;
+      session: { title: string };
+      messages: unknown[];
+    };
     expect(exported.format).toBe('landfall.session');
     expect(exported.session.title).toBe('Shout flag');
 
@@ -178,12 +199,15 @@ describe('chat against the web host', () => {
     expect(errors).toEqual([]);
   });
 
-  test('a write that breaks the syntax shows the language server\'s diagnostics on its tool card', async () => {
+  test("a write that breaks the syntax shows the language server's diagnostics on its tool card", async () => {
     const recording = join(app.temp, 'broken-recording');
     await mkdir(recording, { recursive: true });
     const broken = 'export const greeting = ;\n';
     await writeFile(join(recording, 'files.jsonl'), '');
-    await writeFile(join(recording, 'calls.jsonl'), `${JSON.stringify({ seq: 1, tool: 'write', path: 'src/broken.js', content: broken, orig_outcome: 'ok' })}\n`);
+    await writeFile(
+      join(recording, 'calls.jsonl'),
+      `${JSON.stringify({ seq: 1, tool: 'write', path: 'src/broken.js', content: broken, orig_outcome: 'ok' })}\n`,
+    );
     await page.click('[data-testid=new-session]');
     await send(`/replay ${recording}`);
     await (await promptFor('src/broken.js')).locator('[data-testid=allow-once]').click();
@@ -219,6 +243,9 @@ describe('chat against the web host', () => {
 });
 
 test('the sample project file bytes match the recording base', async () => {
-  const files = (await readFile(join(SAMPLE, 'recording/files.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { path: string; content: string });
+  const files = (await readFile(join(SAMPLE, 'recording/files.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { path: string; content: string });
   for (const f of files) expect(await fileText(join(SAMPLE, 'project'), f.path)).toBe(f.content);
 });

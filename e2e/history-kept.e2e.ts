@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { SAMPLE, fileText, sampleEndState, sampleProject, shot, openApp, type AppInBrowser, type AppUnderTest } from './harness';
+import {
+  SAMPLE,
+  fileText,
+  sampleEndState,
+  sampleProject,
+  shot,
+  openApp,
+  type AppInBrowser,
+  type AppUnderTest,
+} from './harness';
 
 const ALLOW_ALL = {
   defaultProvider: 'ollama',

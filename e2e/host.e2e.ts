@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { WebSocket } from 'ws';
 import type { BrowserContext, Page } from 'playwright-core';
-import { fileText, rowsDoNotOverlap, sampleEndState, shot, openApp, type AppInBrowser, type AppUnderTest } from './harness';
+import {
+  fileText,
+  rowsDoNotOverlap,
+  sampleEndState,
+  shot,
+  openApp,
+  type AppInBrowser,
+  type AppUnderTest,
+} from './harness';
 
 let ui: AppInBrowser;
 let app: AppUnderTest;
@@ -41,10 +49,18 @@ function tryConnect(headers: Record<string, string>): Promise<'open' | number> {
 /** A GET with the path sent exactly as written (fetch would normalise the dots away). */
 function rawGet(path: string, cookie: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: app.served.host.port, path, headers: { cookie, host: `127.0.0.1:${app.served.host.port}` } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: app.served.host.port,
+        path,
+        headers: { cookie, host: `127.0.0.1:${app.served.host.port}` },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -74,7 +90,14 @@ describe('the web host', () => {
       while (replies.length < 5) await new Promise((r) => setTimeout(r, 20));
       ws.close();
       return replies;
-    })()`)) as { id: number | null; result: { ok: boolean; error?: { code: string; message: string; data?: { issues: { path: string }[] } }; value?: unknown } }[];
+    })()`)) as {
+      id: number | null;
+      result: {
+        ok: boolean;
+        error?: { code: string; message: string; data?: { issues: { path: string }[] } };
+        value?: unknown;
+      };
+    }[];
     const byId = new Map(answers.map((a) => [a.id, a.result]));
     expect(byId.get(1)?.ok).toBe(false);
     expect(byId.get(1)?.error?.code).toBe('invalid_input');
@@ -82,7 +105,10 @@ describe('the web host', () => {
     expect(byId.get(2)?.error?.code).toBe('unknown_call');
     expect(byId.get(null)?.error?.code).toBe('invalid_input');
     expect(byId.get(3)?.error?.code).toBe('file_not_found');
-    expect(byId.get(4)).toEqual({ ok: true, value: { version: expect.any(String), transport: 'web', nativeDialog: false, firstRun: true } });
+    expect(byId.get(4)).toEqual({
+      ok: true,
+      value: { version: expect.any(String), transport: 'web', nativeDialog: false, firstRun: true },
+    });
   });
 
   test('a WebSocket without the session cookie, or from another origin, is refused', async () => {
@@ -120,13 +146,15 @@ describe('the web host', () => {
     const [folder] = await readdir(samples);
     expect(folder).toBeDefined();
     const end = await sampleEndState();
-    for (const [path, text] of Object.entries(end)) expect(await fileText(join(samples, folder as string), path)).toBe(text);
+    for (const [path, text] of Object.entries(end))
+      expect(await fileText(join(samples, folder as string), path)).toBe(text);
     await shot(page, '11-sample-replayed');
     expect(errors).toEqual([]);
   });
 
   test('the theme follows the OS: dark when the system is dark', async () => {
-    const background = (): Promise<string> => page.evaluate('getComputedStyle(document.body).backgroundColor') as Promise<string>;
+    const background = (): Promise<string> =>
+      page.evaluate('getComputedStyle(document.body).backgroundColor') as Promise<string>;
     expect(await background()).toBe('rgb(247, 247, 245)');
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await background()).toBe('rgb(23, 25, 28)');

@@ -15,15 +15,34 @@ import { shot, type AppUnderTest, openApp, type AppInBrowser } from './harness';
 const big = `{\n${Array.from({ length: 100_000 }, (_, i) => `"k${i}": ${i}`).join(',\n')}\n}\n`;
 const bundle = `${'var a=1;'.repeat(200_000)}var z=0;`;
 const logo2 = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]), randomBytes(120_000)]);
-const logo = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), randomBytes(100_000)]);
+const logo = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  randomBytes(100_000),
+]);
 
 async function writeRecording(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const calls = [
     { seq: 1, tool: 'read', path: 'big.json', orig_outcome: 'ok', response_index: 0 },
-    { seq: 2, tool: 'edit', path: 'big.json', old_string: '"k123": 123,', new_string: '"k123": 124,', orig_outcome: 'ok', response_index: 0 },
+    {
+      seq: 2,
+      tool: 'edit',
+      path: 'big.json',
+      old_string: '"k123": 123,',
+      new_string: '"k123": 124,',
+      orig_outcome: 'ok',
+      response_index: 0,
+    },
     { seq: 3, tool: 'read', path: 'bundle.min.js', orig_outcome: 'ok', response_index: 0 },
-    { seq: 4, tool: 'edit', path: 'bundle.min.js', old_string: 'var z=0;', new_string: 'var z=1;', orig_outcome: 'ok', response_index: 0 },
+    {
+      seq: 4,
+      tool: 'edit',
+      path: 'bundle.min.js',
+      old_string: 'var z=0;',
+      new_string: 'var z=1;',
+      orig_outcome: 'ok',
+      response_index: 0,
+    },
   ];
   await writeFile(join(dir, 'calls.jsonl'), calls.map((c) => JSON.stringify(c)).join('\n') + '\n');
   await writeFile(join(dir, 'files.jsonl'), '');
@@ -94,12 +113,29 @@ describe('B40 — huge, long-line and binary files in the review view', () => {
       const blocked = await longTasks();
       expect(Math.max(0, ...blocked)).toBeLessThan(200);
       await shot(page, c.shot);
-      const original = c.path === 'big.json' ? Buffer.from(big) : c.path === 'bundle.min.js' ? Buffer.from(bundle) : logo;
-      expect(await readFile(join(project, c.path)).then((b) => b.equals(original), () => false)).toBe(false);
+      const original =
+        c.path === 'big.json' ? Buffer.from(big) : c.path === 'bundle.min.js' ? Buffer.from(bundle) : logo;
+      expect(
+        await readFile(join(project, c.path)).then(
+          (b) => b.equals(original),
+          () => false,
+        ),
+      ).toBe(false);
       await guard.getByTestId('hunk-reject').first().click();
-      await expect.poll(() => readFile(join(project, c.path)).then((b) => b.equals(original), () => false), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(
+          () =>
+            readFile(join(project, c.path)).then(
+              (b) => b.equals(original),
+              () => false,
+            ),
+          { timeout: 10_000 },
+        )
+        .toBe(true);
       if (c.against === 'previous') {
-        await expect.poll(() => guard.locator('[data-testid=hunk-bar]').first().getAttribute('data-state'), { timeout: 10_000 }).toBe('rejected');
+        await expect
+          .poll(() => guard.locator('[data-testid=hunk-bar]').first().getAttribute('data-state'), { timeout: 10_000 })
+          .toBe('rejected');
       } else {
         // Against now, a rejected change is simply no longer a difference.
         await expect.poll(() => file.count(), { timeout: 10_000 }).toBe(0);

@@ -13,21 +13,52 @@ import type { Page } from 'playwright-core';
 import { fileText, shot, type AppUnderTest, openApp, type AppInBrowser } from './harness';
 
 const base = Array.from({ length: 12 }, (_, i) => `${i + 1}\n`).join('');
-const lines = (edits: Record<number, string>): string => Array.from({ length: 12 }, (_, i) => `${edits[i + 1] ?? i + 1}\n`).join('');
+const lines = (edits: Record<number, string>): string =>
+  Array.from({ length: 12 }, (_, i) => `${edits[i + 1] ?? i + 1}\n`).join('');
 
 /** The recording: turn 1 = step A (3 hunks: lines 2, 5, 8), step B (line 8 again), step C (new notes.txt); turn 2 = step D (line 12). */
 async function writeRecording(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   const calls = [
     { seq: 1, tool: 'read', path: 'r.txt', orig_outcome: 'ok', response_index: 0 },
-    { seq: 2, tool: 'edit', path: 'r.txt', old_string: '1\n2\n3\n4\n5\n6\n7\n8\n', new_string: '1\ntwo\n3\n4\nfive\n6\n7\neight\n', orig_outcome: 'ok', response_index: 0 },
-    { seq: 3, tool: 'edit', path: 'r.txt', old_string: 'eight\n', new_string: 'EIGHT\n', orig_outcome: 'ok', response_index: 0 },
+    {
+      seq: 2,
+      tool: 'edit',
+      path: 'r.txt',
+      old_string: '1\n2\n3\n4\n5\n6\n7\n8\n',
+      new_string: '1\ntwo\n3\n4\nfive\n6\n7\neight\n',
+      orig_outcome: 'ok',
+      response_index: 0,
+    },
+    {
+      seq: 3,
+      tool: 'edit',
+      path: 'r.txt',
+      old_string: 'eight\n',
+      new_string: 'EIGHT\n',
+      orig_outcome: 'ok',
+      response_index: 0,
+    },
     { seq: 4, tool: 'write', path: 'notes.txt', content: 'notes\n', orig_outcome: 'ok', response_index: 0 },
-    { seq: 5, tool: 'edit', path: 'r.txt', old_string: '12\n', new_string: 'twelve\n', orig_outcome: 'ok', response_index: 1 },
+    {
+      seq: 5,
+      tool: 'edit',
+      path: 'r.txt',
+      old_string: '12\n',
+      new_string: 'twelve\n',
+      orig_outcome: 'ok',
+      response_index: 1,
+    },
   ];
   await writeFile(join(dir, 'calls.jsonl'), calls.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  await writeFile(join(dir, 'files.jsonl'), JSON.stringify({ path: 'r.txt', encoding: 'utf8', content: base, mode: '100644' }) + '\n');
-  await writeFile(join(dir, 'source.json'), JSON.stringify({ id: 'review-e2e', description: 'Written for Landfall: review end-to-end recording.' }));
+  await writeFile(
+    join(dir, 'files.jsonl'),
+    JSON.stringify({ path: 'r.txt', encoding: 'utf8', content: base, mode: '100644' }) + '\n',
+  );
+  await writeFile(
+    join(dir, 'source.json'),
+    JSON.stringify({ id: 'review-e2e', description: 'Written for Landfall: review end-to-end recording.' }),
+  );
 }
 
 let ui: AppInBrowser;
@@ -79,8 +110,22 @@ describe('review in the app', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => strip.getAttribute('aria-valuenow')).toBe('1');
     await expect.poll(() => bars().count(), { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => page.locator('[data-testid=review-file]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-path'), e.querySelector('.file-status')?.textContent, e.querySelector('.file-counts')?.textContent]))).toEqual([['r.txt', 'M', '−1 +1']]);
-    await expect.poll(() => page.locator('[data-testid=review-diff-editor] .editor.modified').innerText(), { timeout: 10_000 }).toContain('EIGHT');
+    await expect
+      .poll(() =>
+        page
+          .locator('[data-testid=review-file]')
+          .evaluateAll((els) =>
+            els.map((e) => [
+              e.getAttribute('data-path'),
+              e.querySelector('.file-status')?.textContent,
+              e.querySelector('.file-counts')?.textContent,
+            ]),
+          ),
+      )
+      .toEqual([['r.txt', 'M', '−1 +1']]);
+    await expect
+      .poll(() => page.locator('[data-testid=review-diff-editor] .editor.modified').innerText(), { timeout: 10_000 })
+      .toContain('EIGHT');
     await shot(page, 'review-2-step2');
   });
 

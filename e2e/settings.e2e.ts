@@ -16,7 +16,8 @@ let app: AppUnderTest;
 let page: Page;
 let errors: string[];
 
-const BROKEN = '{\n  "defaultProvider": "ollama",\n  // notes: the GPU box answers on 11434\n  "providers": [],\n  "permissions": []\n}\n';
+const BROKEN =
+  '{\n  "defaultProvider": "ollama",\n  // notes: the GPU box answers on 11434\n  "providers": [],\n  "permissions": []\n}\n';
 
 beforeAll(async () => {
   ui = await openApp();
@@ -51,7 +52,8 @@ describe('settings.json broken while the app runs', () => {
     await page.locator('[data-testid=reset-settings]').click();
     const notice = page.locator('[data-testid=settings-backup]');
     await notice.waitFor();
-    const backup = /(\S+settings\.json\.bak-\d{8}-\d{6}\S*)/.exec(await notice.innerText())?.[1]?.replace(/\.$/, '') ?? '';
+    const backup =
+      /(\S+settings\.json\.bak-\d{8}-\d{6}\S*)/.exec(await notice.innerText())?.[1]?.replace(/\.$/, '') ?? '';
     expect(await readFile(backup, 'utf8')).toBe(BROKEN);
     expect(existsSync(file)).toBe(false);
     expect(await page.locator('[data-testid=settings-load-error]').count()).toBe(0);

@@ -36,4 +36,7 @@ for (const name of EVENT_NAMES) {
   };
 }
 
-contextBridge.exposeInMainWorld('landfall', Object.freeze({ calls: Object.freeze(calls), events: Object.freeze(events) }));
+contextBridge.exposeInMainWorld(
+  'landfall',
+  Object.freeze({ calls: Object.freeze(calls), events: Object.freeze(events) }),
+);

@@ -21,7 +21,9 @@ export const PartSchema = partSchema;
 export const MessageWithPartsSchema = MessageSchema.extend({ parts: z.array(PartSchema) });
 
 /** A permission question still waiting for an answer (the core's `permission.asked` event, kept until answered). */
-export const PermissionAskSchema = coreEventSchema.options.find((o) => o.shape.type.value === 'permission.asked') as unknown as z.ZodType<EventOf<'permission.asked'>>;
+export const PermissionAskSchema = coreEventSchema.options.find(
+  (o) => o.shape.type.value === 'permission.asked',
+) as unknown as z.ZodType<EventOf<'permission.asked'>>;
 
 export const SessionDetailSchema = z.object({
   session: SessionSchema,

@@ -17,20 +17,40 @@ import {
   SettingsInputSchema,
   SettingsViewSchema,
 } from './contract-schemas';
-import { DecideInputSchema, DecisionSchema, ReviewDiffSchema, ReviewTargetSchema, RevertPreviewSchema, TimelineEntrySchema } from './review-schemas';
+import {
+  DecideInputSchema,
+  DecisionSchema,
+  ReviewDiffSchema,
+  ReviewTargetSchema,
+  RevertPreviewSchema,
+  TimelineEntrySchema,
+} from './review-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
 const empty = z.object({});
 
 /** A file a history move left as the user had it, and why (`not_written`: the snapshot store could not write it). */
-export const KeptFileSchema = z.object({ path: z.string(), reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written']) });
+export const KeptFileSchema = z.object({
+  path: z.string(),
+  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written']),
+});
 export type KeptFile = z.infer<typeof KeptFileSchema>;
 
 /** An application-menu command for the window (the menu lives in main; the action in the renderer's store). */
 export const AppCommandSchema = z.object({
   type: z.literal('app.command'),
-  command: z.enum(['project.pick', 'session.new', 'view.settings', 'view.projects', 'view.palette', 'history.undo', 'history.redo', 'chat.stop', 'sample.replay']),
+  command: z.enum([
+    'project.pick',
+    'session.new',
+    'view.settings',
+    'view.projects',
+    'view.palette',
+    'history.undo',
+    'history.redo',
+    'chat.stop',
+    'sample.replay',
+  ]),
 });
 export type AppCommand = z.infer<typeof AppCommandSchema>['command'];
 
@@ -44,7 +64,10 @@ export const calls = {
   /** Copies the sample project from resources/ to a fresh folder, opens it and creates a session ready to replay. */
   'projects.openSample': { input: empty, output: z.object({ project: ProjectSchema, session: SessionSchema }) },
   'sessions.list': { input: z.object({ projectId: id }), output: z.array(SessionSchema) },
-  'sessions.create': { input: z.object({ projectId: id, title: z.string().max(200).optional() }), output: SessionSchema },
+  'sessions.create': {
+    input: z.object({ projectId: id, title: z.string().max(200).optional() }),
+    output: SessionSchema,
+  },
   'sessions.get': { input: sessionRef, output: SessionDetailSchema },
   'sessions.rename': { input: z.object({ sessionId: id, title: z.string().min(1).max(200) }), output: SessionSchema },
   'sessions.delete': { input: sessionRef, output: z.object({ deleted: z.literal(true) }) },
@@ -55,13 +78,20 @@ export const calls = {
     output: SessionSchema,
   },
   /** Sends a user message; resolves once the turn has started (progress arrives as events) or failed to start. */
-  'chat.prompt': { input: z.object({ sessionId: id, text: z.string().min(1).max(200_000) }), output: z.object({ started: z.literal(true) }) },
+  'chat.prompt': {
+    input: z.object({ sessionId: id, text: z.string().min(1).max(200_000) }),
+    output: z.object({ started: z.literal(true) }),
+  },
   /**
    * Plays a recorded session (`sample`, or a corpus session folder) through the loop as the provider, asking
    * permissions like a live model would. `text` is the first turn's user message.
    */
   'chat.replay': {
-    input: z.object({ sessionId: id, recording: z.string().min(1).max(4096), text: z.string().max(200_000).optional() }),
+    input: z.object({
+      sessionId: id,
+      recording: z.string().min(1).max(4096),
+      text: z.string().max(200_000).optional(),
+    }),
     output: z.object({ started: z.literal(true) }),
   },
   'chat.stop': { input: sessionRef, output: z.object({ stopped: z.boolean() }) },
@@ -79,13 +109,22 @@ export const calls = {
    * after the agent's step or after the revert wrote them) — never overwritten without `force`.
    * Undo: `text` is the user message to put back in the input.
    */
-  'history.undo': { input: sessionRef, output: z.object({ text: z.string().nullable(), session: SessionSchema, kept: z.array(KeptFileSchema) }) },
-  'history.redo': { input: sessionRef, output: z.object({ redone: z.boolean(), session: SessionSchema, kept: z.array(KeptFileSchema) }) },
+  'history.undo': {
+    input: sessionRef,
+    output: z.object({ text: z.string().nullable(), session: SessionSchema, kept: z.array(KeptFileSchema) }),
+  },
+  'history.redo': {
+    input: sessionRef,
+    output: z.object({ redone: z.boolean(), session: SessionSchema, kept: z.array(KeptFileSchema) }),
+  },
   'history.revert': {
     input: z.object({ sessionId: id, messageId: id, partId: id.optional(), force: z.boolean().optional() }),
     output: z.object({ session: SessionSchema, kept: z.array(KeptFileSchema) }),
   },
-  'history.unrevert': { input: sessionRef, output: z.object({ session: SessionSchema, kept: z.array(KeptFileSchema) }) },
+  'history.unrevert': {
+    input: sessionRef,
+    output: z.object({ session: SessionSchema, kept: z.array(KeptFileSchema) }),
+  },
   /** Review (issue 8): the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
   'review.timeline': { input: sessionRef, output: z.array(TimelineEntrySchema) },
   'review.diff': { input: z.object({ sessionId: id, target: ReviewTargetSchema }), output: ReviewDiffSchema },
@@ -96,7 +135,10 @@ export const calls = {
   'settings.get': { input: empty, output: SettingsViewSchema },
   'settings.save': { input: SettingsInputSchema, output: SettingsViewSchema },
   /** Tries the configured (or given) provider with a tiny request; a failure is `provider_error` with the reason. */
-  'settings.test': { input: SettingsInputSchema.partial(), output: z.object({ model: z.string(), latencyMs: z.number() }) },
+  'settings.test': {
+    input: SettingsInputSchema.partial(),
+    output: z.object({ model: z.string(), latencyMs: z.number() }),
+  },
 } as const satisfies Record<CallName, { input: z.ZodType; output: z.ZodType }>;
 
 /** The schema of one variant of the core's event union, typed as that variant. */
@@ -127,7 +169,11 @@ export const events = {
 // Compile-time check that the name lists and the entries agree both ways.
 type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 // Every core event has an entry (a new core event type fails to compile here until the contract carries it).
-const _names: [Exact<keyof typeof calls, CallName>, Exact<keyof typeof events, EventName>, Exact<CoreEventType, Exclude<EventName, 'app.command'>>] = [true, true, true];
+const _names: [
+  Exact<keyof typeof calls, CallName>,
+  Exact<keyof typeof events, EventName>,
+  Exact<CoreEventType, Exclude<EventName, 'app.command'>>,
+] = [true, true, true];
 void _names;
 
 export type CallInput<N extends CallName> = z.input<(typeof calls)[N]['input']>;

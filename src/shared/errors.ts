@@ -68,7 +68,12 @@ export function ok<T>(value: T): Ok<T> {
 }
 
 /** Build a failure. `hint` is the next step; `data` is optional structured detail. */
-export function fail<C extends ErrorCode>(code: C, message: string, hint: string, data?: Record<string, unknown>): Fail<C> {
+export function fail<C extends ErrorCode>(
+  code: C,
+  message: string,
+  hint: string,
+  data?: Record<string, unknown>,
+): Fail<C> {
   return { ok: false, error: data === undefined ? { code, message, hint } : { code, message, hint, data } };
 }
 

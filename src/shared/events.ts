@@ -67,9 +67,21 @@ const seq = z.number().int().positive();
 /** Every event the core pushes. `type` is the discriminator. */
 export const coreEventSchema = z.discriminatedUnion('type', [
   /** Streamed text of a text part (the part is stored when it ends). */
-  z.object({ type: z.literal('text.delta'), sessionId: z.string(), messageId: z.string(), partId: z.string(), delta: z.string() }),
+  z.object({
+    type: z.literal('text.delta'),
+    sessionId: z.string(),
+    messageId: z.string(),
+    partId: z.string(),
+    delta: z.string(),
+  }),
   /** Streamed reasoning text. */
-  z.object({ type: z.literal('reasoning.delta'), sessionId: z.string(), messageId: z.string(), partId: z.string(), delta: z.string() }),
+  z.object({
+    type: z.literal('reasoning.delta'),
+    sessionId: z.string(),
+    messageId: z.string(),
+    partId: z.string(),
+    delta: z.string(),
+  }),
   /** A part was created or changed (tool state transitions, text closed, step-start/finish, patch). */
   z.object({ type: z.literal('part.updated'), seq, part: partSchema }),
   /** A message was added to a session. */
@@ -77,7 +89,13 @@ export const coreEventSchema = z.discriminatedUnion('type', [
   /** Messages were removed (cleanup after a revert, or session deleted). */
   z.object({ type: z.literal('message.removed'), seq, sessionId: z.string(), messageIds: z.array(z.string()) }),
   /** Parts were removed (cleanup of a part-level revert boundary). */
-  z.object({ type: z.literal('part.removed'), seq, sessionId: z.string(), messageId: z.string(), partIds: z.array(z.string()) }),
+  z.object({
+    type: z.literal('part.removed'),
+    seq,
+    sessionId: z.string(),
+    messageId: z.string(),
+    partIds: z.array(z.string()),
+  }),
   /** A tool call waits for the user's answer; `preview` is the diff the call would write. */
   z.object({
     type: z.literal('permission.asked'),
@@ -101,7 +119,14 @@ export const coreEventSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
   }),
   /** A snapshot (tree hash) was taken at a step boundary. */
-  z.object({ type: z.literal('snapshot.added'), seq, sessionId: z.string(), messageId: z.string(), hash: z.string(), files: z.array(z.string()) }),
+  z.object({
+    type: z.literal('snapshot.added'),
+    seq,
+    sessionId: z.string(),
+    messageId: z.string(),
+    hash: z.string(),
+    files: z.array(z.string()),
+  }),
   /** The session started or finished a turn, or the turn ended with an error. */
   z.object({
     type: z.literal('session.state'),

@@ -14,16 +14,24 @@ const CHILD = path.resolve(process.cwd(), 'src/main/agent/testing/crash-child.ts
 
 function runAndKill(dataDir: string, root: string, mode: 'tool' | 'step'): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, root, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, root, mode], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`child never got ready: ${err}`)); }, 30_000);
-    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`child never got ready: ${err}`));
+    }, 30_000);
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     child.stdout.on('data', (d: Buffer) => {
       if (d.toString().includes('READY')) child.kill('SIGKILL');
     });
     child.on('exit', (_code, signal) => {
       clearTimeout(timer);
-      if (signal === 'SIGKILL') resolve(); else reject(new Error(`child exited by itself: ${err}`));
+      if (signal === 'SIGKILL') resolve();
+      else reject(new Error(`child exited by itself: ${err}`));
     });
   });
 }
@@ -35,7 +43,9 @@ function checkStore(dataDir: string): SessionStore {
   const seqs = (store.db.prepare('SELECT seq FROM events ORDER BY seq').all() as { seq: number }[]).map((r) => r.seq);
   expect(seqs.length).toBeGreaterThan(3);
   expect(seqs).toEqual(seqs.map((_, i) => i + 1));
-  expect(store.db.prepare("SELECT count(*) AS n FROM parts WHERE state IN ('pending','running')").get()).toEqual({ n: 0 });
+  expect(store.db.prepare("SELECT count(*) AS n FROM parts WHERE state IN ('pending','running')").get()).toEqual({
+    n: 0,
+  });
   return store;
 }
 
@@ -59,7 +69,10 @@ describe('crash recovery (SIGKILL)', () => {
       expect(bash?.type === 'tool' && bash.error?.code).toBe('interrupted');
       const write = parts.find((p) => p.type === 'tool' && p.tool === 'write');
       expect(write?.type === 'tool' && write.state).toBe('completed');
-      const last = store.db.prepare('SELECT type, data FROM events ORDER BY seq DESC LIMIT 1').get() as { type: string; data: string };
+      const last = store.db.prepare('SELECT type, data FROM events ORDER BY seq DESC LIMIT 1').get() as {
+        type: string;
+        data: string;
+      };
       expect(last.type).toBe('part.updated');
       expect(JSON.parse(last.data).part.error.code).toBe('interrupted');
       // a second start finds nothing left to recover

@@ -1,6 +1,7 @@
 /** Defaults of a session: the system prompt and the title a new session gets until its first prompt. */
 
-export const SYSTEM_PROMPT = 'You are a coding agent working in the user\'s project through tools. Read a file before editing it; make the smallest edit that does the job; when a tool reports an error, read its hint and act on it.';
+export const SYSTEM_PROMPT =
+  "You are a coding agent working in the user's project through tools. Read a file before editing it; make the smallest edit that does the job; when a tool reports an error, read its hint and act on it.";
 
 /** Title of a session created without one; the first prompt replaces it. */
 export const DEFAULT_TITLE = 'New session';

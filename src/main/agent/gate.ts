@@ -25,7 +25,10 @@ export class PermissionGate {
   private readonly unattended = new Set<string>();
 
   /** `rules()` is read on every request, so saved settings apply at once. */
-  constructor(private readonly store: SessionStore, private readonly rules: () => PermissionRule[]) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly rules: () => PermissionRule[],
+  ) {}
 
   /** The `ask` function for one session's tool context; `partId` ties the question to the tool part. */
   askFor(sessionId: string, partId?: string): PermissionAsk {
@@ -36,17 +39,30 @@ export class PermissionGate {
     const action = evaluatePermission(this.rules(), this.grants.get(sessionId) ?? [], request);
     if (action === 'allow') return Promise.resolve({ allow: true });
     if (action === 'deny') {
-      return Promise.resolve({ allow: false, reason: `A configured rule denies ${request.permission} for ${request.patterns.join(', ') || request.tool}.` });
+      return Promise.resolve({
+        allow: false,
+        reason: `A configured rule denies ${request.permission} for ${request.patterns.join(', ') || request.tool}.`,
+      });
     }
     if (this.unattended.has(sessionId)) {
-      return Promise.resolve({ allow: false, reason: `Nobody is there to answer (unattended run): ${request.title} needs the user's permission.` });
+      return Promise.resolve({
+        allow: false,
+        reason: `Nobody is there to answer (unattended run): ${request.title} needs the user's permission.`,
+      });
     }
     const requestId = newId('per');
     return new Promise((resolve) => {
       this.waiting.set(requestId, { sessionId, request, resolve });
       this.store.logPermission({
-        type: 'permission.asked', requestId, sessionId, partId, tool: request.tool, permission: request.permission,
-        patterns: request.patterns, title: request.title, preview: request.preview,
+        type: 'permission.asked',
+        requestId,
+        sessionId,
+        partId,
+        tool: request.tool,
+        permission: request.permission,
+        patterns: request.patterns,
+        title: request.title,
+        preview: request.preview,
       });
     });
   }
@@ -68,7 +84,13 @@ export class PermissionGate {
       list.push(grantFor(w.request));
       this.grants.set(w.sessionId, list);
     }
-    this.store.logPermission({ type: 'permission.answered', requestId, sessionId: w.sessionId, answer: reply.answer, reason: reply.reason });
+    this.store.logPermission({
+      type: 'permission.answered',
+      requestId,
+      sessionId: w.sessionId,
+      answer: reply.answer,
+      reason: reply.reason,
+    });
     if (reply.answer === 'reject') {
       // the tools phrase the refusal ("The user said: …"); the reason is passed on as the user wrote it
       w.resolve(reply.reason ? { allow: false, reason: reply.reason } : { allow: false });
@@ -88,7 +110,8 @@ export class PermissionGate {
 
   /** In an unattended session (replay, scripts) a question is answered "reject" at once instead of waiting. */
   setUnattended(sessionId: string, on: boolean): void {
-    if (on) this.unattended.add(sessionId); else this.unattended.delete(sessionId);
+    if (on) this.unattended.add(sessionId);
+    else this.unattended.delete(sessionId);
   }
 
   /** Forget a session's "always" grants (session deleted). */

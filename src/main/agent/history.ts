@@ -20,7 +20,10 @@ export function resultText(part: ToolPart): string {
 }
 
 function stepMessages(parts: Part[]): ModelMessage[] {
-  const text = parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('');
+  const text = parts
+    .filter((p) => p.type === 'text')
+    .map((p) => (p as { text: string }).text)
+    .join('');
   const tools = parts.filter((p): p is ToolPart => p.type === 'tool');
   if (text === '' && tools.length === 0) return [];
   const content: Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string> = [];
@@ -35,7 +38,8 @@ function stepMessages(parts: Part[]): ModelMessage[] {
       type: 'tool-result',
       toolCallId: t.callId,
       toolName: t.tool,
-      output: t.state === 'completed' ? { type: 'text', value: resultText(t) } : { type: 'error-text', value: resultText(t) },
+      output:
+        t.state === 'completed' ? { type: 'text', value: resultText(t) } : { type: 'error-text', value: resultText(t) },
     }));
     out.push({ role: 'tool', content: results });
   }

@@ -13,10 +13,20 @@ import { harness, scripted } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
 function model(doStream: LanguageModelV3['doStream']): LanguageModelV3 {
-  return { specificationVersion: 'v3', provider: 'test', modelId: 'hostile', supportedUrls: {}, doGenerate: () => Promise.reject(new Error('stream only')), doStream };
+  return {
+    specificationVersion: 'v3',
+    provider: 'test',
+    modelId: 'hostile',
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error('stream only')),
+    doStream,
+  };
 }
 
 /** A stream of the given parts, then (optionally) nothing more, ever. */
@@ -32,8 +42,12 @@ function streamOf(parts: LanguageModelV3StreamPart[], hang = false): ReturnType<
 }
 
 const finish: LanguageModelV3StreamPart = {
-  type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-  usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+  type: 'finish',
+  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+  usage: {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  },
 };
 
 async function stoppedWithin(x: Harness, session: string, m: LanguageModelV3, ms: number): Promise<void> {
@@ -50,15 +64,36 @@ async function stoppedWithin(x: Harness, session: string, m: LanguageModelV3, ms
 describe('a hostile provider', () => {
   it('stop ends a turn whose model never answers and ignores the abort signal', async () => {
     h = await harness();
-    await stoppedWithin(h, h.newSession(), model(() => new Promise(() => {})), 3000);
+    await stoppedWithin(
+      h,
+      h.newSession(),
+      model(() => new Promise(() => {})),
+      3000,
+    );
   });
 
   it('stop ends a turn whose stream hangs mid-text and ignores the abort signal', async () => {
     h = await harness();
     const s = h.newSession();
-    await stoppedWithin(h, s, model(() => streamOf([{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'half' }], true)), 3000);
+    await stoppedWithin(
+      h,
+      s,
+      model(() =>
+        streamOf(
+          [
+            { type: 'stream-start', warnings: [] },
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: 'half' },
+          ],
+          true,
+        ),
+      ),
+      3000,
+    );
     const v = h.svc.getSession(s);
-    const texts = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text) : [];
+    const texts = v.ok
+      ? v.value.messages[1]?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)
+      : [];
     expect(texts).toEqual(['half']);
   });
 
@@ -68,7 +103,11 @@ describe('a hostile provider', () => {
     let calls = 0;
     const garbage = model(() => {
       calls++;
-      if (calls > 1) return streamOf([{ type: 'stream-start', warnings: [] }, { ...finish, finishReason: { unified: 'stop', raw: 'stop' } }]);
+      if (calls > 1)
+        return streamOf([
+          { type: 'stream-start', warnings: [] },
+          { ...finish, finishReason: { unified: 'stop', raw: 'stop' } },
+        ]);
       return streamOf([
         { type: 'stream-start', warnings: [] },
         { type: 'tool-call', toolCallId: 'a', toolName: 'write', input: '{"filePath": "x.txt", "content": ' },
@@ -81,26 +120,38 @@ describe('a hostile provider', () => {
     expect(r.ok).toBe(true);
     expect(h.svc.isBusy(s)).toBe(false);
     const v = h.svc.getSession(s);
-    const tools = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'tool') ?? [] : [];
+    const tools = v.ok ? (v.value.messages[1]?.parts.filter((p) => p.type === 'tool') ?? []) : [];
     expect(tools.every((p) => p.type === 'tool' && p.state === 'error')).toBe(true);
   });
 
   it('a stream that throws a non-Error or ends without a finish ends the turn with an error result', async () => {
     h = await harness();
     const s = h.newSession();
-    const throwing = model(() => Promise.resolve({
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
-        start(c) {
-          c.enqueue({ type: 'stream-start', warnings: [] });
-          c.enqueue({ type: 'text-start', id: 't' });
-          c.enqueue({ type: 'text-delta', id: 't', delta: 'par' });
-          c.error('a string, not an Error');
-        },
+    const throwing = model(() =>
+      Promise.resolve({
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(c) {
+            c.enqueue({ type: 'stream-start', warnings: [] });
+            c.enqueue({ type: 'text-start', id: 't' });
+            c.enqueue({ type: 'text-delta', id: 't', delta: 'par' });
+            c.error('a string, not an Error');
+          },
+        }),
       }),
-    }));
+    );
     const r = await h.svc.runWithModel(s, throwing, 'go');
     expect(r.ok && r.value.finishReason).toBe('error');
-    const cut = await h.svc.runWithModel(s, model(() => streamOf([{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'x' }])), 'go');
+    const cut = await h.svc.runWithModel(
+      s,
+      model(() =>
+        streamOf([
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'x' },
+        ]),
+      ),
+      'go',
+    );
     expect(cut.ok).toBe(true);
     expect(h.svc.isBusy(s)).toBe(false);
   });
@@ -111,13 +162,19 @@ describe('stop while a permission question waits', () => {
     h = await harness();
     const x = h;
     const s = x.newSession();
-    x.svc.on((e) => { if (e.type === 'permission.asked') setTimeout(() => x.svc.stop(s), 50); });
-    const r = await x.svc.runWithModel(s, scripted([[{ callId: 'b', toolName: 'bash', input: { command: 'echo ran > ran.txt' } }]]), 'go');
+    x.svc.on((e) => {
+      if (e.type === 'permission.asked') setTimeout(() => x.svc.stop(s), 50);
+    });
+    const r = await x.svc.runWithModel(
+      s,
+      scripted([[{ callId: 'b', toolName: 'bash', input: { command: 'echo ran > ran.txt' } }]]),
+      'go',
+    );
     expect(r.ok && r.value.finishReason).toBe('aborted');
     expect(x.svc.pendingPermissions(s)).toEqual([]);
     expect(x.svc.isBusy(s)).toBe(false);
     const v = x.svc.getSession(s);
-    const tools = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'tool') ?? [] : [];
+    const tools = v.ok ? (v.value.messages[1]?.parts.filter((p) => p.type === 'tool') ?? []) : [];
     expect(tools.map((p) => p.type === 'tool' && p.state)).toEqual(['error']);
     expect(existsSync(path.join(x.root, 'ran.txt'))).toBe(false);
   });

@@ -11,8 +11,10 @@ import { harness, scripted, untilAborted } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
-
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
 describe('agent loop', () => {
   it('records steps with snapshots and a patch part naming the files the tools wrote', async () => {
@@ -20,34 +22,64 @@ describe('agent loop', () => {
     const s = h.newSession();
     const events: CoreEvent[] = [];
     h.svc.on((e) => events.push(e));
-    const r = await h.svc.runWithModel(s, scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]), 'go');
+    const r = await h.svc.runWithModel(
+      s,
+      scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]),
+      'go',
+    );
     expect(r.ok && [r.value.finishReason, r.value.steps]).toEqual(['stop', 2]);
     const v = h.svc.getSession(s);
-    const parts = v.ok ? v.value.messages[1]?.parts ?? [] : [];
-    expect(parts.map((p) => p.type)).toEqual(['step-start', 'tool', 'step-finish', 'patch', 'step-start', 'text', 'step-finish']);
+    const parts = v.ok ? (v.value.messages[1]?.parts ?? []) : [];
+    expect(parts.map((p) => p.type)).toEqual([
+      'step-start',
+      'tool',
+      'step-finish',
+      'patch',
+      'step-start',
+      'text',
+      'step-finish',
+    ]);
     const [start, , finish, patch] = parts;
-    expect(start?.type === 'step-start' && finish?.type === 'step-finish' && start.snapshot !== finish.snapshot).toBe(true);
-    expect(patch?.type === 'patch' && start?.type === 'step-start' && [patch.hash === start.snapshot, patch.files]).toEqual([true, ['a.txt']]);
-    expect(events.filter((e) => e.type === 'session.state').map((e) => e.type === 'session.state' && e.state)).toEqual(['busy', 'idle']);
+    expect(start?.type === 'step-start' && finish?.type === 'step-finish' && start.snapshot !== finish.snapshot).toBe(
+      true,
+    );
+    expect(
+      patch?.type === 'patch' && start?.type === 'step-start' && [patch.hash === start.snapshot, patch.files],
+    ).toEqual([true, ['a.txt']]);
+    expect(events.filter((e) => e.type === 'session.state').map((e) => e.type === 'session.state' && e.state)).toEqual([
+      'busy',
+      'idle',
+    ]);
     expect(events.some((e) => e.type === 'snapshot.added')).toBe(true);
     expect(v.ok && v.value.session.title).toBe('go');
   });
 
   it('stop while a tool runs: the tool is interrupted, no further step runs, the session goes idle', async () => {
     h = await harness();
-    await h.svc.saveSettings({ ...h.svc.getSettings(), permissions: [{ permission: 'bash', pattern: '*', action: 'allow' }] });
+    await h.svc.saveSettings({
+      ...h.svc.getSettings(),
+      permissions: [{ permission: 'bash', pattern: '*', action: 'allow' }],
+    });
     const s = h.newSession();
     h.svc.on((e) => {
-      if (e.type === 'part.updated' && e.part.type === 'tool' && e.part.tool === 'bash' && e.part.state === 'running') setTimeout(() => h?.svc.stop(s), 100);
+      if (e.type === 'part.updated' && e.part.type === 'tool' && e.part.tool === 'bash' && e.part.state === 'running')
+        setTimeout(() => h?.svc.stop(s), 100);
     });
-    const model = scripted([[{ callId: 'b', toolName: 'bash', input: { command: 'sleep 5' } }, { callId: 'w', toolName: 'write', input: { filePath: 'late.txt', content: 'x' } }]]);
+    const model = scripted([
+      [
+        { callId: 'b', toolName: 'bash', input: { command: 'sleep 5' } },
+        { callId: 'w', toolName: 'write', input: { filePath: 'late.txt', content: 'x' } },
+      ],
+    ]);
     const t0 = Date.now();
     const r = await h.svc.runWithModel(s, model, 'go');
     expect(Date.now() - t0).toBeLessThan(4000);
     expect(r.ok && r.value.finishReason).toBe('aborted');
     const v = h.svc.getSession(s);
-    const tools = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'tool') ?? [] : [];
-    expect(tools.map((p) => p.type === 'tool' && [p.tool, p.state, p.error?.code])).toEqual([['bash', 'error', 'interrupted']]);
+    const tools = v.ok ? (v.value.messages[1]?.parts.filter((p) => p.type === 'tool') ?? []) : [];
+    expect(tools.map((p) => p.type === 'tool' && [p.tool, p.state, p.error?.code])).toEqual([
+      ['bash', 'error', 'interrupted'],
+    ]);
     expect(existsSync(path.join(h.root, 'late.txt'))).toBe(false);
     expect(h.svc.isBusy(s)).toBe(false);
     const next = await h.svc.runWithModel(s, scripted([[]]), 'again');
@@ -57,11 +89,15 @@ describe('agent loop', () => {
   it('stop while the model streams keeps the partial text', async () => {
     h = await harness();
     const s = h.newSession();
-    h.svc.on((e) => { if (e.type === 'text.delta') setTimeout(() => h?.svc.stop(s), 50); });
+    h.svc.on((e) => {
+      if (e.type === 'text.delta') setTimeout(() => h?.svc.stop(s), 50);
+    });
     const r = await h.svc.runWithModel(s, untilAborted(), 'go');
     expect(r.ok && r.value.finishReason).toBe('aborted');
     const v = h.svc.getSession(s);
-    const texts = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text) : [];
+    const texts = v.ok
+      ? v.value.messages[1]?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)
+      : [];
     expect(texts).toEqual(['Working on it']);
     expect(v.ok && v.value.messages[1]?.parts.map((p) => p.type)).toEqual(['step-start', 'text', 'step-finish']);
   });

@@ -63,7 +63,13 @@ export interface TurnInput {
 }
 
 /** Files the step changed that it may claim (module docstring), comparing the before and after trees. */
-async function claimedFiles(input: TurnInput, before: string, after: string, stepStarted: number, run: RunToolsResult): Promise<string[]> {
+async function claimedFiles(
+  input: TurnInput,
+  before: string,
+  after: string,
+  stepStarted: number,
+  run: RunToolsResult,
+): Promise<string[]> {
   if (run.opaque) {
     const others = input.writes.othersSince(input.ctx.sessionId, stepStarted);
     return (await input.snapshot.patch(before)).files.filter((f) => !others.has(f));
@@ -81,31 +87,70 @@ async function claimedFiles(input: TurnInput, before: string, after: string, ste
  * step-finish{snapshot} and, when the step changed files, patch{hash: before, files}. A step whose tools cannot
  * have written anything (no reported write, no bash) reuses the before tree instead of walking the project again.
  */
-async function finishStep(input: TurnInput, messageId: string, before: Tracked, stepStarted: number, run: RunToolsResult, reason: string): Promise<Tracked> {
+async function finishStep(
+  input: TurnInput,
+  messageId: string,
+  before: Tracked,
+  stepStarted: number,
+  run: RunToolsResult,
+  reason: string,
+): Promise<Tracked> {
   const mayHaveWritten = run.opaque || run.written.length > 0;
   const tracked = mayHaveWritten ? { tree: await input.snapshot.track(), at: performance.now() } : before;
   return writeFinish(input, messageId, before.tree, tracked, stepStarted, run, reason);
 }
 
-async function writeFinish(input: TurnInput, messageId: string, before: string, tracked: Tracked, stepStarted: number, run: RunToolsResult, reason: string): Promise<Tracked> {
+async function writeFinish(
+  input: TurnInput,
+  messageId: string,
+  before: string,
+  tracked: Tracked,
+  stepStarted: number,
+  run: RunToolsResult,
+  reason: string,
+): Promise<Tracked> {
   const { store } = input;
   const sessionId = input.ctx.sessionId;
   const after = tracked.tree;
   const claimed = after === before ? [] : await claimedFiles(input, before, after, stepStarted, run);
   store.tx(() => {
-    store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'step-finish', snapshot: after, reason });
+    store.putPart({
+      id: newId('prt'),
+      sessionId,
+      messageId,
+      time: Date.now(),
+      type: 'step-finish',
+      snapshot: after,
+      reason,
+    });
     if (claimed.length > 0) {
-      store.putPart({ id: newId('prt'), sessionId, messageId, time: Date.now(), type: 'patch', hash: before, files: claimed });
+      store.putPart({
+        id: newId('prt'),
+        sessionId,
+        messageId,
+        time: Date.now(),
+        type: 'patch',
+        hash: before,
+        files: claimed,
+      });
       store.logSnapshot(sessionId, messageId, after, claimed);
     }
   });
   return tracked;
 }
 
-interface StepOutcome { continue: boolean; finishReason: TurnResult['finishReason']; error?: LandfallError; tree?: Tracked }
+interface StepOutcome {
+  continue: boolean;
+  finishReason: TurnResult['finishReason'];
+  error?: LandfallError;
+  tree?: Tracked;
+}
 
 /** A tree hash and when (performance.now() ms) the work tree was walked to get it. */
-interface Tracked { tree: string; at: number }
+interface Tracked {
+  tree: string;
+  at: number;
+}
 
 /**
  * A step that starts within this many ms of the last walk of the work tree in the same turn reuses that tree as
@@ -118,7 +163,10 @@ export const TREE_REUSE_MS = 250;
 /** The snapshot port with the time spent in it added up (for onStepOverhead). */
 function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => number } {
   let total = 0;
-  const time = <T>(p: Promise<T>, t0 = performance.now()): Promise<T> => p.finally(() => { total += performance.now() - t0; });
+  const time = <T>(p: Promise<T>, t0 = performance.now()): Promise<T> =>
+    p.finally(() => {
+      total += performance.now() - t0;
+    });
   return {
     port: {
       track: () => time(port.track()),
@@ -145,26 +193,62 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
   const history = buildHistory(store.messages(sessionId), (id) => store.messageText(id));
   let overhead = performance.now() - t0;
   const streamed = await streamStep({
-    model: input.model, system: input.system, messages: history, tools: input.sdkTools, signal: input.signal,
-    store, emit: input.emit, sessionId, messageId, retry: input.retry,
+    model: input.model,
+    system: input.system,
+    messages: history,
+    tools: input.sdkTools,
+    signal: input.signal,
+    store,
+    emit: input.emit,
+    sessionId,
+    messageId,
+    retry: input.retry,
   });
   const run = await runTools({
-    calls: streamed.toolCalls, finishReason: streamed.finishReason, tools: new Map(input.tools.map((t) => [t.name, t])),
-    store, gate: input.gate, ctx, messageId, signal: input.signal,
+    calls: streamed.toolCalls,
+    finishReason: streamed.finishReason,
+    tools: new Map(input.tools.map((t) => [t.name, t])),
+    store,
+    gate: input.gate,
+    ctx,
+    messageId,
+    signal: input.signal,
   });
   input.writes.add(sessionId, run.written);
   t0 = performance.now();
-  const tree = await finishStep(input, messageId, beforeTracked, stepStarted, run, run.aborted ? 'aborted' : streamed.finishReason);
+  const tree = await finishStep(
+    input,
+    messageId,
+    beforeTracked,
+    stepStarted,
+    run,
+    run.aborted ? 'aborted' : streamed.finishReason,
+  );
   overhead += performance.now() - t0;
   input.onStepOverhead?.(overhead, { snapshotMs: timed.ms() });
   if (run.aborted || streamed.finishReason === 'aborted') return { continue: false, finishReason: 'aborted' };
   if (streamed.finishReason === 'error') return { continue: false, finishReason: 'error', error: streamed.error };
   if (streamed.finishReason === 'length') {
     const truncated = streamed.toolCalls.length > 0;
-    return { continue: truncated, finishReason: 'length', tree, error: truncated ? undefined : { code: 'truncated', message: 'The model reached its output limit; the reply is cut off.', hint: 'Ask it to continue, or raise the output limit in settings.' } };
+    return {
+      continue: truncated,
+      finishReason: 'length',
+      tree,
+      error: truncated
+        ? undefined
+        : {
+            code: 'truncated',
+            message: 'The model reached its output limit; the reply is cut off.',
+            hint: 'Ask it to continue, or raise the output limit in settings.',
+          },
+    };
   }
   const calledTools = streamed.toolCalls.length > 0;
-  return { continue: calledTools, finishReason: calledTools ? 'tool-calls' : streamed.finishReason === 'stop' ? 'stop' : 'other', tree };
+  return {
+    continue: calledTools,
+    finishReason: calledTools ? 'tool-calls' : streamed.finishReason === 'stop' ? 'stop' : 'other',
+    tree,
+  };
 }
 
 /**

@@ -14,7 +14,13 @@ const bash = (command: string) => ({ tool: 'bash', permission: 'bash' as const, 
 describe('bash rules on chained commands', () => {
   it('splits on shell operators outside quotes', () => {
     expect(commandSegments('ls -la && rm -rf x; echo "a && b" | wc -l\ngit status & sleep 1 || true')).toEqual([
-      'ls -la', 'rm -rf x', 'echo "a && b"', 'wc -l', 'git status', 'sleep 1', 'true',
+      'ls -la',
+      'rm -rf x',
+      'echo "a && b"',
+      'wc -l',
+      'git status',
+      'sleep 1',
+      'true',
     ]);
     expect(commandSegments("echo 'x; y' \\; z")).toEqual(["echo 'x; y' \\; z"]);
   });
@@ -28,7 +34,10 @@ describe('bash rules on chained commands', () => {
   });
 
   it('a deny matches a command wherever it stands in the line', () => {
-    const rules: PermissionRule[] = [{ permission: 'bash', pattern: '*', action: 'allow' }, { permission: 'bash', pattern: 'rm *', action: 'deny' }];
+    const rules: PermissionRule[] = [
+      { permission: 'bash', pattern: '*', action: 'allow' },
+      { permission: 'bash', pattern: 'rm *', action: 'deny' },
+    ];
     for (const line of ['ls && rm -rf x', 'ls; rm x', 'ls || rm x', 'ls\nrm x', 'ls & rm x', 'true | rm x']) {
       expect(evaluatePermission(rules, [], bash(line))).toBe('deny');
     }

@@ -18,14 +18,30 @@ describe('evaluatePermission', () => {
   it('defaults: read and edit allowed, bash and outside paths asked', () => {
     expect(evaluatePermission([], [], editReq('a.ts'))).toBe('allow');
     expect(evaluatePermission([], [], { tool: 'bash', permission: 'bash', patterns: ['ls'], title: 'ls' })).toBe('ask');
-    expect(evaluatePermission([], [], { tool: 'read', permission: 'external_directory', patterns: ['/etc/passwd'], title: 'x' })).toBe('ask');
+    expect(
+      evaluatePermission([], [], {
+        tool: 'read',
+        permission: 'external_directory',
+        patterns: ['/etc/passwd'],
+        title: 'x',
+      }),
+    ).toBe('ask');
   });
 
   it('the last matching rule decides; globs match dot files', () => {
-    const rules: PermissionRule[] = [{ permission: 'edit', pattern: '**', action: 'ask' }, { permission: 'edit', pattern: 'src/**', action: 'allow' }];
+    const rules: PermissionRule[] = [
+      { permission: 'edit', pattern: '**', action: 'ask' },
+      { permission: 'edit', pattern: 'src/**', action: 'allow' },
+    ];
     expect(evaluatePermission(rules, [], editReq('src/a.ts'))).toBe('allow');
     expect(evaluatePermission(rules, [], editReq('README.md'))).toBe('ask');
-    expect(evaluatePermission([{ permission: 'edit', pattern: '**/.env*', action: 'deny' }], [], editReq('config/.env.local'))).toBe('deny');
+    expect(
+      evaluatePermission(
+        [{ permission: 'edit', pattern: '**/.env*', action: 'deny' }],
+        [],
+        editReq('config/.env.local'),
+      ),
+    ).toBe('deny');
   });
 
   it('a configured deny beats a saved always grant; the strictest pattern wins', () => {
@@ -40,20 +56,33 @@ describe('evaluatePermission', () => {
     expect(patternMatches('bash', 'npm test', 'npm testing')).toBe(false);
     expect(patternMatches('bash', 'git *', 'git status')).toBe(true);
     expect(patternMatches('bash', 'git *', 'gitk')).toBe(false);
-    expect(grantFor({ tool: 'bash', permission: 'bash', patterns: ['npm test -- a'], title: '' }).patterns).toEqual(['npm test*']);
+    expect(grantFor({ tool: 'bash', permission: 'bash', patterns: ['npm test -- a'], title: '' }).patterns).toEqual([
+      'npm test*',
+    ]);
   });
 });
 
 describe('permission gate in a session', () => {
   let h: Harness | undefined;
-  afterEach(async () => { await h?.close(); h = undefined; });
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
 
   async function withEditAsk(x: Harness, extra: PermissionRule[] = []): Promise<void> {
-    const r = await x.svc.saveSettings({ ...x.svc.getSettings(), permissions: [{ permission: 'edit', pattern: '**', action: 'ask' }, ...extra] });
+    const r = await x.svc.saveSettings({
+      ...x.svc.getSettings(),
+      permissions: [{ permission: 'edit', pattern: '**', action: 'ask' }, ...extra],
+    });
     expect(r.ok).toBe(true);
   }
 
-  function answerWith(x: Harness, answers: ('once' | 'always' | 'reject')[], seen: EventOf<'permission.asked'>[], reason?: string): void {
+  function answerWith(
+    x: Harness,
+    answers: ('once' | 'always' | 'reject')[],
+    seen: EventOf<'permission.asked'>[],
+    reason?: string,
+  ): void {
     x.svc.on((e) => {
       if (e.type !== 'permission.asked') return;
       seen.push(e);
@@ -62,7 +91,11 @@ describe('permission gate in a session', () => {
     });
   }
 
-  const w = (id: string, p: string, c: string) => ({ callId: id, toolName: 'write', input: { filePath: p, content: c } });
+  const w = (id: string, p: string, c: string) => ({
+    callId: id,
+    toolName: 'write',
+    input: { filePath: p, content: c },
+  });
 
   it('ask carries the preview diff; once allows one call, the next asks again', async () => {
     h = await harness();
@@ -84,11 +117,25 @@ describe('permission gate in a session', () => {
     const seen: EventOf<'permission.asked'>[] = [];
     answerWith(h, ['always', 'once'], seen);
     const s = h.newSession();
-    await h.svc.runWithModel(s, scripted([[w('1', 'a.txt', 'one\n'), { callId: 'r', toolName: 'read', input: { filePath: 'a.txt' } }, { callId: 'e', toolName: 'edit', input: { filePath: 'a.txt', oldString: 'one', newString: 'ONE' } }]]), 'go');
+    await h.svc.runWithModel(
+      s,
+      scripted([
+        [
+          w('1', 'a.txt', 'one\n'),
+          { callId: 'r', toolName: 'read', input: { filePath: 'a.txt' } },
+          { callId: 'e', toolName: 'edit', input: { filePath: 'a.txt', oldString: 'one', newString: 'ONE' } },
+        ],
+      ]),
+      'go',
+    );
     expect(seen).toHaveLength(1);
     expect(readFileSync(path.join(h.root, 'a.txt'), 'utf8')).toBe('ONE\n');
     const other = h.newSession();
-    await h.svc.runWithModel(other, scripted([[{ callId: 'r2', toolName: 'read', input: { filePath: 'a.txt' } }, w('x', 'a.txt', 'other\n')]]), 'go');
+    await h.svc.runWithModel(
+      other,
+      scripted([[{ callId: 'r2', toolName: 'read', input: { filePath: 'a.txt' } }, w('x', 'a.txt', 'other\n')]]),
+      'go',
+    );
     expect(seen).toHaveLength(2);
     expect(readFileSync(path.join(h.root, 'a.txt'), 'utf8')).toBe('other\n');
   });
@@ -116,21 +163,35 @@ describe('permission gate in a session', () => {
     await h.svc.runWithModel(s, scripted([[w('1', 'secret.txt', 'v1\n')]]), 'go');
     expect(seen).toHaveLength(1);
     await withEditAsk(h, [{ permission: 'edit', pattern: 'secret.txt', action: 'deny' }]);
-    await h.svc.runWithModel(s, scripted([[{ callId: 'r', toolName: 'read', input: { filePath: 'secret.txt' } }, w('2', 'secret.txt', 'v2\n')]]), 'again');
+    await h.svc.runWithModel(
+      s,
+      scripted([[{ callId: 'r', toolName: 'read', input: { filePath: 'secret.txt' } }, w('2', 'secret.txt', 'v2\n')]]),
+      'again',
+    );
     expect(seen).toHaveLength(1);
     expect(readFileSync(path.join(h.root, 'secret.txt'), 'utf8')).toBe('v1\n');
   });
 
   it('a read deny rule refuses reading without asking', async () => {
     h = await harness();
-    await h.svc.saveSettings({ ...h.svc.getSettings(), permissions: [{ permission: 'read', pattern: '**/.env*', action: 'deny' }] });
+    await h.svc.saveSettings({
+      ...h.svc.getSettings(),
+      permissions: [{ permission: 'read', pattern: '**/.env*', action: 'deny' }],
+    });
     const seen: EventOf<'permission.asked'>[] = [];
     answerWith(h, [], seen);
     const s = h.newSession();
-    await h.svc.runWithModel(s, scripted([[{ callId: 'r', toolName: 'read', input: { filePath: 'config/.env' } }]]), 'go');
+    await h.svc.runWithModel(
+      s,
+      scripted([[{ callId: 'r', toolName: 'read', input: { filePath: 'config/.env' } }]]),
+      'go',
+    );
     const v = h.svc.getSession(s);
     const tool = v.ok ? v.value.messages[1]?.parts.find((p) => p.type === 'tool') : undefined;
-    expect(tool?.type === 'tool' && [tool.error?.code, tool.output?.includes('config/.env')]).toEqual(['permission_denied', true]);
+    expect(tool?.type === 'tool' && [tool.error?.code, tool.output?.includes('config/.env')]).toEqual([
+      'permission_denied',
+      true,
+    ]);
     expect(seen).toEqual([]);
   });
 

@@ -50,7 +50,11 @@ export function patternMatches(kind: PermissionKind, pattern: string, value: str
   if (pattern === '*' || pattern === '**') return true;
   if (kind === 'bash') {
     const p = pattern.endsWith('*') ? pattern.slice(0, -1) : pattern;
-    return value === p.trimEnd() || value.startsWith(p.endsWith(' ') ? p : `${p} `) || (pattern.endsWith('*') && value.startsWith(p));
+    return (
+      value === p.trimEnd() ||
+      value.startsWith(p.endsWith(' ') ? p : `${p} `) ||
+      (pattern.endsWith('*') && value.startsWith(p))
+    );
   }
   return picomatch.isMatch(value, pattern, { dot: true });
 }
@@ -61,7 +65,12 @@ function ruleApplies(rule: PermissionRule, request: PermissionRequest, value: st
   return patternMatches(request.permission, rule.pattern, value);
 }
 
-function decideOne(rules: PermissionRule[], grants: PermissionGrant[], request: PermissionRequest, value: string): PermissionAction {
+function decideOne(
+  rules: PermissionRule[],
+  grants: PermissionGrant[],
+  request: PermissionRequest,
+  value: string,
+): PermissionAction {
   const matching = rules.filter((r) => ruleApplies(r, request, value));
   if (matching.some((r) => r.action === 'deny')) return 'deny';
   const granted = grants.some(
@@ -88,10 +97,15 @@ function valuesOf(request: PermissionRequest): string[] {
  * patterns is judged on `*`). A bash line with command substitution (`$(…)`, backticks) is at least `ask`: the
  * hidden command is seen by no rule. Pure; rules come from settings, grants from this session's "always" answers.
  */
-export function evaluatePermission(rules: PermissionRule[], grants: PermissionGrant[], request: PermissionRequest): PermissionAction {
+export function evaluatePermission(
+  rules: PermissionRule[],
+  grants: PermissionGrant[],
+  request: PermissionRequest,
+): PermissionAction {
   const values = valuesOf(request);
   const wholeLines = new Set(request.permission === 'bash' ? request.patterns.map((l) => l.trim()) : []);
-  let worst: PermissionAction = request.permission === 'bash' && request.patterns.some(hasSubstitution) ? 'ask' : 'allow';
+  let worst: PermissionAction =
+    request.permission === 'bash' && request.patterns.some(hasSubstitution) ? 'ask' : 'allow';
   for (const value of values) {
     const action = decideOne(rules, grants, request, value);
     // a whole chained line counts only for deny: allowing it must not stand in for each command's own verdict
@@ -109,7 +123,7 @@ export function grantFor(request: PermissionRequest): PermissionGrant {
   if (request.permission === 'bash') {
     const patterns = request.patterns.flatMap(commandSegments).map((c) => {
       const words = c.split(/\s+/);
-      return words.length > 1 ? `${words.slice(0, 2).join(' ')}*` : words[0] ?? c;
+      return words.length > 1 ? `${words.slice(0, 2).join(' ')}*` : (words[0] ?? c);
     });
     return { permission: 'bash', tool: request.tool, patterns: [...new Set(patterns)] };
   }

@@ -31,5 +31,11 @@ export async function openProjectRuntime(
   const store = worker
     ? await SnapshotWorker.open(typeof worker === 'object' ? { ...options, workerUrl: worker.workerUrl } : options)
     : await SnapshotStore.open(options);
-  return { project, snapshot: store, writes: new ProjectWrites(), gc: (keep) => store.gc({ keep }), close: () => store.close() };
+  return {
+    project,
+    snapshot: store,
+    writes: new ProjectWrites(),
+    gc: (keep) => store.gc({ keep }),
+    close: () => store.close(),
+  };
 }

@@ -20,11 +20,14 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: MAX_RETRIES, baseMs: 500, capMs: 8000 };
 
-const CONTEXT_RE = /context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|context_length_exceeded|input is too long/i;
+const CONTEXT_RE =
+  /context[ _-]?length|context window|maximum context|too many tokens|prompt is too long|context_length_exceeded|input is too long/i;
 
 function statusOf(error: unknown): number | undefined {
   if (APICallError.isInstance(error)) return error.statusCode;
-  const s = (error as { statusCode?: unknown; status?: unknown } | null)?.statusCode ?? (error as { status?: unknown } | null)?.status;
+  const s =
+    (error as { statusCode?: unknown; status?: unknown } | null)?.statusCode ??
+    (error as { status?: unknown } | null)?.status;
   return typeof s === 'number' ? s : undefined;
 }
 
@@ -41,7 +44,12 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /** Delay before retry number `attempt` (1-based): full jitter in [base·2^(attempt-1)/2, base·2^(attempt-1)], capped. */
-export function backoffMs(attempt: number, policy: RetryPolicy = DEFAULT_RETRY, error?: unknown, random = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  policy: RetryPolicy = DEFAULT_RETRY,
+  error?: unknown,
+  random = Math.random,
+): number {
   const header = APICallError.isInstance(error) ? error.responseHeaders?.['retry-after'] : undefined;
   const retryAfter = header !== undefined ? Number(header) * 1000 : NaN;
   if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter, policy.capMs);
@@ -64,7 +72,10 @@ export function classifyProviderError(error: unknown): LandfallError {
   return {
     code: 'provider_error',
     message: `The model provider failed${status !== undefined ? ` (HTTP ${status})` : ''}: ${text.slice(0, 500)}`,
-    hint: status === 401 || status === 403 ? 'Check the API key in settings.' : 'Check the provider settings and that the server is running, then send the message again.',
+    hint:
+      status === 401 || status === 403
+        ? 'Check the API key in settings.'
+        : 'Check the provider settings and that the server is running, then send the message again.',
     data: status !== undefined ? { status } : undefined,
   };
 }
@@ -72,9 +83,18 @@ export function classifyProviderError(error: unknown): LandfallError {
 /** Resolve after `ms`, or reject early with the signal's reason when aborted. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(signal.reason as Error); return; }
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = (): void => { clearTimeout(t); reject(signal?.reason as Error); };
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal?.reason as Error);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

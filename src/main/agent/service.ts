@@ -42,8 +42,19 @@ import { loadSettings, saveSettings, DEFAULT_SETTINGS } from './settings';
 import { testConnection } from './test-connection';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
 import type {
-  PermissionReply, ServiceExtras, PromptOptions, ProviderSettings, ReplayOptions, ReplayReport, RevertOptions, RevertResult,
-  ServiceOptions, SessionView, Settings, TurnResult, UndoResult,
+  PermissionReply,
+  ServiceExtras,
+  PromptOptions,
+  ProviderSettings,
+  ReplayOptions,
+  ReplayReport,
+  RevertOptions,
+  RevertResult,
+  ServiceOptions,
+  SessionView,
+  Settings,
+  TurnResult,
+  UndoResult,
 } from './service-types';
 
 export type { ServiceExtras } from './service-types';
@@ -63,7 +74,10 @@ export class AgentService {
   private readonly tools: ToolDefinition[];
   readonly store: SessionStore;
 
-  private constructor(readonly options: ServiceOptions & ServiceExtras, private settings: Settings) {
+  private constructor(
+    readonly options: ServiceOptions & ServiceExtras,
+    private settings: Settings,
+  ) {
     this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
     this.gate = new PermissionGate(this.store, () => this.settings.permissions);
     this.tools = options.tools ?? defaultTools();
@@ -98,7 +112,11 @@ export class AgentService {
 
   private emit(e: CoreEvent): void {
     for (const l of this.listeners) {
-      try { l(e); } catch { /* a listener's bug must not break the loop */ }
+      try {
+        l(e);
+      } catch {
+        /* a listener's bug must not break the loop */
+      }
     }
   }
 
@@ -106,10 +124,14 @@ export class AgentService {
 
   /** Per-hunk review and the timeline of this service's sessions (session/review.ts, issue 8). */
   get review(): ReviewService {
-    return (this.reviewService ??= createReviewService(this.store, async (id) => {
-      const r = await this.runtimeOf(id);
-      return r.ok ? ok({ root: r.value.rt.project.root, snapshot: r.value.rt.snapshot }) : r;
-    }, (id) => this.running.has(id)));
+    return (this.reviewService ??= createReviewService(
+      this.store,
+      async (id) => {
+        const r = await this.runtimeOf(id);
+        return r.ok ? ok({ root: r.value.rt.project.root, snapshot: r.value.rt.snapshot }) : r;
+      },
+      (id) => this.running.has(id),
+    ));
   }
 
   // ---- projects and sessions ----
@@ -120,19 +142,31 @@ export class AgentService {
    */
   async openProject(root: string): Promise<Result<Project>> {
     let real: string;
-    try { real = await realRoot(root); } catch {
+    try {
+      real = await realRoot(root);
+    } catch {
       return fail('file_not_found', `${root} does not exist.`, 'Pick an existing folder.');
     }
-    if (!statSync(real, { throwIfNoEntry: false })?.isDirectory()) return fail('not_a_directory', `${root} is a file, not a folder.`, 'Pick the folder that holds the project (e.g. the one containing this file).');
+    if (!statSync(real, { throwIfNoEntry: false })?.isDirectory())
+      return fail(
+        'not_a_directory',
+        `${root} is a file, not a folder.`,
+        'Pick the folder that holds the project (e.g. the one containing this file).',
+      );
     return ok(this.store.upsertProject(real, path.basename(real)));
   }
 
-  listProjects(): Project[] { return this.store.listProjects(); }
-  listSessions(projectId: string): Session[] { return this.store.listSessions(projectId); }
+  listProjects(): Project[] {
+    return this.store.listProjects();
+  }
+  listSessions(projectId: string): Session[] {
+    return this.store.listSessions(projectId);
+  }
 
   /** New session in a project. Error `invalid_input` for an unknown project. */
   createSession(projectId: string, title = DEFAULT_TITLE): Result<Session> {
-    if (!this.store.getProject(projectId)) return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
+    if (!this.store.getProject(projectId))
+      return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
     return ok(this.store.createSession(projectId, title));
   }
 
@@ -142,7 +176,8 @@ export class AgentService {
    */
   renameSession(id: string, title: string): Result<Session> {
     if (!this.store.getSession(id)) return fail('invalid_input', `No session ${id}.`, 'Pick a session from the list.');
-    if (this.running.has(id)) return fail('busy', 'The session is running a turn.', 'Wait for the turn to end (or stop it), then rename.');
+    if (this.running.has(id))
+      return fail('busy', 'The session is running a turn.', 'Wait for the turn to end (or stop it), then rename.');
     return ok(this.store.updateSession(id, { title }));
   }
 
@@ -155,8 +190,12 @@ export class AgentService {
     return ok(undefined);
   }
 
-  exportSession(id: string): Result<SessionExport> { return exportSession(this.store, id); }
-  importSession(projectId: string, json: unknown): Result<Session> { return importSession(this.store, projectId, json); }
+  exportSession(id: string): Result<SessionExport> {
+    return exportSession(this.store, id);
+  }
+  importSession(projectId: string, json: unknown): Result<Session> {
+    return importSession(this.store, projectId, json);
+  }
 
   /** A session with its messages and parts. */
   getSession(id: string): Result<SessionView> {
@@ -184,7 +223,11 @@ export class AgentService {
     } catch (e) {
       this.runtimes.delete(session.projectId);
       if (isFailure(e)) return e.toFail();
-      return fail('unavailable', `The project's snapshot store could not be opened: ${(e as Error).message}`, 'Check that the project folder still exists and the data folder is writable.');
+      return fail(
+        'unavailable',
+        `The project's snapshot store could not be opened: ${(e as Error).message}`,
+        'Check that the project folder still exists and the data folder is writable.',
+      );
     }
   }
 
@@ -194,33 +237,81 @@ export class AgentService {
    * Run one turn with `model` for the user's `text`: commits a staged revert (cleanup), stores the user message,
    * runs the loop. Error `busy` when a turn already runs in this session.
    */
-  async runWithModel(sessionId: string, model: LanguageModel, text: string, maxSteps = 50): Promise<Result<TurnResult>> {
-    if (this.running.has(sessionId) || this.reverting.has(sessionId)) return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
+  async runWithModel(
+    sessionId: string,
+    model: LanguageModel,
+    text: string,
+    maxSteps = 50,
+  ): Promise<Result<TurnResult>> {
+    if (this.running.has(sessionId) || this.reverting.has(sessionId))
+      return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
     const found = await this.runtimeOf(sessionId);
     if (!found.ok) return found;
     const { rt } = found.value;
     const abort = new AbortController();
     this.running.set(sessionId, abort);
     this.runningProject.set(sessionId, rt.project.id);
-    const othersActive = (): boolean => [...this.runningProject].some(([id, p]) => id !== sessionId && p === rt.project.id);
+    const othersActive = (): boolean =>
+      [...this.runningProject].some(([id, p]) => id !== sessionId && p === rt.project.id);
     this.emit({ type: 'session.state', sessionId, state: 'busy' });
     try {
       history.cleanup(this.store, sessionId);
-      if (found.value.session.title === DEFAULT_TITLE && text.trim() !== '') this.store.updateSession(sessionId, { title: titleFrom(text) });
+      if (found.value.session.title === DEFAULT_TITLE && text.trim() !== '')
+        this.store.updateSession(sessionId, { title: titleFrom(text) });
       const user = this.store.addMessage(sessionId, 'user', text);
       this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
-      const result = await runTurn({
-        store: this.store, snapshot: rt.snapshot, gate: this.gate, model, tools: this.tools, sdkTools: toSdkTools(this.tools),
-        ctx: { root: rt.project.root, sessionId, observed: this.observed, diagnostics: this.options.diagnostics?.(rt.project), scratchDir: path.join(this.options.dataDir, 'scratch') },
-        writes: rt.writes, system: SYSTEM_PROMPT, signal: abort.signal, emit: (e) => this.emit(e), maxSteps,
-        retry: this.options.retry, onStepOverhead: this.options.onStepOverhead, othersActive,
-      }, user.id);
+      const result = await runTurn(
+        {
+          store: this.store,
+          snapshot: rt.snapshot,
+          gate: this.gate,
+          model,
+          tools: this.tools,
+          sdkTools: toSdkTools(this.tools),
+          ctx: {
+            root: rt.project.root,
+            sessionId,
+            observed: this.observed,
+            diagnostics: this.options.diagnostics?.(rt.project),
+            scratchDir: path.join(this.options.dataDir, 'scratch'),
+          },
+          writes: rt.writes,
+          system: SYSTEM_PROMPT,
+          signal: abort.signal,
+          emit: (e) => this.emit(e),
+          maxSteps,
+          retry: this.options.retry,
+          onStepOverhead: this.options.onStepOverhead,
+          othersActive,
+        },
+        user.id,
+      );
       const e = result.error;
-      this.emit(e ? { type: 'session.state', sessionId, state: 'error', error: { code: e.code, message: e.message, hint: e.hint } } : { type: 'session.state', sessionId, state: 'idle' });
+      this.emit(
+        e
+          ? {
+              type: 'session.state',
+              sessionId,
+              state: 'error',
+              error: { code: e.code, message: e.message, hint: e.hint },
+            }
+          : { type: 'session.state', sessionId, state: 'idle' },
+      );
       return ok(result);
     } catch (e) {
-      const error = isFailure(e) ? e.error : { code: 'internal' as const, message: (e as Error).message, hint: 'This is a bug; the session is stored as far as it got.' };
-      this.emit({ type: 'session.state', sessionId, state: 'error', error: { code: error.code, message: error.message, hint: error.hint } });
+      const error = isFailure(e)
+        ? e.error
+        : {
+            code: 'internal' as const,
+            message: (e as Error).message,
+            hint: 'This is a bug; the session is stored as far as it got.',
+          };
+      this.emit({
+        type: 'session.state',
+        sessionId,
+        state: 'error',
+        error: { code: error.code, message: error.message, hint: error.hint },
+      });
       if (isFailure(e)) return e.toFail();
       throw e;
     } finally {
@@ -239,7 +330,12 @@ export class AgentService {
   }
 
   /** Replay a recorded corpus session (folder) into this session's project; see replay/run.ts. */
-  async replay(sessionId: string, corpusSessionDir: string, options: ReplayOptions, hooks: ReplayHooks = {}): Promise<Result<ReplayReport>> {
+  async replay(
+    sessionId: string,
+    corpusSessionDir: string,
+    options: ReplayOptions,
+    hooks: ReplayHooks = {},
+  ): Promise<Result<ReplayReport>> {
     const found = await this.runtimeOf(sessionId);
     if (!found.ok) return found;
     return replayCorpusSession(this, found.value.rt, sessionId, corpusSessionDir, options, hooks);
@@ -255,18 +351,30 @@ export class AgentService {
   }
 
   /** True while a turn runs in the session. */
-  isBusy(sessionId: string): boolean { return this.running.has(sessionId); }
+  isBusy(sessionId: string): boolean {
+    return this.running.has(sessionId);
+  }
 
   /** Answer a permission question. Error `invalid_input` when it is not waiting (answered or stopped). */
   answerPermission(requestId: string, reply: PermissionReply): Result<void> {
-    return this.gate.answer(requestId, reply) ? ok(undefined) : fail('invalid_input', `No permission question ${requestId} is waiting.`, 'It was answered already or the turn was stopped.');
+    return this.gate.answer(requestId, reply)
+      ? ok(undefined)
+      : fail(
+          'invalid_input',
+          `No permission question ${requestId} is waiting.`,
+          'It was answered already or the turn was stopped.',
+        );
   }
 
   /** Questions waiting for an answer (for a UI that reconnects). */
-  pendingPermissions(sessionId?: string): ReturnType<PermissionGate['pending']> { return this.gate.pending(sessionId); }
+  pendingPermissions(sessionId?: string): ReturnType<PermissionGate['pending']> {
+    return this.gate.pending(sessionId);
+  }
 
   /** Make every "ask" of this session a rejection (unattended runs such as replay). */
-  setUnattended(sessionId: string, unattended: boolean): void { this.gate.setUnattended(sessionId, unattended); }
+  setUnattended(sessionId: string, unattended: boolean): void {
+    this.gate.setUnattended(sessionId, unattended);
+  }
 
   // ---- history ----
 
@@ -274,8 +382,12 @@ export class AgentService {
    * Run a history operation (revert, unrevert, undo, redo) with the session's deps, one at a time per session;
    * a snapshot store failure (LandfallFailure, e.g. a tree hash the store does not hold) comes back as data.
    */
-  private async withHistory<T>(sessionId: string, op: (deps: history.RevertDeps) => Promise<Result<T>>): Promise<Result<T>> {
-    if (this.reverting.has(sessionId)) return fail('busy', 'Another revert of this session is in progress.', 'Wait for it to finish.');
+  private async withHistory<T>(
+    sessionId: string,
+    op: (deps: history.RevertDeps) => Promise<Result<T>>,
+  ): Promise<Result<T>> {
+    if (this.reverting.has(sessionId))
+      return fail('busy', 'Another revert of this session is in progress.', 'Wait for it to finish.');
     this.reverting.add(sessionId);
     try {
       const found = await this.runtimeOf(sessionId);
@@ -290,8 +402,15 @@ export class AgentService {
   }
 
   /** Revert to before a message (or a part of it). See session/revert.ts. */
-  async revert(sessionId: string, messageId: string, partId?: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
-    return this.withHistory(sessionId, (d) => history.revertTo(d, sessionId, partId === undefined ? { messageId } : { messageId, partId }, options));
+  async revert(
+    sessionId: string,
+    messageId: string,
+    partId?: string,
+    options: RevertOptions = {},
+  ): Promise<Result<RevertResult>> {
+    return this.withHistory(sessionId, (d) =>
+      history.revertTo(d, sessionId, partId === undefined ? { messageId } : { messageId, partId }, options),
+    );
   }
 
   /** Clear the revert boundary, putting back the files it covered. See session/revert.ts for errors and conflicts. */
@@ -314,14 +433,17 @@ export class AgentService {
    * than the retention are removed. Error `invalid_input` for an unknown project.
    */
   async gcSnapshots(projectId: string): Promise<Result<GcReport>> {
-    if (!this.store.getProject(projectId)) return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
+    if (!this.store.getProject(projectId))
+      return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
     const rt = await this.runtime(projectId);
     return ok(await rt.gc(this.store.referencedTrees(projectId)));
   }
 
   // ---- settings ----
 
-  getSettings(): Settings { return structuredClone(this.settings); }
+  getSettings(): Settings {
+    return structuredClone(this.settings);
+  }
 
   /** Validate and save settings. Error `invalid_input` (nothing saved). */
   async saveSettings(settings: unknown): Promise<Result<Settings>> {
@@ -336,7 +458,9 @@ export class AgentService {
   }
 
   /** The built-in default settings (providers presets). */
-  static defaultSettings(): Settings { return structuredClone(DEFAULT_SETTINGS); }
+  static defaultSettings(): Settings {
+    return structuredClone(DEFAULT_SETTINGS);
+  }
 
   /** Stop every turn, close snapshot stores and the database. */
   async close(): Promise<void> {

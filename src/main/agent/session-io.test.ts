@@ -9,11 +9,20 @@ import { harness, scripted } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
-async function exported(x: Harness): Promise<{ session: string; doc: Record<string, unknown> & { messages: { id: string; parts: Part[] }[] } }> {
+async function exported(
+  x: Harness,
+): Promise<{ session: string; doc: Record<string, unknown> & { messages: { id: string; parts: Part[] }[] } }> {
   const session = x.newSession('io');
-  const r = await x.svc.runWithModel(session, scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]), 'make a.txt');
+  const r = await x.svc.runWithModel(
+    session,
+    scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]),
+    'make a.txt',
+  );
   if (!r.ok) throw new Error(r.error.message);
   const doc = x.svc.exportSession(session);
   if (!doc.ok) throw new Error(doc.error.message);

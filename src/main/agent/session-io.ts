@@ -26,7 +26,9 @@ export const sessionExportSchema = z.object({
   session: sessionSchema,
   messages: z.array(messageSchema.extend({ text: z.string().optional(), parts: z.array(partSchema) })),
   /** Present when the session was exported while reverted: what lay after the boundary and is not in `messages`. */
-  leftOut: z.object({ reason: z.literal('reverted'), messages: z.number().int().min(0), parts: z.number().int().min(0) }).optional(),
+  leftOut: z
+    .object({ reason: z.literal('reverted'), messages: z.number().int().min(0), parts: z.number().int().min(0) })
+    .optional(),
 });
 export type SessionExport = z.infer<typeof sessionExportSchema>;
 
@@ -34,13 +36,19 @@ export type SessionExport = z.infer<typeof sessionExportSchema>;
 export function exportSession(store: SessionStore, sessionId: string): Result<SessionExport> {
   const session = store.getSession(sessionId);
   if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
-  const all = store.messages(sessionId).map((m) => ({ ...m, text: m.role === 'user' ? store.messageText(m.id) : undefined, parts: m.parts }));
+  const all = store
+    .messages(sessionId)
+    .map((m) => ({ ...m, text: m.role === 'user' ? store.messageText(m.id) : undefined, parts: m.parts }));
   if (!session.revert) return ok({ format: SESSION_EXPORT_FORMAT, version: 1, session, messages: all });
   const messages = liveOnly(all, session.revert);
   const live: Session = { ...session };
   delete live.revert;
   const count = (ms: typeof all): number => ms.reduce((n, m) => n + m.parts.length, 0);
-  const leftOut = { reason: 'reverted' as const, messages: all.length - messages.length, parts: count(all) - count(messages) };
+  const leftOut = {
+    reason: 'reverted' as const,
+    messages: all.length - messages.length,
+    parts: count(all) - count(messages),
+  };
   return ok({ format: SESSION_EXPORT_FORMAT, version: 1, session: live, messages, leftOut });
 }
 
@@ -49,7 +57,10 @@ export function exportSession(store: SessionStore, sessionId: string): Result<Se
  * message and all later ones; a part-level one keeps the message up to (not including) that part. An unknown
  * boundary message keeps everything (cleanup does the same).
  */
-function liveOnly<M extends { id: string; parts: Part[] }>(messages: M[], b: { messageId: string; partId?: string }): M[] {
+function liveOnly<M extends { id: string; parts: Part[] }>(
+  messages: M[],
+  b: { messageId: string; partId?: string },
+): M[] {
   const at = messages.findIndex((m) => m.id === b.messageId);
   if (at < 0) return messages;
   if (b.partId === undefined) return messages.slice(0, at);
@@ -74,7 +85,11 @@ function importedPart(p: Part, sourceMessageId: string, sessionId: string, messa
   const id = p.id === `${sourceMessageId}_text` ? `${messageId}_text` : newId('prt');
   const part = { ...p, id, sessionId, messageId } as Part;
   if (part.type !== 'tool' || (part.state !== 'pending' && part.state !== 'running')) return part;
-  return { ...part, state: 'error', error: { code: 'interrupted', message: 'Interrupted: the session was exported while this tool was running.' } };
+  return {
+    ...part,
+    state: 'error',
+    error: { code: 'interrupted', message: 'Interrupted: the session was exported while this tool was running.' },
+  };
 }
 
 /**
@@ -85,16 +100,27 @@ function importedPart(p: Part, sourceMessageId: string, sessionId: string, messa
 export function importSession(store: SessionStore, projectId: string, json: unknown): Result<Session> {
   let value = json;
   if (typeof json === 'string') {
-    try { value = JSON.parse(json); } catch (e) {
+    try {
+      value = JSON.parse(json);
+    } catch (e) {
       return fail('invalid_input', `Not JSON: ${(e as Error).message}`, 'Import a file written by Export session.');
     }
   }
   const newer = newerVersion(value);
   if (newer !== undefined) {
-    return fail('invalid_input', `This session export is version ${newer}, written by a newer Landfall (this one reads version 1).`, 'Update Landfall, then import it again.');
+    return fail(
+      'invalid_input',
+      `This session export is version ${newer}, written by a newer Landfall (this one reads version 1).`,
+      'Update Landfall, then import it again.',
+    );
   }
   const parsed = sessionExportSchema.safeParse(value);
-  if (!parsed.success) return fail('invalid_input', `Not a Landfall session export: ${parsed.error.message}`, 'Import a file written by Export session.');
+  if (!parsed.success)
+    return fail(
+      'invalid_input',
+      `Not a Landfall session export: ${parsed.error.message}`,
+      'Import a file written by Export session.',
+    );
   if (!store.getProject(projectId)) return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
   const doc = parsed.data;
   const session = store.tx(() => {

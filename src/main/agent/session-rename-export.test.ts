@@ -8,8 +8,10 @@ import { harness, scripted, untilAborted } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
-
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
 describe('renameSession', () => {
   it('answers busy while a turn runs and leaves the title; renames once the turn ended', async () => {
@@ -31,7 +33,8 @@ describe('export while reverted', () => {
   it('exports only the live turns (leftOut says so); the import has no reverted turn and no boundary', async () => {
     h = await harness();
     const s = h.newSession('two turns');
-    const write = (content: string) => scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content } }]]);
+    const write = (content: string) =>
+      scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content } }]]);
     expect((await h.svc.runWithModel(s, write('one\n'), 'first')).ok).toBe(true);
     expect((await h.svc.runWithModel(s, write('two\n'), 'second')).ok).toBe(true);
     const full = h.svc.exportSession(s);
@@ -42,8 +45,14 @@ describe('export while reverted', () => {
     const doc = h.svc.exportSession(s);
     if (!doc.ok) throw new Error(doc.error.message);
     const reverted = full.ok ? full.value.messages.slice(2) : [];
-    expect(doc.value.messages.map((m) => m.id)).toEqual(full.ok ? full.value.messages.slice(0, 2).map((m) => m.id) : []);
-    expect(doc.value.leftOut).toEqual({ reason: 'reverted', messages: 2, parts: reverted.reduce((n, m) => n + m.parts.length, 0) });
+    expect(doc.value.messages.map((m) => m.id)).toEqual(
+      full.ok ? full.value.messages.slice(0, 2).map((m) => m.id) : [],
+    );
+    expect(doc.value.leftOut).toEqual({
+      reason: 'reverted',
+      messages: 2,
+      parts: reverted.reduce((n, m) => n + m.parts.length, 0),
+    });
     expect(doc.value.session.revert).toBeUndefined();
 
     const imported = h.svc.importSession(h.projectId, JSON.stringify(doc.value));
@@ -51,7 +60,9 @@ describe('export while reverted', () => {
     const view = h.svc.getSession(imported.value.id);
     if (!view.ok) throw new Error(view.error.message);
     expect(view.value.session.revert).toBeUndefined();
-    expect(view.value.messages.map((m) => [m.role, m.role === 'user' ? h?.svc.store.messageText(m.id) : m.parts.length])).toEqual([
+    expect(
+      view.value.messages.map((m) => [m.role, m.role === 'user' ? h?.svc.store.messageText(m.id) : m.parts.length]),
+    ).toEqual([
       ['user', 'first'],
       ['assistant', full.ok ? full.value.messages[1]?.parts.length : -1],
     ]);

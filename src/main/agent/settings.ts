@@ -68,17 +68,31 @@ export async function loadSettings(file: string): Promise<Result<Settings>> {
   try {
     json = JSON.parse(raw);
   } catch (e) {
-    return fail('invalid_input', `${file} is not valid JSON: ${(e as Error).message}`, 'Fix the file or delete it to get the defaults back.');
+    return fail(
+      'invalid_input',
+      `${file} is not valid JSON: ${(e as Error).message}`,
+      'Fix the file or delete it to get the defaults back.',
+    );
   }
   const parsed = settingsSchema.safeParse(json);
-  if (!parsed.success) return fail('invalid_input', `${file} does not hold valid settings ${fieldIssues(parsed.error)}`, 'Fix the named fields, or delete the file to get the defaults back.');
+  if (!parsed.success)
+    return fail(
+      'invalid_input',
+      `${file} does not hold valid settings ${fieldIssues(parsed.error)}`,
+      'Fix the named fields, or delete the file to get the defaults back.',
+    );
   return ok(parsed.data);
 }
 
 /** Validate and write settings atomically. Error `invalid_input` (nothing written). */
 export async function saveSettings(file: string, settings: unknown): Promise<Result<Settings>> {
   const parsed = settingsSchema.safeParse(settings);
-  if (!parsed.success) return fail('invalid_input', `Settings are not valid ${fieldIssues(parsed.error)}`, 'Correct the named fields and save again.');
+  if (!parsed.success)
+    return fail(
+      'invalid_input',
+      `Settings are not valid ${fieldIssues(parsed.error)}`,
+      'Correct the named fields and save again.',
+    );
   await fsp.mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, Buffer.from(`${JSON.stringify(parsed.data, null, 2)}\n`, 'utf8'));
   return ok(parsed.data);

@@ -47,7 +47,10 @@ export interface StepStreamInput {
   retry?: RetryPolicy;
 }
 
-interface OpenText { part: Extract<Part, { type: 'text' | 'reasoning' }>; savedAt: number }
+interface OpenText {
+  part: Extract<Part, { type: 'text' | 'reasoning' }>;
+  savedAt: number;
+}
 
 /** Streaming text is saved at most this often (ms), so a crash loses at most this much of it. */
 const SAVE_EVERY_MS = 250;
@@ -70,7 +73,13 @@ class PartWriter {
       cur.savedAt = now;
       this.input.store.putPart({ ...cur.part });
     }
-    this.input.emit({ type: kind === 'text' ? 'text.delta' : 'reasoning.delta', sessionId: this.input.sessionId, messageId: this.input.messageId, partId: cur.part.id, delta });
+    this.input.emit({
+      type: kind === 'text' ? 'text.delta' : 'reasoning.delta',
+      sessionId: this.input.sessionId,
+      messageId: this.input.messageId,
+      partId: cur.part.id,
+      delta,
+    });
   }
 
   close(kind: 'text' | 'reasoning', streamId: string): void {
@@ -92,25 +101,52 @@ class PartWriter {
 
 type Attempt = { started: boolean; result?: Omit<StepStreamResult, 'attempts'>; error?: unknown };
 type StreamPart = ReturnType<typeof streamText>['fullStream'] extends AsyncIterable<infer P> ? P : never;
-interface AttemptState extends Attempt { toolCalls: ModelToolCall[]; finishReason: StepStreamResult['finishReason'] }
+interface AttemptState extends Attempt {
+  toolCalls: ModelToolCall[];
+  finishReason: StepStreamResult['finishReason'];
+}
 
 /** Record one part of the SDK's full stream (deltas → writer, tool calls, finish reason, error). */
 function onPart(part: StreamPart, state: AttemptState, writer: PartWriter): void {
   switch (part.type) {
-    case 'text-delta': state.started = true; writer.delta('text', part.id, part.text); break;
-    case 'text-end': writer.close('text', part.id); break;
-    case 'reasoning-delta': state.started = true; writer.delta('reasoning', part.id, part.text); break;
-    case 'reasoning-end': writer.close('reasoning', part.id); break;
-    case 'tool-input-start': state.started = true; break;
+    case 'text-delta':
+      state.started = true;
+      writer.delta('text', part.id, part.text);
+      break;
+    case 'text-end':
+      writer.close('text', part.id);
+      break;
+    case 'reasoning-delta':
+      state.started = true;
+      writer.delta('reasoning', part.id, part.text);
+      break;
+    case 'reasoning-end':
+      writer.close('reasoning', part.id);
+      break;
+    case 'tool-input-start':
+      state.started = true;
+      break;
     case 'tool-call':
       state.started = true;
-      state.toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid === true,
-        error: part.invalid === true ? String((part.error as Error | undefined)?.message ?? part.error) : undefined });
+      state.toolCalls.push({
+        callId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        invalid: part.invalid === true,
+        error: part.invalid === true ? String((part.error as Error | undefined)?.message ?? part.error) : undefined,
+      });
       break;
-    case 'finish-step': state.finishReason = part.finishReason; break;
-    case 'abort': state.finishReason = 'aborted'; break;
-    case 'error': state.error = part.error; break;
-    default: break;
+    case 'finish-step':
+      state.finishReason = part.finishReason;
+      break;
+    case 'abort':
+      state.finishReason = 'aborted';
+      break;
+    case 'error':
+      state.error = part.error;
+      break;
+    default:
+      break;
   }
 }
 
@@ -131,8 +167,12 @@ function whenAborted(signal: AbortSignal): Promise<typeof STOPPED> {
 async function attempt(input: StepStreamInput, writer: PartWriter): Promise<Attempt> {
   const state: AttemptState = { started: false, toolCalls: [], finishReason: 'other' };
   const result = streamText({
-    model: input.model, system: input.system, messages: input.messages, tools: input.tools,
-    maxRetries: 0, abortSignal: input.signal,
+    model: input.model,
+    system: input.system,
+    messages: input.messages,
+    tools: input.tools,
+    maxRetries: 0,
+    abortSignal: input.signal,
     // Errors arrive as `error` stream parts and are classified below; the SDK's default console logging is noise.
     onError: () => undefined,
   });

@@ -9,12 +9,21 @@ import { classifyProviderError } from './retry';
 import type { ProviderSettings } from './service-types';
 
 /** Ask the provider for one word. Errors: `unauthorized` (no key), `provider_error`, `context_length`. */
-export async function testConnection(provider: ProviderSettings, env: NodeJS.ProcessEnv = process.env): Promise<Result<{ text: string; ms: number }>> {
+export async function testConnection(
+  provider: ProviderSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Result<{ text: string; ms: number }>> {
   const model = createModel(provider, undefined, env);
   if (!model.ok) return model;
   const t0 = Date.now();
   try {
-    const r = await generateText({ model: model.value, prompt: 'Reply with the single word: ready', maxRetries: 0, maxOutputTokens: 16, abortSignal: AbortSignal.timeout(20_000) });
+    const r = await generateText({
+      model: model.value,
+      prompt: 'Reply with the single word: ready',
+      maxRetries: 0,
+      maxOutputTokens: 16,
+      abortSignal: AbortSignal.timeout(20_000),
+    });
     return ok({ text: r.text, ms: Date.now() - t0 });
   } catch (e) {
     const err = classifyProviderError(e);

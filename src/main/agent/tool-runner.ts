@@ -42,7 +42,8 @@ export interface RunToolsResult {
 
 const TRUNCATED = {
   code: 'truncated',
-  message: 'Your reply hit the output-token limit while this tool call was being written, so its arguments were cut off. The call was NOT executed and nothing was written.',
+  message:
+    'Your reply hit the output-token limit while this tool call was being written, so its arguments were cut off. The call was NOT executed and nothing was written.',
 };
 
 /** Root-relative paths a tool outcome says it wrote: metadata FileChange lists under any key. */
@@ -50,8 +51,16 @@ export function writtenFiles(outcome: ToolOutcome): string[] {
   if (!outcome.ok) return [];
   const found: string[] = [];
   const visit = (v: unknown): void => {
-    if (Array.isArray(v)) { v.forEach(visit); return; }
-    if (v && typeof v === 'object' && typeof (v as { file?: unknown }).file === 'string' && typeof (v as { additions?: unknown }).additions === 'number') {
+    if (Array.isArray(v)) {
+      v.forEach(visit);
+      return;
+    }
+    if (
+      v &&
+      typeof v === 'object' &&
+      typeof (v as { file?: unknown }).file === 'string' &&
+      typeof (v as { additions?: unknown }).additions === 'number'
+    ) {
       found.push((v as { file: string }).file);
     }
   };
@@ -63,7 +72,8 @@ export function writtenFiles(outcome: ToolOutcome): string[] {
 const READ_TOOLS = new Set(['read', 'list', 'glob', 'grep']);
 
 function pathArg(input: unknown): string | undefined {
-  const p = (input as { filePath?: unknown; path?: unknown } | null)?.filePath ?? (input as { path?: unknown } | null)?.path;
+  const p =
+    (input as { filePath?: unknown; path?: unknown } | null)?.filePath ?? (input as { path?: unknown } | null)?.path;
   return typeof p === 'string' && p !== '' ? p : undefined;
 }
 
@@ -78,9 +88,19 @@ function outsideRoot(root: string, input: unknown): string | undefined {
 /** The permission question a call needs before it runs (outside the project; reads), or undefined. */
 function preAsk(root: string, tool: string, input: unknown): PermissionRequest | undefined {
   const outside = outsideRoot(root, input);
-  if (outside) return { tool, permission: 'external_directory', patterns: [outside], title: `${tool} outside the project: ${outside}` };
+  if (outside)
+    return {
+      tool,
+      permission: 'external_directory',
+      patterns: [outside],
+      title: `${tool} outside the project: ${outside}`,
+    };
   if (!READ_TOOLS.has(tool)) return undefined;
-  const rel = path.relative(root, path.resolve(root, pathArg(input) ?? '.')).split(path.sep).join('/') || '.';
+  const rel =
+    path
+      .relative(root, path.resolve(root, pathArg(input) ?? '.'))
+      .split(path.sep)
+      .join('/') || '.';
   return { tool, permission: 'read', patterns: [rel], title: `${tool} ${rel}` };
 }
 
@@ -95,16 +115,46 @@ function abortPromise(signal: AbortSignal): { promise: Promise<'aborted'>; dispo
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
-async function runOne(input: RunToolsInput, call: ModelToolCall, part: ToolPart): Promise<{ part: ToolPart; outcome?: ToolOutcome; aborted: boolean }> {
+async function runOne(
+  input: RunToolsInput,
+  call: ModelToolCall,
+  part: ToolPart,
+): Promise<{ part: ToolPart; outcome?: ToolOutcome; aborted: boolean }> {
   const { store } = input;
   const finish = (p: ToolPart): ToolPart => store.putPart(p) as ToolPart;
-  if (input.finishReason === 'length') return { part: finish({ ...part, state: 'error', error: TRUNCATED, output: `Error (truncated): ${TRUNCATED.message} Send the call again with less content (split a large write into several smaller edits).` }), aborted: false };
+  if (input.finishReason === 'length')
+    return {
+      part: finish({
+        ...part,
+        state: 'error',
+        error: TRUNCATED,
+        output: `Error (truncated): ${TRUNCATED.message} Send the call again with less content (split a large write into several smaller edits).`,
+      }),
+      aborted: false,
+    };
   const def = input.tools.get(call.toolName);
-  if (!def) return { part: finish({ ...part, state: 'error', error: { code: 'invalid_input', message: `Unknown tool ${call.toolName}` }, output: `Error (invalid_input): there is no tool named ${call.toolName}. Use one of: ${[...input.tools.keys()].join(', ')}.` }), aborted: false };
+  if (!def)
+    return {
+      part: finish({
+        ...part,
+        state: 'error',
+        error: { code: 'invalid_input', message: `Unknown tool ${call.toolName}` },
+        output: `Error (invalid_input): there is no tool named ${call.toolName}. Use one of: ${[...input.tools.keys()].join(', ')}.`,
+      }),
+      aborted: false,
+    };
   const parsed = call.invalid ? undefined : def.input.safeParse(call.input);
   if (!parsed || !parsed.success) {
     const why = call.error ?? parsed?.error.message ?? 'input did not parse';
-    return { part: finish({ ...part, state: 'error', error: { code: 'invalid_input', message: why }, output: `Error (invalid_input): the arguments of ${call.toolName} are not valid: ${why}\nSend the call again with arguments that match the tool's schema.` }), aborted: false };
+    return {
+      part: finish({
+        ...part,
+        state: 'error',
+        error: { code: 'invalid_input', message: why },
+        output: `Error (invalid_input): the arguments of ${call.toolName} are not valid: ${why}\nSend the call again with arguments that match the tool's schema.`,
+      }),
+      aborted: false,
+    };
   }
   const ask = input.gate.askFor(input.ctx.sessionId, part.id);
   const question = preAsk(input.ctx.root, call.toolName, parsed.data);
@@ -112,8 +162,19 @@ async function runOne(input: RunToolsInput, call: ModelToolCall, part: ToolPart)
     const answer = await ask(question);
     if (!answer.allow) {
       const reason = answer.reason ?? 'Not allowed.';
-      const what = question.permission === 'external_directory' ? `${question.patterns[0]} is outside the project.` : `Reading ${question.patterns[0]} is not allowed.`;
-      return { part: finish({ ...part, state: 'error', error: { code: 'permission_denied', message: reason }, output: `Error (permission_denied): ${what} ${reason}` }), aborted: false };
+      const what =
+        question.permission === 'external_directory'
+          ? `${question.patterns[0]} is outside the project.`
+          : `Reading ${question.patterns[0]} is not allowed.`;
+      return {
+        part: finish({
+          ...part,
+          state: 'error',
+          error: { code: 'permission_denied', message: reason },
+          output: `Error (permission_denied): ${what} ${reason}`,
+        }),
+        aborted: false,
+      };
     }
   }
   const running = finish({ ...part, state: 'running', input: parsed.data });
@@ -122,27 +183,63 @@ async function runOne(input: RunToolsInput, call: ModelToolCall, part: ToolPart)
   const raced = await Promise.race([exec, aborted.promise]).finally(aborted.dispose);
   if (raced === 'aborted') {
     exec.catch(() => undefined);
-    return { part: finish({ ...running, state: 'error', error: { code: 'interrupted', message: 'Stopped by the user while the tool ran.' }, output: 'Error (interrupted): the user stopped the turn while this tool ran.' }), aborted: true };
+    return {
+      part: finish({
+        ...running,
+        state: 'error',
+        error: { code: 'interrupted', message: 'Stopped by the user while the tool ran.' },
+        output: 'Error (interrupted): the user stopped the turn while this tool ran.',
+      }),
+      aborted: true,
+    };
   }
   const outcome = raced;
   const done: ToolPart = outcome.ok
-    ? { ...running, state: 'completed', output: outcome.output, metadata: { title: outcome.title, ...outcome.metadata } }
-    : { ...running, state: 'error', output: outcome.output, error: { code: outcome.error.code, message: outcome.error.message }, metadata: outcome.error.data ? { data: outcome.error.data } : undefined };
+    ? {
+        ...running,
+        state: 'completed',
+        output: outcome.output,
+        metadata: { title: outcome.title, ...outcome.metadata },
+      }
+    : {
+        ...running,
+        state: 'error',
+        output: outcome.output,
+        error: { code: outcome.error.code, message: outcome.error.message },
+        metadata: outcome.error.data ? { data: outcome.error.data } : undefined,
+      };
   return { part: finish(done), outcome, aborted: false };
 }
 
 /** Run every call of a step; see the module docstring. Tool exceptions (bugs) become `internal` errors. */
 export async function runTools(input: RunToolsInput): Promise<RunToolsResult> {
   const result: RunToolsResult = { parts: [], aborted: false, written: [], opaque: false };
-  const pendingParts = input.calls.map((call) => input.store.putPart({
-    id: newId('prt'), sessionId: input.ctx.sessionId, messageId: input.messageId, time: Date.now(),
-    type: 'tool', tool: call.toolName, callId: call.callId, state: 'pending', input: call.input ?? {},
-  }) as ToolPart);
+  const pendingParts = input.calls.map(
+    (call) =>
+      input.store.putPart({
+        id: newId('prt'),
+        sessionId: input.ctx.sessionId,
+        messageId: input.messageId,
+        time: Date.now(),
+        type: 'tool',
+        tool: call.toolName,
+        callId: call.callId,
+        state: 'pending',
+        input: call.input ?? {},
+      }) as ToolPart,
+  );
   for (let i = 0; i < input.calls.length; i++) {
     const call = input.calls[i] as ModelToolCall;
     const part = pendingParts[i] as ToolPart;
     if (result.aborted || input.signal.aborted) {
-      result.parts.push(input.store.putPart({ ...part, state: 'error', error: { code: 'interrupted', message: 'Not run: the turn was stopped.' }, output: 'Error (interrupted): not run, the user stopped the turn.' }) as ToolPart);
+      result.parts.push(
+        input.store.putPart({
+          ...part,
+          state: 'error',
+          error: { code: 'interrupted', message: 'Not run: the turn was stopped.' },
+          output: 'Error (interrupted): not run, the user stopped the turn.',
+        }) as ToolPart,
+      );
       result.aborted = true;
       continue;
     }
@@ -155,7 +252,14 @@ export async function runTools(input: RunToolsInput): Promise<RunToolsResult> {
       if (call.toolName === 'bash' && !notRun) result.opaque = true;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      result.parts.push(input.store.putPart({ ...part, state: 'error', error: { code: 'internal', message }, output: `Error (internal): the tool failed unexpectedly: ${message}` }) as ToolPart);
+      result.parts.push(
+        input.store.putPart({
+          ...part,
+          state: 'error',
+          error: { code: 'internal', message },
+          output: `Error (internal): the tool failed unexpectedly: ${message}`,
+        }) as ToolPart,
+      );
     }
   }
   return result;

@@ -64,8 +64,12 @@ describe('model-shaped edge cases', () => {
   });
 
   it('an oldString that is a prefix of two lines is ambiguous, of one line lands', () => {
-    expect(code(replace('const foo = 1;\nconst foobar = 2;\nconst foo = 3;\n', 'const foo', 'let foo'))).toBe('ambiguous');
-    expect(landed(replace('const foo = 1;\nconst foobar = 2;\n', 'const foo =', 'let foo =')).content).toBe('let foo = 1;\nconst foobar = 2;\n');
+    expect(code(replace('const foo = 1;\nconst foobar = 2;\nconst foo = 3;\n', 'const foo', 'let foo'))).toBe(
+      'ambiguous',
+    );
+    expect(landed(replace('const foo = 1;\nconst foobar = 2;\n', 'const foo =', 'let foo =')).content).toBe(
+      'let foo = 1;\nconst foobar = 2;\n',
+    );
   });
 
   it('a lone CR is an ordinary character, never a line break', () => {
@@ -102,9 +106,26 @@ describe('model-shaped edge cases', () => {
 });
 
 describe('safety properties on unicode-heavy input', () => {
-  const unit = fc.constantFrom('a', 'e', ' ', '\n', '\r', '\t', '\u0301', '\u200b', '\u200d', '😀', '\ud83d', 'é', '\u00a0', '"', '\u201c');
+  const unit = fc.constantFrom(
+    'a',
+    'e',
+    ' ',
+    '\n',
+    '\r',
+    '\t',
+    '\u0301',
+    '\u200b',
+    '\u200d',
+    '😀',
+    '\ud83d',
+    'é',
+    '\u00a0',
+    '"',
+    '\u201c',
+  );
   const text = fc.array(unit, { maxLength: 40 }).map((xs) => xs.join(''));
-  const wellFormed = (s: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+  const wellFormed = (s: string): boolean =>
+    !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
   it('never throws, never writes outside the reported span, never breaks a well-formed file', () => {
     fc.assert(
@@ -139,18 +160,28 @@ describe('never land elsewhere (fast-check over distorted blocks)', () => {
 
   it('a fuzzy landing covers the recalled block or a region equal to it up to whitespace', () => {
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 14 }), fc.nat(), fc.nat(), distortion, fc.array(line, { maxLength: 3 }), (lines, a, b, how, news) => {
-        const first = a % lines.length;
-        const last = first + (b % Math.min(5, lines.length - first));
-        const block = distort(lines.slice(first, last + 1), how);
-        fc.pre(block.join('').trim() !== '');
-        const content = `${lines.join('\n')}\n`;
-        const r = replace(content, block.join('\n'), news.join('\n'));
-        if (!r.ok || r.value.rung === 'simple') return;
-        const inside = r.value.startLine >= first + 1 && r.value.endLine <= last + 1;
-        const region = content.split('\n').slice(r.value.startLine - 1, r.value.endLine).join('\n');
-        expect(inside || squash(region) === squash(block.join('\n'))).toBe(true);
-      }),
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 14 }),
+        fc.nat(),
+        fc.nat(),
+        distortion,
+        fc.array(line, { maxLength: 3 }),
+        (lines, a, b, how, news) => {
+          const first = a % lines.length;
+          const last = first + (b % Math.min(5, lines.length - first));
+          const block = distort(lines.slice(first, last + 1), how);
+          fc.pre(block.join('').trim() !== '');
+          const content = `${lines.join('\n')}\n`;
+          const r = replace(content, block.join('\n'), news.join('\n'));
+          if (!r.ok || r.value.rung === 'simple') return;
+          const inside = r.value.startLine >= first + 1 && r.value.endLine <= last + 1;
+          const region = content
+            .split('\n')
+            .slice(r.value.startLine - 1, r.value.endLine)
+            .join('\n');
+          expect(inside || squash(region) === squash(block.join('\n'))).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -168,7 +199,10 @@ describe('replaceAll on exact occurrences', () => {
         fc.pre(starts.every((i) => !cutsToken(content, i, i + old.length)));
         // an oldString starting with whitespace inside a line's indentation is widened to the line start on
         // purpose (gates.ts alignToIndentation: the model's indentation was off); that case is tested elsewhere
-        const insideIndent = (i: number): boolean => /^[ \t]/.test(old) && i > content.lastIndexOf('\n', i - 1) + 1 && /^[ \t]*$/.test(content.slice(content.lastIndexOf('\n', i - 1) + 1, i));
+        const insideIndent = (i: number): boolean =>
+          /^[ \t]/.test(old) &&
+          i > content.lastIndexOf('\n', i - 1) + 1 &&
+          /^[ \t]*$/.test(content.slice(content.lastIndexOf('\n', i - 1) + 1, i));
         fc.pre(!starts.some(insideIndent));
         const r = replace(content, old, replacement, { replaceAll: true });
         if (!r.ok) {

@@ -1,5 +1,5 @@
 /**
- * Engine-level reproductions of the public bug reports in ../shared/bugs/README.md (B01–B14 that touch matching,
+ * Engine-level reproductions of the public bug reports in fixtures/bugs/README.md (B01–B14 that touch matching,
  * edit semantics and line endings). Each expectation is the right behaviour named there.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,9 +15,11 @@ function code(r: { ok: boolean; error?: { code: string } }): string {
 }
 
 describe('public bug reproductions', () => {
-  it('B01 tabs: a 4-space oldString on a tab-indented Go file lands with the file\'s tabs and says it was not exact', () => {
+  it("B01 tabs: a 4-space oldString on a tab-indented Go file lands with the file's tabs and says it was not exact", () => {
     const file = 'package main\n\nfunc main() {\n\tif ready {\n\t\tstart()\n\t}\n}\n';
-    const r = landed(replace(file, '    if ready {\n        start()\n    }', '    if ready && ok {\n        start()\n    }'));
+    const r = landed(
+      replace(file, '    if ready {\n        start()\n    }', '    if ready && ok {\n        start()\n    }'),
+    );
     expect(r.content).toBe('package main\n\nfunc main() {\n\tif ready && ok {\n\t\tstart()\n\t}\n}\n');
     expect([r.startLine, r.endLine]).toEqual([4, 6]);
     expect(describeLanding(r)).toMatch(/NOT an exact match.*whitespace-tolerant.*indentation rebased/);
@@ -42,20 +44,30 @@ describe('public bug reproductions', () => {
     const file = 'alpha   beta\nalpha\tbeta\n';
     const r = replace(file, 'alpha beta', 'gamma');
     expect(code(r)).toBe('ambiguous');
-    if (!r.ok) expect(r.error.data?.matches).toEqual([{ startLine: 1, endLine: 1 }, { startLine: 2, endLine: 2 }]);
+    if (!r.ok)
+      expect(r.error.data?.matches).toEqual([
+        { startLine: 1, endLine: 1 },
+        { startLine: 2, endLine: 2 },
+      ]);
     expect(landed(replace(file, 'alpha beta', 'gamma', { replaceAll: true })).content).toBe('gamma\ngamma\n');
   });
 
   it('B05 curly quotes: raw code points compared and written; untouched curly quotes stay curly', () => {
-    expect(landed(replace("He said 'yes' today.\n", "'yes'", '\u2018yes\u2019')).content).toBe('He said \u2018yes\u2019 today.\n');
+    expect(landed(replace("He said 'yes' today.\n", "'yes'", '\u2018yes\u2019')).content).toBe(
+      'He said \u2018yes\u2019 today.\n',
+    );
     const quote = 'She said \u201cHello.\u201d Then left.\n';
-    expect(landed(replace(quote, 'Then left.', 'Then stayed.')).content).toBe('She said \u201cHello.\u201d Then stayed.\n');
+    expect(landed(replace(quote, 'Then left.', 'Then stayed.')).content).toBe(
+      'She said \u201cHello.\u201d Then stayed.\n',
+    );
   });
 
   it('B06 HTML entities: arguments are taken literally, both edits land byte-exactly', () => {
     const first = landed(replace("<p>It doesn't matter</p>\n// a &amp; b\n", "doesn't", 'doesn&apos;t'));
     expect(first.content).toBe('<p>It doesn&apos;t matter</p>\n// a &amp; b\n');
-    expect(landed(replace(first.content, '// a &amp; b', '// a &amp; c')).content).toBe('<p>It doesn&apos;t matter</p>\n// a &amp; c\n');
+    expect(landed(replace(first.content, '// a &amp; b', '// a &amp; c')).content).toBe(
+      '<p>It doesn&apos;t matter</p>\n// a &amp; c\n',
+    );
   });
 
   it('B07 distant anchors: a stitched oldString never swallows the 500 lines between', () => {
@@ -68,7 +80,8 @@ describe('public bug reproductions', () => {
   it('B08 weak anchor with invented middle: not found, however common the closing brace', () => {
     const db =
       'class Db {\n  open() {\n    this.pool = makePool()\n  }\n\n  async query(sql: string) {\n    const c = await this.pool.take()\n    try {\n      return await c.run(sql)\n    } finally {\n      this.pool.give(c)\n    }\n  }\n\n  close() {\n    this.pool.end()\n  }\n}\n';
-    const old = '  async query(sql: string) {\n    const rows = cache.get(sql)\n    if (rows) return rows\n    log(sql)\n  }';
+    const old =
+      '  async query(sql: string) {\n    const rows = cache.get(sql)\n    if (rows) return rows\n    log(sql)\n  }';
     expect(code(replace(db, old, '  async query(sql: string) {\n    return []\n  }'))).toBe('not_found');
   });
 
@@ -82,7 +95,11 @@ describe('public bug reproductions', () => {
     const calc = 'def a():\n    total = 0\n    return total\n\ndef b():\n    total = 0\n    return total\n';
     const r = replace(calc, '    total = 0\n    return total\n', '    total = 1\n    return total\n');
     expect(code(r)).toBe('ambiguous');
-    if (!r.ok) expect(r.error.data?.matches).toEqual([{ startLine: 2, endLine: 3 }, { startLine: 6, endLine: 7 }]);
+    if (!r.ok)
+      expect(r.error.data?.matches).toEqual([
+        { startLine: 2, endLine: 3 },
+        { startLine: 6, endLine: 7 },
+      ]);
     expect(code(replace('if (a) {\n  x()\n}\nif (b) {\n  y()\n}\n', '}', '} // end'))).toBe('ambiguous');
   });
 
@@ -107,9 +124,9 @@ describe('public bug reproductions', () => {
   });
 
   it('B13 whitespace-only change: exact match wins and the new indentation is written', () => {
-    expect(landed(replace('def f():\n    x = 1\n     y = 2\n    return x + y\n', '     y = 2', '    y = 2')).content).toBe(
-      'def f():\n    x = 1\n    y = 2\n    return x + y\n',
-    );
+    expect(
+      landed(replace('def f():\n    x = 1\n     y = 2\n    return x + y\n', '     y = 2', '    y = 2')).content,
+    ).toBe('def f():\n    x = 1\n    y = 2\n    return x + y\n');
     expect(landed(replace('if x:\n\tpass\n', '\tpass', '    pass')).content).toBe('if x:\n    pass\n');
   });
 

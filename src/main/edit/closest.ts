@@ -67,7 +67,13 @@ function bestLineFor(ctx: SearchContext, probe: string, budget: Budget): { line:
   return best;
 }
 
-function windowSimilarity(ctx: SearchContext, keys: readonly string[], start: number, end: number, budget: Budget): number | undefined {
+function windowSimilarity(
+  ctx: SearchContext,
+  keys: readonly string[],
+  start: number,
+  end: number,
+  budget: Budget,
+): number | undefined {
   const want = keys.filter((k) => k.length > 0).join('\n');
   const window = Array.from({ length: end - start + 1 }, (_, k) => ctx.text.trimmedLine(start + k));
   const have = window.filter((k) => k.length > 0).join('\n');
@@ -104,6 +110,7 @@ export function closestRegion(ctx: SearchContext): Closest | undefined {
   const line = bestLineFor(ctx, probe, budget);
   if (!line) return undefined;
   const region = clamp(line.line - keys.indexOf(probe));
-  const sim = keys.length === 1 ? line.sim : windowSimilarity(ctx, keys, region.startLine - 1, region.endLine - 1, budget);
+  const sim =
+    keys.length === 1 ? line.sim : windowSimilarity(ctx, keys, region.startLine - 1, region.endLine - 1, budget);
   return { ...region, similarity: sim ?? line.sim };
 }

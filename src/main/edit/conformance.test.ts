@@ -1,5 +1,5 @@
 /**
- * Every case of ../shared/conformance/edit/cases.jsonl (read at test time, never copied): the exact resulting
+ * Every case of fixtures/conformance/edit/cases.jsonl (the repository's copy, refreshed by `npm run fixtures:sync`): the exact resulting
  * bytes, or the exact error code. `file: null` means the file does not exist: the engine sees empty content.
  */
 import { readFileSync } from 'node:fs';
@@ -18,13 +18,13 @@ interface Case {
   expect: { content?: string; error?: string };
 }
 
-const casesPath = path.resolve(process.cwd(), '../shared/conformance/edit/cases.jsonl');
+const casesPath = path.resolve(process.cwd(), 'fixtures/conformance/edit/cases.jsonl');
 const cases: Case[] = readFileSync(casesPath, 'utf8')
   .split('\n')
   .filter((l) => l.trim().length > 0)
   .map((l) => JSON.parse(l) as Case);
 
-describe('edit conformance (../shared/conformance/edit)', () => {
+describe('edit conformance (fixtures/conformance/edit)', () => {
   it('reads a non-trivial corpus', () => {
     expect(cases.length).toBeGreaterThan(40);
   });

@@ -1,5 +1,5 @@
 /**
- * Real sessions (../shared/corpus/sessions, read at test time): every edit the recorded tool applied with a unique
+ * Real sessions (fixtures/corpus/sessions, read at test time): every edit the recorded tool applied with a unique
  * exact match is replayed through replace() in session order and must give the recorded bytes
  * (expected_after_sha256). Edits the original tool only landed through its own lenient matcher take their recorded
  * result (fuzzy-landed-edits.jsonl) so later calls see the same file; re-sends with oldString === newString must be
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replace } from './index';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpus');
+const corpus = path.resolve(process.cwd(), 'fixtures/corpus');
 const jsonl = (file: string): Record<string, unknown>[] =>
   readFileSync(file, 'utf8')
     .split('\n')
@@ -44,11 +44,13 @@ function replay(session: string): { landed: number; mismatches: string[] } {
     const newString = String(c.new_string);
     const r = replace(before, oldString, newString);
     if (oldString === newString) {
-      if (r.ok || r.error.code !== 'no_change') mismatches.push(`#${String(c.seq)} identical re-send not answered no_change`);
+      if (r.ok || r.error.code !== 'no_change')
+        mismatches.push(`#${String(c.seq)} identical re-send not answered no_change`);
       continue;
     }
     if (!r.ok) mismatches.push(`#${String(c.seq)} refused: ${r.error.code}`);
-    else if (sha(r.value.content) !== c.expected_after_sha256) mismatches.push(`#${String(c.seq)} wrong bytes (${r.value.rung})`);
+    else if (sha(r.value.content) !== c.expected_after_sha256)
+      mismatches.push(`#${String(c.seq)} wrong bytes (${r.value.rung})`);
     else landed++;
     files.set(file, r.ok ? r.value.content : before);
   }

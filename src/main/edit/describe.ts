@@ -23,8 +23,11 @@ const RUNG_WORDS: Record<ReplaceSuccess['rung'], string> = {
  * "Edited lines 4-6 (rung line-trimmed: whitespace-tolerant match …); newString's indentation rebased to the file's."
  * Names the rung, the line range (1-based) and every correction applied to newString.
  */
-export function describeLanding(result: Pick<ReplaceSuccess, 'rung' | 'startLine' | 'endLine' | 'replacements' | 'corrections'>): string {
-  const lines = result.startLine === result.endLine ? `line ${result.startLine}` : `lines ${result.startLine}-${result.endLine}`;
+export function describeLanding(
+  result: Pick<ReplaceSuccess, 'rung' | 'startLine' | 'endLine' | 'replacements' | 'corrections'>,
+): string {
+  const lines =
+    result.startLine === result.endLine ? `line ${result.startLine}` : `lines ${result.startLine}-${result.endLine}`;
   const count = result.replacements > 1 ? `${result.replacements} replacements within ${lines}` : `Edited ${lines}`;
   const exact = result.rung === 'simple' || result.rung === 'multi-occurrence' || result.rung === 'create';
   const how = `${exact ? '' : 'NOT an exact match: '}rung ${result.rung}, ${RUNG_WORDS[result.rung]}`;

@@ -31,7 +31,12 @@ function cutPrefixes(text: string): string | undefined {
 }
 
 /** Apply the candidate's distortions to `newString` (see module doc). `content` is the normalised file text. */
-export function buildReplacement(content: string, candidate: Candidate, oldString: string, newString: string): Replacement {
+export function buildReplacement(
+  content: string,
+  candidate: Candidate,
+  oldString: string,
+  newString: string,
+): Replacement {
   let text = newString;
   let end = candidate.end;
   const corrections: string[] = [];

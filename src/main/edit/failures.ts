@@ -29,11 +29,16 @@ export function notFound(closest: Closest | undefined): Fail<'not_found'> {
   const where = closest
     ? ` The closest region is lines ${closest.startLine}-${closest.endLine} (similarity ${closest.similarity.toFixed(2)}).`
     : '';
-  return fail('not_found', `oldString was not found in the file. ${TOLERANCE}${where}`, 'Read the file again and copy the exact lines you want to change into oldString.', {
-    startLine: closest?.startLine ?? null,
-    endLine: closest?.endLine ?? null,
-    similarity: closest?.similarity ?? 0,
-  });
+  return fail(
+    'not_found',
+    `oldString was not found in the file. ${TOLERANCE}${where}`,
+    'Read the file again and copy the exact lines you want to change into oldString.',
+    {
+      startLine: closest?.startLine ?? null,
+      endLine: closest?.endLine ?? null,
+      similarity: closest?.similarity ?? 0,
+    },
+  );
 }
 
 /** not_found: the only fits start or end inside a word, number or character (gates.ts cutsToken); `line` is 1-based. */
@@ -59,7 +64,9 @@ export function truncatedMarker(): Fail<'not_found'> {
 /** ambiguous at `rung`: every fitting place as 1-based line ranges (the first MAX_LISTED_MATCHES listed; count is all). */
 export function ambiguous(rung: RungName, matches: { startLine: number; endLine: number }[]): Fail<'ambiguous'> {
   const listed = matches.slice(0, MAX_LISTED_MATCHES);
-  const where = listed.map((m) => (m.startLine === m.endLine ? `${m.startLine}` : `${m.startLine}-${m.endLine}`)).join(', ');
+  const where = listed
+    .map((m) => (m.startLine === m.endLine ? `${m.startLine}` : `${m.startLine}-${m.endLine}`))
+    .join(', ');
   return fail(
     'ambiguous',
     `oldString fits ${matches.length} places (${rung} match), at lines ${where}${matches.length > listed.length ? ', …' : ''}.`,
@@ -71,13 +78,25 @@ export function ambiguous(rung: RungName, matches: { startLine: number; endLine:
 /** no_change: the edit leaves the file byte-identical; `lineEndingsOnly` when old/new differ only in CRLF vs LF (B14). */
 export function noChange(lineEndingsOnly: boolean): Fail<'no_change'> {
   return lineEndingsOnly
-    ? fail('no_change', 'oldString and newString differ only in line endings; line endings are preserved, so nothing would change.', 'Nothing to do: the file keeps its own line endings.')
-    : fail('no_change', 'The edit would leave the file byte-identical.', 'Check newString: it must differ from the text it replaces.');
+    ? fail(
+        'no_change',
+        'oldString and newString differ only in line endings; line endings are preserved, so nothing would change.',
+        'Nothing to do: the file keeps its own line endings.',
+      )
+    : fail(
+        'no_change',
+        'The edit would leave the file byte-identical.',
+        'Check newString: it must differ from the text it replaces.',
+      );
 }
 
 /** too_broad: an empty oldString on a non-empty file would replace all of it (B10). */
 export function emptyOld(): Fail<'too_broad'> {
-  return fail('too_broad', 'An empty oldString would replace the whole existing file.', 'Use write to replace a whole file, or put the lines next to the insertion point in oldString.');
+  return fail(
+    'too_broad',
+    'An empty oldString would replace the whole existing file.',
+    'Use write to replace a whole file, or put the lines next to the insertion point in oldString.',
+  );
 }
 
 /** too_broad: the only fit was refused by the span gate (gates.ts); 1-based lines of that fit. */

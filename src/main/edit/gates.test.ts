@@ -7,13 +7,21 @@ import type { Candidate } from './types';
 import { alignToIndentation, cutsToken, keepsTokens, passesFidelityGate, passesSpanGate } from './gates';
 
 const candidate = (over: Partial<Candidate>): Candidate => ({
-  start: 0, end: 0, rung: 'block-anchor', matched: '', lineAligned: true, distortions: [], ...over,
+  start: 0,
+  end: 0,
+  rung: 'block-anchor',
+  matched: '',
+  lineAligned: true,
+  distortions: [],
+  ...over,
 });
 
 describe('gates', () => {
   it('span gate: a tolerant rung may not cover far more lines or characters than oldString', () => {
     const matched = 'a {\n  b: 1;\n}\n/* end */';
-    const swallowed = ['a {', '  b: 1;', '}', ...Array.from({ length: 500 }, (_, i) => `.r${i} {}`), '/* end */'].join('\n');
+    const swallowed = ['a {', '  b: 1;', '}', ...Array.from({ length: 500 }, (_, i) => `.r${i} {}`), '/* end */'].join(
+      '\n',
+    );
     expect(passesSpanGate(candidate({ matched }), swallowed)).toBe(false);
     expect(passesSpanGate(candidate({ matched }), 'a {\n      b:   1;\n}\n/* end */')).toBe(true);
     expect(passesSpanGate(candidate({ matched, rung: 'simple' }), swallowed)).toBe(true);
@@ -36,7 +44,10 @@ describe('gates', () => {
 
   it('an oldString starting inside the indentation is widened to the line start', () => {
     const content = 'x\n    y = 1\n';
-    const c = alignToIndentation(content, candidate({ start: 4, end: 11, matched: '  y = 1', lineAligned: false, rung: 'simple' }));
+    const c = alignToIndentation(
+      content,
+      candidate({ start: 4, end: 11, matched: '  y = 1', lineAligned: false, rung: 'simple' }),
+    );
     expect([c.start, c.lineAligned]).toEqual([2, true]);
     const mid = candidate({ start: 6, end: 11, matched: 'y = 1', lineAligned: false, rung: 'simple' });
     expect(alignToIndentation(content, mid)).toBe(mid);

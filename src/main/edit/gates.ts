@@ -79,7 +79,8 @@ export function keepsTokens(content: string, start: number, end: number, replace
   const span = content.slice(start, end);
   if (isWordChar(content[start - 1]) && isWordChar(content[start])) {
     const head = leadingWord(span);
-    if (head.length === span.length || !replacement.startsWith(head) || isWordChar(replacement[head.length])) return false;
+    if (head.length === span.length || !replacement.startsWith(head) || isWordChar(replacement[head.length]))
+      return false;
   }
   if (isWordChar(content[end - 1]) && isWordChar(content[end])) {
     const tail = trailingWord(span);

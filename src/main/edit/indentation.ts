@@ -58,7 +58,11 @@ const nonBlank = (s: string): string[] => s.split('\n').filter((l) => l.trim().l
  * `matched`: the oldString text the rung compared; `spanText`: the file text it landed on (whole lines).
  * Returns the replacement to write and whether it was changed.
  */
-export function rebaseIndentation(matched: string, spanText: string, replacement: string): { text: string; changed: boolean } {
+export function rebaseIndentation(
+  matched: string,
+  spanText: string,
+  replacement: string,
+): { text: string; changed: boolean } {
   const same = { text: replacement, changed: false };
   const oldIndents = nonBlank(matched).map(indentOf);
   const fileIndents = nonBlank(spanText).map(indentOf);

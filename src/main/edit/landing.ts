@@ -54,7 +54,12 @@ export function lineRange(text: TextIndex, start: number, end: number): { startL
 }
 
 /** Splice `pieces` (sorted, non-overlapping, normalised offsets) into the raw file. */
-export function render(raw: string, file: NormalizedFile, text: TextIndex, pieces: readonly Piece[]): { content: string; spans: LandedSpan[] } {
+export function render(
+  raw: string,
+  file: NormalizedFile,
+  text: TextIndex,
+  pieces: readonly Piece[],
+): { content: string; spans: LandedSpan[] } {
   let content = '';
   let from = 0;
   const spans: LandedSpan[] = [];

@@ -39,7 +39,7 @@ describe('line endings in a mixed file', () => {
     expect(landed(replace(file, 'a\nb\nc\n', 'a\nc\n')).content).toBe('a\nc\nd\r\n');
   });
 
-  it('splitting a line inside one line uses that line\'s ending, not the file\'s majority', () => {
+  it("splitting a line inside one line uses that line's ending, not the file's majority", () => {
     const file = 'p\r\nq\r\nr\r\nfoo bar\ns\r\n';
     expect(landed(replace(file, 'foo bar', 'foo\nbar')).content).toBe('p\r\nq\r\nr\r\nfoo\nbar\ns\r\n');
   });
@@ -62,30 +62,37 @@ describe('line ending properties', () => {
 
   it('bytes outside the span never change and untouched lines keep their endings', () => {
     fc.assert(
-      fc.property(lines, fc.nat(), fc.nat(), fc.array(lineText, { maxLength: 6 }), fc.boolean(), (ls, a, b, news, keepCount) => {
-        const raw = ls.map(([t, e]) => t + e).join('');
-        const first = a % ls.length;
-        const last = first + (b % (ls.length - first));
-        const oldLines = ls.slice(first, last + 1).map(([t]) => t);
-        const old = oldLines.map((t) => `${t}\n`).join('');
-        // a line-for-line rewrite (same count) or any other count of new lines
-        const repl = keepCount ? oldLines.map((t, i) => `${t}X${news[i] ?? ''}\n`) : news.map((t) => `${t}Y\n`);
-        const r = replace(raw, old, repl.join(''));
-        if (!r.ok) return;
-        const { start, end, content } = r.value;
-        expect(content.slice(0, start)).toBe(raw.slice(0, start));
-        expect(content.slice(content.length - (raw.length - end))).toBe(raw.slice(end));
-        // untouched lines: every line of the output outside the span keeps its ending
-        const before = raw.slice(0, start).match(/[^\n]*\n/g) ?? [];
-        const after = raw.slice(end).match(/[^\n]*\n/g) ?? [];
-        expect(content.startsWith(before.join(''))).toBe(true);
-        expect(content.endsWith(after.join(''))).toBe(true);
-        if (keepCount && r.value.rung === 'simple') {
-          const outLines = content.slice(start, content.length - (raw.length - end)).match(/[^\n]*\n/g) ?? [];
-          const inLines = raw.slice(start, end).match(/[^\n]*\n/g) ?? [];
-          expect(outLines.map((l) => l.endsWith('\r\n'))).toEqual(inLines.map((l) => l.endsWith('\r\n')));
-        }
-      }),
+      fc.property(
+        lines,
+        fc.nat(),
+        fc.nat(),
+        fc.array(lineText, { maxLength: 6 }),
+        fc.boolean(),
+        (ls, a, b, news, keepCount) => {
+          const raw = ls.map(([t, e]) => t + e).join('');
+          const first = a % ls.length;
+          const last = first + (b % (ls.length - first));
+          const oldLines = ls.slice(first, last + 1).map(([t]) => t);
+          const old = oldLines.map((t) => `${t}\n`).join('');
+          // a line-for-line rewrite (same count) or any other count of new lines
+          const repl = keepCount ? oldLines.map((t, i) => `${t}X${news[i] ?? ''}\n`) : news.map((t) => `${t}Y\n`);
+          const r = replace(raw, old, repl.join(''));
+          if (!r.ok) return;
+          const { start, end, content } = r.value;
+          expect(content.slice(0, start)).toBe(raw.slice(0, start));
+          expect(content.slice(content.length - (raw.length - end))).toBe(raw.slice(end));
+          // untouched lines: every line of the output outside the span keeps its ending
+          const before = raw.slice(0, start).match(/[^\n]*\n/g) ?? [];
+          const after = raw.slice(end).match(/[^\n]*\n/g) ?? [];
+          expect(content.startsWith(before.join(''))).toBe(true);
+          expect(content.endsWith(after.join(''))).toBe(true);
+          if (keepCount && r.value.rung === 'simple') {
+            const outLines = content.slice(start, content.length - (raw.length - end)).match(/[^\n]*\n/g) ?? [];
+            const inLines = raw.slice(start, end).match(/[^\n]*\n/g) ?? [];
+            expect(outLines.map((l) => l.endsWith('\r\n'))).toEqual(inLines.map((l) => l.endsWith('\r\n')));
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });

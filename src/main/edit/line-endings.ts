@@ -36,7 +36,8 @@ function countLf(text: string): number {
 export function normalizeFile(raw: string): NormalizedFile {
   const bomLength = raw.startsWith(BOM) ? 1 : 0;
   const body = bomLength ? raw.slice(1) : raw;
-  if (!body.includes('\r\n')) return { text: body, bomLength, crlfAt: [], crlfDominant: false, lineBreaks: countLf(body) };
+  if (!body.includes('\r\n'))
+    return { text: body, bomLength, crlfAt: [], crlfDominant: false, lineBreaks: countLf(body) };
   const crlfAt: number[] = [];
   let out = '';
   let from = 0;
@@ -66,7 +67,9 @@ export function normalizeArgument(s: string): string {
  * @returns [old, replacement] without the dangling CR, or unchanged.
  */
 export function dropDanglingCr(old: string, replacement: string): [string, string] {
-  return old.endsWith('\r') && replacement.endsWith('\r') ? [old.slice(0, -1), replacement.slice(0, -1)] : [old, replacement];
+  return old.endsWith('\r') && replacement.endsWith('\r')
+    ? [old.slice(0, -1), replacement.slice(0, -1)]
+    : [old, replacement];
 }
 
 /** Map an offset in the normalised text to the offset in the raw file (BOM and CRs counted back in). */

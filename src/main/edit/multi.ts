@@ -46,11 +46,20 @@ export function applyEdits(content: string, edits: readonly EditSpec[]): Result<
   for (let k = 1; k < planned.length; k++) {
     const prev = planned[k - 1];
     const cur = planned[k];
-    if (prev && cur && (cur.piece.start < prev.piece.end || (cur.piece.start === prev.piece.start && prev.index !== cur.index))) {
+    if (
+      prev &&
+      cur &&
+      (cur.piece.start < prev.piece.end || (cur.piece.start === prev.piece.start && prev.index !== cur.index))
+    ) {
       return overlap(Math.min(prev.index, cur.index), Math.max(prev.index, cur.index));
     }
   }
-  const rendered = render(content, file, text, planned.map((p) => p.piece));
+  const rendered = render(
+    content,
+    file,
+    text,
+    planned.map((p) => p.piece),
+  );
   if (rendered.content === content) return noChange(false);
   const spansOf = new Map<number, LandedSpan[]>();
   planned.forEach((p, k) => {

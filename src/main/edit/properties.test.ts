@@ -11,7 +11,10 @@ import { replace } from './index';
 import { cutsToken } from './gates';
 
 const word = fc.stringMatching(/^[a-z0-9_]{1,6}$/);
-const piece = fc.oneof(word, fc.constantFrom(' ', '  ', '\t', '\n', '(', ')', '{', '}', ';', '=', '"', '\u201c', '\u00e9', '.'));
+const piece = fc.oneof(
+  word,
+  fc.constantFrom(' ', '  ', '\t', '\n', '(', ')', '{', '}', ';', '=', '"', '\u201c', '\u00e9', '.'),
+);
 const text = fc.array(piece, { maxLength: 60 }).map((xs) => xs.join(''));
 const runs = { numRuns: 300 };
 
@@ -32,7 +35,8 @@ describe('landing properties', () => {
         if (!r.ok) throw new Error(`${r.error.code}: ${JSON.stringify({ content, old, replacement })}`);
         expect(r.value.rung).toBe('simple');
         const lineStart = content.lastIndexOf('\n', start - 1) + 1;
-        const insideIndent = /^[ \t]/.test(old) && start > lineStart && /^[ \t]*$/.test(content.slice(lineStart, start));
+        const insideIndent =
+          /^[ \t]/.test(old) && start > lineStart && /^[ \t]*$/.test(content.slice(lineStart, start));
         expect([r.value.start, r.value.end]).toEqual([insideIndent ? lineStart : start, end]);
         if (!insideIndent) expect(r.value.content).toBe(content.slice(0, start) + replacement + content.slice(end));
       }),
@@ -57,30 +61,47 @@ describe('landing properties', () => {
   it('a landed edit changes bytes only inside the reported span', () => {
     const distortion = fc.constantFrom('none', 'indent', 'spaces', 'trim');
     fc.assert(
-      fc.property(text, fc.nat(), fc.nat(), text, fc.boolean(), fc.boolean(), distortion, (body, a, b, replacement, crlf, bom, how) => {
-        const lf = body;
-        fc.pre(lf.length > 0);
-        const start = a % lf.length;
-        const end = start + 1 + (b % (lf.length - start));
-        let old = lf.slice(start, end);
-        if (how === 'indent') old = old.split('\n').map((l) => `  ${l}`).join('\n');
-        if (how === 'spaces') old = old.replace(/ /g, '  ');
-        if (how === 'trim') old = `\n${old.trim()}\n`;
-        const content = (bom ? '\uFEFF' : '') + (crlf ? lf.replace(/\n/g, '\r\n') : lf);
-        const r = replace(content, old, replacement);
-        if (!r.ok) return;
-        const { start: s, end: e, content: out } = r.value;
-        expect(s).toBeLessThanOrEqual(e);
-        expect(out.slice(0, s)).toBe(content.slice(0, s));
-        expect(out.slice(out.length - (content.length - e))).toBe(content.slice(e));
-        if (bom) expect(out.startsWith('\uFEFF') && !out.startsWith('\uFEFF\uFEFF')).toBe(true);
-      }),
+      fc.property(
+        text,
+        fc.nat(),
+        fc.nat(),
+        text,
+        fc.boolean(),
+        fc.boolean(),
+        distortion,
+        (body, a, b, replacement, crlf, bom, how) => {
+          const lf = body;
+          fc.pre(lf.length > 0);
+          const start = a % lf.length;
+          const end = start + 1 + (b % (lf.length - start));
+          let old = lf.slice(start, end);
+          if (how === 'indent')
+            old = old
+              .split('\n')
+              .map((l) => `  ${l}`)
+              .join('\n');
+          if (how === 'spaces') old = old.replace(/ /g, '  ');
+          if (how === 'trim') old = `\n${old.trim()}\n`;
+          const content = (bom ? '\uFEFF' : '') + (crlf ? lf.replace(/\n/g, '\r\n') : lf);
+          const r = replace(content, old, replacement);
+          if (!r.ok) return;
+          const { start: s, end: e, content: out } = r.value;
+          expect(s).toBeLessThanOrEqual(e);
+          expect(out.slice(0, s)).toBe(content.slice(0, s));
+          expect(out.slice(out.length - (content.length - e))).toBe(content.slice(e));
+          if (bom) expect(out.startsWith('\uFEFF') && !out.startsWith('\uFEFF\uFEFF')).toBe(true);
+        },
+      ),
       runs,
     );
   });
 
   it('replace never throws, whatever the input', () => {
-    const anyText = fc.oneof(text, fc.string({ unit: 'grapheme-composite', maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 80 }));
+    const anyText = fc.oneof(
+      text,
+      fc.string({ unit: 'grapheme-composite', maxLength: 80 }),
+      fc.string({ unit: 'binary', maxLength: 80 }),
+    );
     fc.assert(
       fc.property(anyText, anyText, anyText, fc.boolean(), (content, old, replacement, replaceAll) => {
         const r = replace(content, old, replacement, { replaceAll });

@@ -13,8 +13,15 @@ const code = (r: ReturnType<typeof replace>): string => (r.ok ? `landed:${r.valu
 describe('replace: ladder and gates', () => {
   it('lists the rungs strict to loose, opencode order first', () => {
     expect(RUNG_NAMES.slice(0, 9)).toEqual([
-      'simple', 'line-trimmed', 'block-anchor', 'whitespace-normalized', 'indentation-flexible',
-      'escape-normalized', 'trimmed-boundary', 'context-aware', 'multi-occurrence',
+      'simple',
+      'line-trimmed',
+      'block-anchor',
+      'whitespace-normalized',
+      'indentation-flexible',
+      'escape-normalized',
+      'trimmed-boundary',
+      'context-aware',
+      'multi-occurrence',
     ]);
   });
 
@@ -37,7 +44,7 @@ describe('replace: ladder and gates', () => {
     if (!r.ok) expect(r.error.data).toEqual({ startLine: 2, endLine: 2 });
   });
 
-  it('does not claim already_applied when oldString\'s own lines point somewhere else', () => {
+  it("does not claim already_applied when oldString's own lines point somewhere else", () => {
     const file = 'def a():\n    setup()\n    run(1)\n\ndef b():\n    prepare()\n    run(2)\n';
     // newString stands in b(), but oldString's context line `setup()` says the edit was meant for a()
     expect(code(replace(file, '    setup()\n    run(0)', '    prepare()\n    run(2)'))).toBe('not_found');
@@ -72,7 +79,9 @@ describe('replace: ladder and gates', () => {
   });
 
   it('lands on the whole-word place when the other occurrence sits inside a longer word it would change', () => {
-    expect(landed(replace('subtotal = 0\ntotal = 0\n', 'total = 0', 'sum = 0')).content).toBe('subtotal = 0\nsum = 0\n');
+    expect(landed(replace('subtotal = 0\ntotal = 0\n', 'total = 0', 'sum = 0')).content).toBe(
+      'subtotal = 0\nsum = 0\n',
+    );
     // a replacement that keeps the cut word intact fits inside it too: two places, refused
     expect(code(replace('subtotal = 0\ntotal = 0\n', 'total = 0', 'total = 1'))).toBe('ambiguous');
   });
@@ -127,9 +136,13 @@ describe('replace: ladder and gates', () => {
     expect(landed(replace('a\n  b\nc\n', '    b\n', '')).content).toBe('a\nc\n');
   });
 
-  it('an oldString matching from inside the indentation is written in the file\'s indentation frame', () => {
-    expect(landed(replace('if x:\n        return a\n', '    return a', '    return b')).content).toBe('if x:\n        return b\n');
-    expect(landed(replace('if x:\n        return a\n', '    return a', '        return b')).content).toBe('if x:\n        return b\n');
+  it("an oldString matching from inside the indentation is written in the file's indentation frame", () => {
+    expect(landed(replace('if x:\n        return a\n', '    return a', '    return b')).content).toBe(
+      'if x:\n        return b\n',
+    );
+    expect(landed(replace('if x:\n        return a\n', '    return a', '        return b')).content).toBe(
+      'if x:\n        return b\n',
+    );
   });
 
   it('describes exact and fuzzy landings differently, with the line range', () => {

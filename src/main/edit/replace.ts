@@ -69,13 +69,21 @@ function nonOverlapping(judged: readonly Judged[]): Judged[] {
 }
 
 /** Judge one rung's places (uniqueness, span, fidelity and token gates). undefined: go on to the next rung. */
-function decide(ctx: SearchContext, found: Candidate[], old: string, replacement: string, replaceAll: boolean): RungOutcome {
+function decide(
+  ctx: SearchContext,
+  found: Candidate[],
+  old: string,
+  replacement: string,
+  replaceAll: boolean,
+): RungOutcome {
   const judged = found.map((place) => {
     const candidate = alignToIndentation(ctx.content, place);
     return { candidate, replacement: buildReplacement(ctx.content, candidate, old, replacement) };
   });
   const faithful = judged.filter((j) => passesFidelityGate(j.candidate));
-  const places = faithful.filter((j) => passesSpanGate(j.candidate, ctx.content.slice(j.candidate.start, j.replacement.end)));
+  const places = faithful.filter((j) =>
+    passesSpanGate(j.candidate, ctx.content.slice(j.candidate.start, j.replacement.end)),
+  );
   if (places.length === 0) {
     // faithful places that only the span gate refused: remembered for a too_broad answer if nothing lands
     const gated = faithful[0];
@@ -84,7 +92,9 @@ function decide(ctx: SearchContext, found: Candidate[], old: string, replacement
   const rung = places[0]?.candidate.rung ?? 'simple';
   const where = (js: readonly Judged[]) => js.map((j) => lineRange(ctx.text, j.candidate.start, j.replacement.end));
   const fits = places.filter(
-    (j) => !cutsToken(ctx.content, j.candidate.start, j.replacement.end) || keepsTokens(ctx.content, j.candidate.start, j.replacement.end, j.replacement.text),
+    (j) =>
+      !cutsToken(ctx.content, j.candidate.start, j.replacement.end) ||
+      keepsTokens(ctx.content, j.candidate.start, j.replacement.end, j.replacement.text),
   );
   if (fits.length > 1 && !replaceAll) return failures.ambiguous(rung, where(fits));
   if (fits.length === 0) {
@@ -101,7 +111,10 @@ function decide(ctx: SearchContext, found: Candidate[], old: string, replacement
  * is where the edit would have gone — when some lines of oldString still stand in the file (its unchanged
  * context), the place must overlap the window they point at (give or take two lines).
  */
-function findAlreadyApplied(ctx: SearchContext, replacement: string): { startLine: number; endLine: number } | undefined {
+function findAlreadyApplied(
+  ctx: SearchContext,
+  replacement: string,
+): { startLine: number; endLine: number } | undefined {
   const text = ctx.text;
   if (replacement.trim().length === 0 || ctx.old.includes(replacement.trim())) return undefined;
   const search = makeContext(text, replacement);
@@ -119,11 +132,18 @@ function findAlreadyApplied(ctx: SearchContext, replacement: string): { startLin
 }
 
 /** Run the ladder for one edit against a normalised file. Exported for applyEdits (multi.ts). */
-export function planEdit(text: TextIndex, oldString: string, newString: string, options: ReplaceOptions = {}): Result<Plan> {
+export function planEdit(
+  text: TextIndex,
+  oldString: string,
+  newString: string,
+  options: ReplaceOptions = {},
+): Result<Plan> {
   const [old, replacement] = dropDanglingCr(normalizeArgument(oldString), normalizeArgument(newString));
   if (oldString === newString || old === replacement) return failures.noChange(oldString !== newString);
   if (old.length === 0) {
-    return text.text.length === 0 ? ok({ rung: 'create', pieces: [{ start: 0, end: 0, text: replacement }], corrections: [] }) : failures.emptyOld();
+    return text.text.length === 0
+      ? ok({ rung: 'create', pieces: [{ start: 0, end: 0, text: replacement }], corrections: [] })
+      : failures.emptyOld();
   }
   const marker = TRUNCATION_MARKER.exec(old);
   if (marker && !text.text.includes(marker[0])) return failures.truncatedMarker();
@@ -160,7 +180,12 @@ export function planEdit(text: TextIndex, oldString: string, newString: string, 
  *   1-based lines, the number of replacements — or a failure with code not_found | ambiguous | no_change |
  *   too_broad | already_applied | search_budget (see failures.ts). Never throws for an expected failure.
  */
-export function replace(content: string, oldString: string, newString: string, options: ReplaceOptions = {}): Result<ReplaceSuccess> {
+export function replace(
+  content: string,
+  oldString: string,
+  newString: string,
+  options: ReplaceOptions = {},
+): Result<ReplaceSuccess> {
   const file: NormalizedFile = normalizeFile(content);
   const text = new TextIndex(file.text);
   const planned = planEdit(text, oldString, newString, options);

@@ -82,7 +82,7 @@ export class TextIndex {
   linesContaining(fragment: string, limit = Infinity): number[] {
     const out: number[] = [];
     if (fragment.length === 0) return out;
-    for (let at = this.text.indexOf(fragment); at !== -1 && out.length < limit; ) {
+    for (let at = this.text.indexOf(fragment); at !== -1 && out.length < limit;) {
       const i = this.lineOf(at);
       out.push(i);
       const next = this.lineStarts[i + 1];

@@ -11,7 +11,11 @@ import { fail } from '../../shared/errors';
 import type { Router } from '../host/router';
 
 /** True when the frame is the main frame of a Landfall window showing the app's own pages. */
-export function trustedSender(event: IpcMainInvokeEvent, windows: () => BrowserWindow[], appOrigins: string[]): boolean {
+export function trustedSender(
+  event: IpcMainInvokeEvent,
+  windows: () => BrowserWindow[],
+  appOrigins: string[],
+): boolean {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null) return false;
   if (!windows().some((w) => w.webContents === event.sender)) return false;

@@ -11,7 +11,14 @@ import { createServices } from '../host/services';
 import type { Services } from '../host/services';
 import type { AppCommand } from '../../shared/contract';
 import { bindContract, pushEvent } from './ipc';
-import { APP_ORIGIN, createWindow, cspForDevServer, denyWebPermissions, registerAppScheme, serveRenderer } from './window';
+import {
+  APP_ORIGIN,
+  createWindow,
+  cspForDevServer,
+  denyWebPermissions,
+  registerAppScheme,
+  serveRenderer,
+} from './window';
 import { createSafeStorageSecrets } from './secrets';
 import { installMenu } from './menu';
 
@@ -35,7 +42,10 @@ function openWindow(): BrowserWindow {
 
 async function pickFolder(): Promise<string | null> {
   const parent = BrowserWindow.getFocusedWindow() ?? windows()[0];
-  const options = { title: 'Open a project folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
+  const options = {
+    title: 'Open a project folder',
+    properties: ['openDirectory' as const, 'createDirectory' as const],
+  };
   const r = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
   return r.canceled ? null : (r.filePaths[0] ?? null);
 }

@@ -39,7 +39,9 @@ export function installMenu(send: (command: AppCommand) => void, dev: boolean): 
     {
       label: 'View',
       submenu: [
-        ...(dev ? [{ role: 'reload' as const }, { role: 'toggleDevTools' as const }, { type: 'separator' as const }] : []),
+        ...(dev
+          ? [{ role: 'reload' as const }, { role: 'toggleDevTools' as const }, { type: 'separator' as const }]
+          : []),
         { role: 'resetZoom' },
         { role: 'zoomIn' },
         { role: 'zoomOut' },

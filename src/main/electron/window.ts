@@ -13,16 +13,22 @@ export const APP_ORIGIN = 'app://landfall';
 
 /** Must run before `app` is ready: registers the app scheme as standard and secure. */
 export function registerAppScheme(): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
 }
 
 /** Serves the built renderer folder on app://landfall/ with the CSP header. Call once the app is ready. */
 export function serveRenderer(rendererDir: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
-    const rel = normalize(decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)).replace(/^([/\\])+/, '');
+    const rel = normalize(decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname)).replace(
+      /^([/\\])+/,
+      '',
+    );
     const abs = join(rendererDir, rel);
-    if (url.host !== 'landfall' || !abs.startsWith(rendererDir + sep)) return new Response('Not found', { status: 404 });
+    if (url.host !== 'landfall' || !abs.startsWith(rendererDir + sep))
+      return new Response('Not found', { status: 404 });
     const response = await net.fetch(pathToFileURL(abs).toString());
     const headers = new Headers(response.headers);
     headers.set('Content-Security-Policy', contentSecurityPolicy());
@@ -37,7 +43,9 @@ export function cspForDevServer(devUrl: string): void {
   session.defaultSession.webRequest.onHeadersReceived({ urls: [`${origin}/*`] }, (details, callback) => {
     // The dev server needs its HMR socket; the packaged app never loads from it.
     const ws = origin.replace(/^http/, 'ws');
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy([ws], true)] } });
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy([ws], true)] },
+    });
   });
 }
 

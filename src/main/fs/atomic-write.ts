@@ -37,7 +37,10 @@ export async function writeTempBeside(absPath: string, bytes: Uint8Array, mode?:
   await fsp.mkdir(dir, { recursive: true });
   const existing = await existingAttributes(absPath);
   const finalMode = mode ?? existing?.mode;
-  const temp = path.join(dir, `.${path.basename(absPath)}${TEMP_MARKER}${process.pid}-${randomBytes(6).toString('hex')}`);
+  const temp = path.join(
+    dir,
+    `.${path.basename(absPath)}${TEMP_MARKER}${process.pid}-${randomBytes(6).toString('hex')}`,
+  );
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(temp, 'wx', finalMode ?? 0o666);
@@ -61,7 +64,11 @@ export async function writeTempBeside(absPath: string, bytes: Uint8Array, mode?:
  * `options.mode` is given; new files get 0o666 & ~umask) and, where permitted, its owner. Throws the fs error
  * (EACCES, ENOSPC…) after removing the temp file; the target is then untouched.
  */
-export async function writeFileAtomic(absPath: string, bytes: Uint8Array, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  absPath: string,
+  bytes: Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
   const temp = await writeTempBeside(absPath, bytes, options.mode);
   try {
     await fsp.rename(temp, absPath);

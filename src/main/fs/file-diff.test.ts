@@ -8,7 +8,8 @@ describe('commitDiff', () => {
       file: 'src/a.txt',
       additions: 2,
       deletions: 1,
-      patch: '===================================================================\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n',
+      patch:
+        '===================================================================\n--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+d\n',
     });
   });
 
@@ -28,6 +29,10 @@ describe('commitDiff', () => {
   it('past its work limit the diff reports the upper-bound counts and no patch, instead of stalling', () => {
     const before = Array.from({ length: 400 }, (_, i) => `a${i}`).join('\n') + '\n';
     const after = Array.from({ length: 300 }, (_, i) => `b${i}`).join('\n') + '\n';
-    expect(commitDiff('r.txt', before, after, { maxEditLength: 50 })).toEqual({ file: 'r.txt', additions: 300, deletions: 400 });
+    expect(commitDiff('r.txt', before, after, { maxEditLength: 50 })).toEqual({
+      file: 'r.txt',
+      additions: 300,
+      deletions: 400,
+    });
   });
 });

@@ -25,7 +25,12 @@ function lineCount(text: string): number {
  * Returns `{ file, patch?, additions, deletions }` (counts in lines). `limits` bound the diff's work (edit length
  * in lines, time in ms); past them the counts are the upper bound and the patch is dropped.
  */
-export function commitDiff(rel: string, before: string, after: string, limits: { maxEditLength?: number; timeoutMs?: number } = {}): FileChange {
+export function commitDiff(
+  rel: string,
+  before: string,
+  after: string,
+  limits: { maxEditLength?: number; timeoutMs?: number } = {},
+): FileChange {
   if (before === after) return { file: rel, patch: '', additions: 0, deletions: 0 };
   const sp = structuredPatch(`a/${rel}`, `b/${rel}`, before, after, undefined, undefined, {
     context: 3,
@@ -42,5 +47,7 @@ export function commitDiff(rel: string, before: string, after: string, limits: {
     }
   }
   const patch = formatPatch(sp);
-  return patch.length > MAX_PATCH_CHARS ? { file: rel, additions, deletions } : { file: rel, patch, additions, deletions };
+  return patch.length > MAX_PATCH_CHARS
+    ? { file: rel, additions, deletions }
+    : { file: rel, patch, additions, deletions };
 }

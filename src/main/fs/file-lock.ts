@@ -34,7 +34,8 @@ export async function withFileLock<T>(realPath: string, fn: () => Promise<T>): P
  */
 export async function withFileLocks<T>(realPaths: string[], fn: () => Promise<T>): Promise<T> {
   const keys = [...new Set(realPaths)].sort();
-  const take = (i: number): Promise<T> => (i >= keys.length ? fn() : withFileLock(keys[i] as string, () => take(i + 1)));
+  const take = (i: number): Promise<T> =>
+    i >= keys.length ? fn() : withFileLock(keys[i] as string, () => take(i + 1));
   return take(0);
 }
 

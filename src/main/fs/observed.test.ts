@@ -32,7 +32,7 @@ async function observe(): Promise<void> {
 }
 
 describe('observed versions', () => {
-  it('a file the session never read is not_observed; another session\'s read does not count', async () => {
+  it("a file the session never read is not_observed; another session's read does not count", async () => {
     expect(await code()).toBe('not_observed');
     const f = await readTextFile(r.real);
     if (f.ok) ctx.observed.record('other-session', r.real, f.value.stamp);

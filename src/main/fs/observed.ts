@@ -44,7 +44,11 @@ export class ObservedVersions implements ObservedStore {
  * caller already has them (avoids a second read). Errors: `not_observed` (never read nor written by this
  * session), `stale` (bytes differ from the last stamp, or the file was deleted since).
  */
-export async function checkFresh(ctx: ToolContext, resolved: ResolvedPath, current?: Uint8Array): Promise<Result<void>> {
+export async function checkFresh(
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  current?: Uint8Array,
+): Promise<Result<void>> {
   const seen = ctx.observed.get(ctx.sessionId, resolved.real);
   if (!seen) {
     return fail(

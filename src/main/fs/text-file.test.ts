@@ -108,14 +108,19 @@ describe('readTextFile', () => {
     const f = path.join(dir, 'a.txt');
     writeFileSync(f, 'hello\n', { mode: 0o640 });
     const r = await readTextFile(f);
-    expect(r.ok && r.value.stamp).toMatchObject({ size: 6, hash: '5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03' });
+    expect(r.ok && r.value.stamp).toMatchObject({
+      size: 6,
+      hash: '5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03',
+    });
     expect(r.ok && r.value.mode).toBe(0o640);
   });
 });
 
 describe('decodeBytes on large legacy files', () => {
   it('a 1 MB GBK file whose first 600 KB are ASCII is still detected as GBK and round-trips', () => {
-    const text = `${'// plain ascii line\n'.repeat(30_000)}// 中文注释：这是一个测试文件，包含一些汉字。\n`.repeat(1) + '// 更多的中文内容在这里出现，用于检测编码。\n'.repeat(2_000);
+    const text =
+      `${'// plain ascii line\n'.repeat(30_000)}// 中文注释：这是一个测试文件，包含一些汉字。\n`.repeat(1) +
+      '// 更多的中文内容在这里出现，用于检测编码。\n'.repeat(2_000);
     const bytes = iconv.encode(text, 'gbk');
     const r = decodeBytes(bytes);
     expect(r.ok && r.value.encoding.encoding).toBe('gb18030');

@@ -56,15 +56,26 @@ export async function readTextFile(absPath: string, options: { maxBytes?: number
   }
   try {
     const st = await handle.stat();
-    if (st.isDirectory()) return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
+    if (st.isDirectory())
+      return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
     if (!st.isFile()) return notRegular(absPath, st);
     if (st.size > maxBytes) {
-      return fail('too_large', `${absPath} is ${st.size} bytes, over the ${maxBytes}-byte limit.`, 'Use bash tools (head, sed) on this file, or edit a smaller file.', { size: st.size, maxBytes });
+      return fail(
+        'too_large',
+        `${absPath} is ${st.size} bytes, over the ${maxBytes}-byte limit.`,
+        'Use bash tools (head, sed) on this file, or edit a smaller file.',
+        { size: st.size, maxBytes },
+      );
     }
     const bytes = await handle.readFile();
     const decoded = decodeBytes(bytes);
     if (!decoded.ok) return decoded;
-    return ok({ ...decoded.value, bytes, stamp: stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }), mode: st.mode & 0o7777 });
+    return ok({
+      ...decoded.value,
+      bytes,
+      stamp: stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }),
+      mode: st.mode & 0o7777,
+    });
   } catch (e) {
     return fsError(e, absPath);
   } finally {
@@ -73,16 +84,34 @@ export async function readTextFile(absPath: string, options: { maxBytes?: number
 }
 
 function notRegular(absPath: string, st: Stats): Result<never> {
-  const kind = st.isFIFO() ? 'fifo' : st.isSocket() ? 'socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'device' : 'other';
-  return fail('io_error', `${absPath} is not a regular file (${kind}); only regular files can be read as text.`, 'Name a regular file; inspect special files with bash if you must.', { notRegular: kind });
+  const kind = st.isFIFO()
+    ? 'fifo'
+    : st.isSocket()
+      ? 'socket'
+      : st.isCharacterDevice() || st.isBlockDevice()
+        ? 'device'
+        : 'other';
+  return fail(
+    'io_error',
+    `${absPath} is not a regular file (${kind}); only regular files can be read as text.`,
+    'Name a regular file; inspect special files with bash if you must.',
+    { notRegular: kind },
+  );
 }
 
 /** Map an fs error to a Result failure. */
 function fsError(e: unknown, absPath: string): Result<never> {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return fail('file_not_found', `${absPath} does not exist.`, 'Check the path with list or glob.');
-  if (code === 'EISDIR') return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
-  return fail('io_error', `Cannot read ${absPath}: ${(e as Error).message}`, 'Check the file permissions and try again.', { errno: code });
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return fail('file_not_found', `${absPath} does not exist.`, 'Check the path with list or glob.');
+  if (code === 'EISDIR')
+    return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
+  return fail(
+    'io_error',
+    `Cannot read ${absPath}: ${(e as Error).message}`,
+    'Check the file permissions and try again.',
+    { errno: code },
+  );
 }
 
 /**
@@ -111,11 +140,16 @@ export function decodeBytes(bytes: Buffer): Result<{ text: string; encoding: Tex
 }
 
 function binaryFail(why: string): Result<never> {
-  return fail('binary', `The file looks binary (${why}).`, 'Binary files cannot be read or edited as text; use bash tools if you must inspect it.');
+  return fail(
+    'binary',
+    `The file looks binary (${why}).`,
+    'Binary files cannot be read or edited as text; use bash tools if you must inspect it.',
+  );
 }
 
 function bomOf(bytes: Buffer): TextEncodingInfo | undefined {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf8', bom: true };
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { encoding: 'utf8', bom: true };
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf16le', bom: true };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf16be', bom: true };
   return undefined;

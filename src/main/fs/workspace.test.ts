@@ -25,9 +25,17 @@ async function code(p: string): Promise<string> {
 describe('resolveInRoot: the workspace boundary', () => {
   it('resolves relative paths inside the root, existing or not', async () => {
     const r = await resolveInRoot(ws, 'src/lib.ts');
-    expect(r).toEqual({ ok: true, value: { abs: path.join(ws, 'src/lib.ts'), real: path.join(ws, 'src/lib.ts'), rel: 'src/lib.ts', exists: true } });
+    expect(r).toEqual({
+      ok: true,
+      value: { abs: path.join(ws, 'src/lib.ts'), real: path.join(ws, 'src/lib.ts'), rel: 'src/lib.ts', exists: true },
+    });
     const n = await resolveInRoot(ws, 'new/deep/file.txt');
-    expect(n.ok && n.value).toEqual({ abs: path.join(ws, 'new/deep/file.txt'), real: path.join(ws, 'new/deep/file.txt'), rel: 'new/deep/file.txt', exists: false });
+    expect(n.ok && n.value).toEqual({
+      abs: path.join(ws, 'new/deep/file.txt'),
+      real: path.join(ws, 'new/deep/file.txt'),
+      rel: 'new/deep/file.txt',
+      exists: false,
+    });
   });
 
   it('refuses `..` escapes and absolute paths outside as outside_root', async () => {
@@ -57,16 +65,30 @@ describe('resolveInRoot: the workspace boundary', () => {
   it('`outbox/../x` is the lexical <root>/x, never the parent of the link target', async () => {
     symlinkSync('../OUTSIDE', path.join(ws, 'outbox'));
     const r = await resolveInRoot(ws, 'outbox/../OUTSIDE/victim.txt');
-    expect(r.ok && r.value).toEqual({ abs: path.join(ws, 'OUTSIDE/victim.txt'), real: path.join(ws, 'OUTSIDE/victim.txt'), rel: 'OUTSIDE/victim.txt', exists: false });
+    expect(r.ok && r.value).toEqual({
+      abs: path.join(ws, 'OUTSIDE/victim.txt'),
+      real: path.join(ws, 'OUTSIDE/victim.txt'),
+      rel: 'OUTSIDE/victim.txt',
+      exists: false,
+    });
   });
 
   it('follows symlinks that stay inside: the real path is the target', async () => {
     symlinkSync('src/lib.ts', path.join(ws, 'alias.ts'));
     symlinkSync('src/missing.ts', path.join(ws, 'later.ts'));
     const r = await resolveInRoot(ws, 'alias.ts');
-    expect(r.ok && r.value).toEqual({ abs: path.join(ws, 'alias.ts'), real: path.join(ws, 'src/lib.ts'), rel: 'src/lib.ts', exists: true });
+    expect(r.ok && r.value).toEqual({
+      abs: path.join(ws, 'alias.ts'),
+      real: path.join(ws, 'src/lib.ts'),
+      rel: 'src/lib.ts',
+      exists: true,
+    });
     const d = await resolveInRoot(ws, 'later.ts');
-    expect(d.ok && d.value).toMatchObject({ real: path.join(ws, 'src/missing.ts'), rel: 'src/missing.ts', exists: false });
+    expect(d.ok && d.value).toMatchObject({
+      real: path.join(ws, 'src/missing.ts'),
+      rel: 'src/missing.ts',
+      exists: false,
+    });
   });
 
   it('symlink loops and bad input are refused, not thrown', async () => {

@@ -73,9 +73,26 @@ async function realOf(p: string, hops = 0): Promise<{ real: string; exists: bool
  */
 function unresolvable(p: string, e: unknown): Result<never> {
   const code = (e as NodeJS.ErrnoException).code ?? 'unknown';
-  if (code === 'ELOOP') return fail('outside_root', `Cannot resolve ${p} (ELOOP: a symlink loop).`, 'Use a path inside the project without symlink loops.', { path: p });
-  if (code === 'ENAMETOOLONG') return fail('invalid_input', `The path ${p.slice(0, 80)}… is too long for the file system.`, 'Use a shorter file name.', { path: p });
-  return fail('io_error', `Cannot resolve ${p} (${code}: ${(e as Error).message}).`, 'Check the permissions of the folders on this path.', { path: p, errno: code });
+  if (code === 'ELOOP')
+    return fail(
+      'outside_root',
+      `Cannot resolve ${p} (ELOOP: a symlink loop).`,
+      'Use a path inside the project without symlink loops.',
+      { path: p },
+    );
+  if (code === 'ENAMETOOLONG')
+    return fail(
+      'invalid_input',
+      `The path ${p.slice(0, 80)}… is too long for the file system.`,
+      'Use a shorter file name.',
+      { path: p },
+    );
+  return fail(
+    'io_error',
+    `Cannot resolve ${p} (${code}: ${(e as Error).message}).`,
+    'Check the permissions of the folders on this path.',
+    { path: p, errno: code },
+  );
 }
 
 /**
@@ -87,7 +104,11 @@ function unresolvable(p: string, e: unknown): Result<never> {
  */
 export async function resolveInRoot(root: string, p: string): Promise<Result<ResolvedPath>> {
   if (p.length === 0 || p.includes('\0')) {
-    return fail('invalid_input', 'The path is empty or contains a NUL byte.', 'Give a path relative to the project root.');
+    return fail(
+      'invalid_input',
+      'The path is empty or contains a NUL byte.',
+      'Give a path relative to the project root.',
+    );
   }
   const rootReal = await realRoot(root);
   const abs = path.isAbsolute(p) ? path.resolve(p) : path.resolve(rootReal, p);

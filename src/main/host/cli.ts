@@ -27,7 +27,9 @@ const COMMANDS: Record<string, Loader> = {
   glob: tools,
   grep: tools,
   apply_patch: () => import('./cli/patch'),
-  run: () => import('./cli/session'), replay: () => import('./cli/session'), sessions: () => import('./cli/session'),
+  run: () => import('./cli/session'),
+  replay: () => import('./cli/session'),
+  sessions: () => import('./cli/session'),
 };
 
 /** True when the arguments ask for help: `--help` anywhere, or `-h` first. */

@@ -31,7 +31,10 @@ export async function rendererIsStale(projectRoot: string, outDir: string): Prom
   } catch {
     return true;
   }
-  const sources = Math.max(await newest(join(projectRoot, 'src/renderer')), await newest(join(projectRoot, 'src/shared')));
+  const sources = Math.max(
+    await newest(join(projectRoot, 'src/renderer')),
+    await newest(join(projectRoot, 'src/shared')),
+  );
   return sources > built;
 }
 
@@ -51,7 +54,12 @@ export async function buildRenderer(projectRoot: string, outDir: string): Promis
       base: './',
       logLevel: 'warn',
       plugins: [react()],
-      build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 6000, rollupOptions: { input: { index: resolve(projectRoot, 'src/renderer/index.html') } } },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        chunkSizeWarningLimit: 6000,
+        rollupOptions: { input: { index: resolve(projectRoot, 'src/renderer/index.html') } },
+      },
     });
   } finally {
     if (previous === undefined) delete process.env['NODE_ENV'];

@@ -55,15 +55,32 @@ describe('router', () => {
 
   test('a handler that throws is an internal error as data, and the bug is reported', async () => {
     const bugs: string[] = [];
-    const router = createRouter({ ...services.handlers, 'projects.list': async () => { throw new Error('boom'); } }, (name) => bugs.push(name));
-    expect(await router.handle('projects.list', {})).toMatchObject({ ok: false, error: { code: 'internal', message: 'projects.list failed: boom' } });
+    const router = createRouter(
+      {
+        ...services.handlers,
+        'projects.list': async () => {
+          throw new Error('boom');
+        },
+      },
+      (name) => bugs.push(name),
+    );
+    expect(await router.handle('projects.list', {})).toMatchObject({
+      ok: false,
+      error: { code: 'internal', message: 'projects.list failed: boom' },
+    });
     expect(bugs).toEqual(['projects.list']);
   });
 
   test('a good call passes through: open a folder that does not exist → file_not_found; app.info answers', async () => {
     const router = createRouter(services.handlers);
-    expect(await router.handle('projects.open', { root: join(temp, 'missing') })).toMatchObject({ ok: false, error: { code: 'file_not_found' } });
-    expect(await router.handle('app.info', undefined)).toEqual({ ok: true, value: { version: 'test', transport: 'web', nativeDialog: false, firstRun: true } });
+    expect(await router.handle('projects.open', { root: join(temp, 'missing') })).toMatchObject({
+      ok: false,
+      error: { code: 'file_not_found' },
+    });
+    expect(await router.handle('app.info', undefined)).toEqual({
+      ok: true,
+      value: { version: 'test', transport: 'web', nativeDialog: false, firstRun: true },
+    });
     expect(await router.handle('projects.pickFolder', {})).toMatchObject({ ok: false, error: { code: 'unavailable' } });
   });
 });
@@ -71,17 +88,44 @@ describe('router', () => {
 describe('settings through the contract', () => {
   test('a typed key is never written to settings.json; the view says a key is there', async () => {
     const router = createRouter(services.handlers);
-    const saved = await router.handle('settings.save', { provider: 'custom', model: 'coder-7b', baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'sk-secret-123' });
-    expect(saved).toEqual({ ok: true, value: { provider: 'custom', model: 'coder-7b', baseURL: 'http://127.0.0.1:8080/v1', hasKey: true, keyStorage: 'environment' } });
+    const saved = await router.handle('settings.save', {
+      provider: 'custom',
+      model: 'coder-7b',
+      baseURL: 'http://127.0.0.1:8080/v1',
+      apiKey: 'sk-secret-123',
+    });
+    expect(saved).toEqual({
+      ok: true,
+      value: {
+        provider: 'custom',
+        model: 'coder-7b',
+        baseURL: 'http://127.0.0.1:8080/v1',
+        hasKey: true,
+        keyStorage: 'environment',
+      },
+    });
     const file = await readFile(join(temp, 'data', 'settings.json'), 'utf8');
     expect(file).not.toContain('sk-secret-123');
-    expect(JSON.parse(file)).toMatchObject({ defaultProvider: 'custom', providers: expect.arrayContaining([{ id: 'custom', kind: 'openai-compatible', model: 'coder-7b', baseURL: 'http://127.0.0.1:8080/v1', apiKeyEnv: 'LANDFALL_KEY_CUSTOM' }]) });
+    expect(JSON.parse(file)).toMatchObject({
+      defaultProvider: 'custom',
+      providers: expect.arrayContaining([
+        {
+          id: 'custom',
+          kind: 'openai-compatible',
+          model: 'coder-7b',
+          baseURL: 'http://127.0.0.1:8080/v1',
+          apiKeyEnv: 'LANDFALL_KEY_CUSTOM',
+        },
+      ]),
+    });
     expect(await router.handle('app.info', {})).toMatchObject({ ok: true, value: { firstRun: false } });
   });
 
   test('a bad base URL is refused before anything is saved', async () => {
     const router = createRouter(services.handlers);
-    expect(await router.handle('settings.save', { provider: 'custom', model: 'm', baseURL: 'file:///etc' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(
+      await router.handle('settings.save', { provider: 'custom', model: 'm', baseURL: 'file:///etc' }),
+    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   });
 });
 

@@ -41,7 +41,12 @@ export function createRouter(handlers: Handlers, onBug: (name: string, error: un
         const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
         const first = issues[0];
         const where = first && first.path ? ` at "${first.path}"` : '';
-        return fail('invalid_input', `Invalid input for ${call}${where}: ${first?.message ?? 'rejected'}.`, 'Fix the input to match the contract and send it again.', { issues });
+        return fail(
+          'invalid_input',
+          `Invalid input for ${call}${where}: ${first?.message ?? 'rejected'}.`,
+          'Fix the input to match the contract and send it again.',
+          { issues },
+        );
       }
       try {
         const handler = handlers[call] as (i: unknown) => Promise<Result<unknown>>;
@@ -50,7 +55,11 @@ export function createRouter(handlers: Handlers, onBug: (name: string, error: un
         if (isFailure(error)) return error.toFail();
         onBug(call, error);
         const message = error instanceof Error ? error.message : String(error);
-        return fail('internal', `${call} failed: ${message}`, 'This is a bug in Landfall; try again, and report it if it repeats.');
+        return fail(
+          'internal',
+          `${call} failed: ${message}`,
+          'This is a bug in Landfall; try again, and report it if it repeats.',
+        );
       }
     },
   };

@@ -53,7 +53,12 @@ export async function serve(options: ServeOptions): Promise<Served> {
   if (!created.ok) throw new Error(`${created.error.message} ${created.error.hint}`);
   const services = created.value;
   const router = createRouter(services.handlers, (name, error) => console.error(`[landfall] ${name} failed:`, error));
-  const host = await startWebHost({ router, subscribe: services.subscribe, staticDir: rendererDir, ...(options.port ? { port: options.port } : {}) });
+  const host = await startWebHost({
+    router,
+    subscribe: services.subscribe,
+    staticDir: rendererDir,
+    ...(options.port ? { port: options.port } : {}),
+  });
   return {
     host,
     services,
@@ -74,7 +79,12 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const dataDir = resolve(values.data ?? process.env['LANDFALL_DATA_DIR'] ?? resolve(homedir(), '.landfall'));
-  const served = await serve({ projectRoot: process.cwd(), dataDir, ...(port ? { port } : {}), build: !values['no-build'] });
+  const served = await serve({
+    projectRoot: process.cwd(),
+    dataDir,
+    ...(port ? { port } : {}),
+    build: !values['no-build'],
+  });
   console.log(`Landfall is serving on 127.0.0.1 only. Open this URL (it works once):\n\n  ${served.host.url}\n`);
   console.log(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
   const stop = (): void => {

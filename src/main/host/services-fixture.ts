@@ -22,14 +22,23 @@ export interface ServicesFixture {
  * services (web transport, secrets from the environment, the project's resources/). `languageServers` is passed
  * through (false: no language server is started). Throws when the services fail to start.
  */
-export async function servicesFixture(tag: string, options: { settings?: unknown; languageServers?: boolean } = {}): Promise<ServicesFixture> {
+export async function servicesFixture(
+  tag: string,
+  options: { settings?: unknown; languageServers?: boolean } = {},
+): Promise<ServicesFixture> {
   const temp = await mkdtemp(join(tmpdir(), `landfall-${tag}-`));
   const dataDir = join(temp, 'data');
   await mkdir(dataDir, { recursive: true });
-  if (options.settings !== undefined) await writeFile(join(dataDir, 'settings.json'), JSON.stringify(options.settings, null, 2));
+  if (options.settings !== undefined)
+    await writeFile(join(dataDir, 'settings.json'), JSON.stringify(options.settings, null, 2));
   const created = await createServices({
     dataDir,
-    platform: { transport: 'web', version: 'test', secrets: environmentSecrets(), resourcesDir: resolve(process.cwd(), 'resources') },
+    platform: {
+      transport: 'web',
+      version: 'test',
+      secrets: environmentSecrets(),
+      resourcesDir: resolve(process.cwd(), 'resources'),
+    },
     ...(options.languageServers === undefined ? {} : { languageServers: options.languageServers }),
   });
   if (!created.ok) throw new Error(created.error.message);

@@ -11,7 +11,11 @@ import type { Router } from './router';
 import { servicesFixture, type ServicesFixture } from './services-fixture';
 
 const RESOURCES = resolve(process.cwd(), 'resources');
-const ALLOW_ALL = { defaultProvider: 'x', providers: [{ id: 'x', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', model: 'none' }], permissions: [{ permission: '*', pattern: '*', action: 'allow' }] };
+const ALLOW_ALL = {
+  defaultProvider: 'x',
+  providers: [{ id: 'x', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', model: 'none' }],
+  permissions: [{ permission: '*', pattern: '*', action: 'allow' }],
+};
 
 let fixture: ServicesFixture;
 let temp: string;
@@ -41,20 +45,32 @@ describe('history handlers report kept files', () => {
     const project = await value<{ id: string }>('projects.open', { root });
     const session = await value<{ id: string }>('sessions.create', { projectId: project.id });
     await value('chat.replay', { sessionId: session.id, recording: 'sample' });
-    await expect.poll(async () => {
-      const v = await value<{ busy: boolean; messages: unknown[] }>('sessions.get', { sessionId: session.id });
-      return !v.busy && v.messages.length;
-    }, { timeout: 30_000 }).toBe(4);
+    await expect
+      .poll(
+        async () => {
+          const v = await value<{ busy: boolean; messages: unknown[] }>('sessions.get', { sessionId: session.id });
+          return !v.busy && v.messages.length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(4);
 
     const hand = `${await readFile(join(root, 'README.md'), 'utf8')}my own line\n`;
     await writeFile(join(root, 'README.md'), hand);
-    const undone = await value<{ text: string; kept: unknown[]; session: { revert?: { messageId: string } } }>('history.undo', { sessionId: session.id });
+    const undone = await value<{ text: string; kept: unknown[]; session: { revert?: { messageId: string } } }>(
+      'history.undo',
+      { sessionId: session.id },
+    );
     expect(undone.kept).toEqual([{ path: 'README.md', reason: 'changed_after_step' }]);
     expect(await readFile(join(root, 'README.md'), 'utf8')).toBe(hand);
     const boundary = undone.session.revert?.messageId;
     expect(typeof boundary).toBe('string');
 
-    const forced = await value<{ kept: unknown[]; session: { revert?: { messageId: string } } }>('history.revert', { sessionId: session.id, messageId: boundary, force: true });
+    const forced = await value<{ kept: unknown[]; session: { revert?: { messageId: string } } }>('history.revert', {
+      sessionId: session.id,
+      messageId: boundary,
+      force: true,
+    });
     expect(forced.kept).toEqual([]);
     expect(forced.session.revert?.messageId).toBe(boundary);
     expect(await readFile(join(root, 'README.md'), 'utf8')).toBe(readme);

@@ -15,18 +15,35 @@ import { appLanguageServers } from './services-lsp';
 import type { AppLanguageServers } from './services-lsp';
 
 const JSON_SERVER = path.resolve(process.cwd(), 'node_modules/.bin/vscode-json-language-server');
-const BASE = { defaultProvider: 'ollama', providers: [{ id: 'ollama', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: 'm' }], permissions: [] };
-const EXTRA_JSON = { id: 'json-extra', command: [JSON_SERVER, '--stdio'], extensions: ['.jsonx'], languageId: 'json', settings: { json: { validate: { enable: true } } } };
+const BASE = {
+  defaultProvider: 'ollama',
+  providers: [{ id: 'ollama', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', model: 'm' }],
+  permissions: [],
+};
+const EXTRA_JSON = {
+  id: 'json-extra',
+  command: [JSON_SERVER, '--stdio'],
+  extensions: ['.jsonx'],
+  languageId: 'json',
+  settings: { json: { validate: { enable: true } } },
+};
 
 const dirs: string[] = [];
 let open: { svc: AgentService; lsp: AppLanguageServers } | undefined;
 afterEach(async () => {
-  if (open) { await open.svc.close(); await open.lsp.shutdown(); open = undefined; }
+  if (open) {
+    await open.svc.close();
+    await open.lsp.shutdown();
+    open = undefined;
+  }
   cleanupTemp(...dirs.splice(0));
 });
 
 /** A core on a temp data folder whose settings.json is `settings`, with a temp project holding `files`. */
-async function start(settings: unknown, files: Record<string, string>): Promise<{ svc: AgentService; lsp: AppLanguageServers; root: string; projectId: string }> {
+async function start(
+  settings: unknown,
+  files: Record<string, string>,
+): Promise<{ svc: AgentService; lsp: AppLanguageServers; root: string; projectId: string }> {
   const dataDir = tempDir('lspset-data');
   const root = tempDir('lspset-proj');
   dirs.push(dataDir, root);
@@ -44,16 +61,28 @@ async function start(settings: unknown, files: Record<string, string>): Promise<
 }
 
 /** Runs one scripted edit (read, then edit) in a new session; returns the edit's tool output. */
-async function edit(svc: AgentService, projectId: string, filePath: string, oldString: string, newString: string): Promise<string> {
+async function edit(
+  svc: AgentService,
+  projectId: string,
+  filePath: string,
+  oldString: string,
+  newString: string,
+): Promise<string> {
   const s = svc.createSession(projectId, 'lsp settings');
   if (!s.ok) throw new Error(s.error.message);
-  const model = scripted([[{ callId: 'r', toolName: 'read', input: { filePath } }, { callId: 'e', toolName: 'edit', input: { filePath, oldString, newString } }]]);
+  const model = scripted([
+    [
+      { callId: 'r', toolName: 'read', input: { filePath } },
+      { callId: 'e', toolName: 'edit', input: { filePath, oldString, newString } },
+    ],
+  ]);
   const r = await svc.runWithModel(s.value.id, model, 'edit');
   if (!r.ok) throw new Error(r.error.message);
   const view = svc.getSession(s.value.id);
   if (!view.ok) throw new Error(view.error.message);
   const part = view.value.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool' && p.tool === 'edit');
-  if (part?.type !== 'tool' || part.state !== 'completed') throw new Error(`edit did not complete: ${JSON.stringify(part)}`);
+  if (part?.type !== 'tool' || part.state !== 'completed')
+    throw new Error(`edit did not complete: ${JSON.stringify(part)}`);
   return part.output ?? '';
 }
 
@@ -62,7 +91,9 @@ describe('lsp settings through the service', () => {
     const x = await start({ ...BASE, lsp: { disabled: ['typescript'] } }, { 'a.ts': 'export const n: number = 1;\n' });
     const output = await edit(x.svc, x.projectId, 'a.ts', '= 1;', "= 'not a number';");
     expect(readFileSync(path.join(x.root, 'a.ts'), 'utf8')).toBe("export const n: number = 'not a number';\n");
-    expect(output).toContain('a.ts: diagnostics unavailable — the typescript language server is turned off in settings (lsp.disabled).');
+    expect(output).toContain(
+      'a.ts: diagnostics unavailable — the typescript language server is turned off in settings (lsp.disabled).',
+    );
     expect(output).not.toContain('Errors in');
     expect(x.svc.getSettings().lsp?.disabled).toEqual(['typescript']);
   }, 20_000);

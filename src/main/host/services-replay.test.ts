@@ -13,7 +13,10 @@ import { prepareReplay } from './services-replay';
 
 const HYDRA = path.join(SESSIONS_DIR, 'swea-hydra-1915-kimik2');
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
 describe('app replay seeding', () => {
   it('a differing existing file refuses with `exists`; nothing is written', async () => {

@@ -19,7 +19,10 @@ import { overwriteRefusal, planSeed } from '../agent/replay/seed';
 async function readSource(dir: string): Promise<{ id?: string; prompt?: string }> {
   try {
     const json = JSON.parse(await readFile(join(dir, 'source.json'), 'utf8')) as { id?: unknown; prompt?: unknown };
-    return { ...(typeof json.id === 'string' ? { id: json.id } : {}), ...(typeof json.prompt === 'string' ? { prompt: json.prompt } : {}) };
+    return {
+      ...(typeof json.id === 'string' ? { id: json.id } : {}),
+      ...(typeof json.prompt === 'string' ? { prompt: json.prompt } : {}),
+    };
   } catch {
     return {};
   }
@@ -37,7 +40,12 @@ function turnText(i: number, total: number, id: string, first: string | undefine
  * Errors: `file_not_found` / `invalid_input` from the corpus reader, `invalid_input` for an unknown session or a
  * base path outside the project, `exists` (data.files) when project files differ from the recording's base.
  */
-export async function prepareReplay(svc: AgentService, sessionId: string, dir: string, firstText?: string): Promise<Result<() => Promise<Result<void>>>> {
+export async function prepareReplay(
+  svc: AgentService,
+  sessionId: string,
+  dir: string,
+  firstText?: string,
+): Promise<Result<() => Promise<Result<void>>>> {
   const view = svc.getSession(sessionId);
   if (!view.ok) return view;
   const project = svc.listProjects().find((p) => p.id === view.value.session.projectId);
@@ -45,12 +53,20 @@ export async function prepareReplay(svc: AgentService, sessionId: string, dir: s
   const corpus = await loadCorpusSession(dir);
   if (!corpus.ok) return corpus;
   const plan = planReplay(corpus.value.calls, 'recorded', new Set(corpus.value.files.map((f) => f.path)));
-  if (plan.turns.length === 0) return fail('invalid_input', `${dir} holds no call that can be replayed.`, 'Pick a recording with read, edit or write calls.');
+  if (plan.turns.length === 0)
+    return fail(
+      'invalid_input',
+      `${dir} holds no call that can be replayed.`,
+      'Pick a recording with read, edit or write calls.',
+    );
   // never over the user's bytes: a file that differs from the base refuses the replay (the app has no force)
   const seed = await planSeed(project.root, corpus.value.files);
   if (!seed.ok) return seed;
   if (seed.value.differing.length > 0) {
-    return overwriteRefusal(seed.value.differing.map((f) => f.path), 'Replay into a folder without these files (or with the recording\'s versions), or move them aside first.');
+    return overwriteRefusal(
+      seed.value.differing.map((f) => f.path),
+      "Replay into a folder without these files (or with the recording's versions), or move them aside first.",
+    );
   }
   const toSeed = seed.value.missing;
   const source = await readSource(dir);

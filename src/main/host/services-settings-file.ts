@@ -20,7 +20,8 @@ export interface SettingsFileState {
   error: SettingsLoadError | null;
 }
 
-const HINT = 'Fix it in a text editor and reload, or choose "Reset to defaults" in Settings (the file is then kept as settings.json.bak-<time>).';
+const HINT =
+  'Fix it in a text editor and reload, or choose "Reset to defaults" in Settings (the file is then kept as settings.json.bak-<time>).';
 
 /**
  * 1-based line and column where `raw` stops being JSON: found by walking the grammar (json-error-offset.ts), since
@@ -39,7 +40,10 @@ export function jsonErrorPosition(raw: string, message: string): { line: number;
 
 /** The reason part of a JSON.parse message, without V8's position suffix. */
 function reasonOf(message: string): string {
-  return message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '').replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+  return message
+    .replace(/\s*in JSON at position \d+.*$/s, '')
+    .replace(/\s*\(line \d+ column \d+\)$/, '')
+    .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
 }
 
 /** Read and check `file` (the core's settings.json). Never throws; never writes. */
@@ -50,7 +54,11 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
     raw = await readFile(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, settings: null, error: null };
-    return { exists: true, settings: null, error: { file, message: `${name} cannot be read: ${(e as Error).message}`, hint: HINT } };
+    return {
+      exists: true,
+      settings: null,
+      error: { file, message: `${name} cannot be read: ${(e as Error).message}`, hint: HINT },
+    };
   }
   let json: unknown;
   try {
@@ -63,7 +71,15 @@ export async function readSettingsFile(file: string): Promise<SettingsFileState>
   const parsed = settingsSchema.safeParse(json);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ');
-    return { exists: true, settings: null, error: { file, message: `${name} does not hold valid settings: ${fields}. Landfall did not use it and will not overwrite it.`, hint: HINT } };
+    return {
+      exists: true,
+      settings: null,
+      error: {
+        file,
+        message: `${name} does not hold valid settings: ${fields}. Landfall did not use it and will not overwrite it.`,
+        hint: HINT,
+      },
+    };
   }
   return { exists: true, settings: parsed.data, error: null };
 }

@@ -47,11 +47,29 @@ export function settingsFile(dataDir: string): string {
  * The screen's view of the settings: of `state` (the file as read just now) when given, else of the core's.
  * A file that cannot be used gives empty fields and `loadError` — never the defaults dressed as the user's.
  */
-export function settingsView(svc: AgentService, secrets: SecretStore, dataDir: string, state?: SettingsFileState): SettingsView {
-  if (state?.error) return { provider: null, model: '', baseURL: '', hasKey: false, keyStorage: secrets.kind(), loadError: state.error };
+export function settingsView(
+  svc: AgentService,
+  secrets: SecretStore,
+  dataDir: string,
+  state?: SettingsFileState,
+): SettingsView {
+  if (state?.error)
+    return {
+      provider: null,
+      model: '',
+      baseURL: '',
+      hasKey: false,
+      keyStorage: secrets.kind(),
+      loadError: state.error,
+    };
   const settings = state?.settings ?? svc.getSettings();
   const current = settings.providers.find((p) => p.id === settings.defaultProvider);
-  const choice: ProviderId | null = isFirstRun(dataDir) || !current ? null : KNOWN.includes(current.id as ProviderId) ? (current.id as ProviderId) : 'custom';
+  const choice: ProviderId | null =
+    isFirstRun(dataDir) || !current
+      ? null
+      : KNOWN.includes(current.id as ProviderId)
+        ? (current.id as ProviderId)
+        : 'custom';
   const envKey = current?.apiKeyEnv ? process.env[current.apiKeyEnv] : undefined;
   return {
     provider: choice,
@@ -63,20 +81,38 @@ export function settingsView(svc: AgentService, secrets: SecretStore, dataDir: s
 }
 
 /** The view of settings.json as it is on disk now (it may have been edited by hand while the app runs). */
-export async function currentSettingsView(svc: AgentService, secrets: SecretStore, dataDir: string): Promise<SettingsView> {
+export async function currentSettingsView(
+  svc: AgentService,
+  secrets: SecretStore,
+  dataDir: string,
+): Promise<SettingsView> {
   return settingsView(svc, secrets, dataDir, await readSettingsFile(settingsFile(dataDir)));
 }
 
 /** The provider entry a settings input describes, merged over the existing one. */
-function providerFrom(settings: Settings, input: Partial<SettingsInput> & { provider: ProviderId }): Result<ProviderSettings> {
+function providerFrom(
+  settings: Settings,
+  input: Partial<SettingsInput> & { provider: ProviderId },
+): Result<ProviderSettings> {
   const id = input.provider;
   const existing = settings.providers.find((p) => p.id === id);
   const kind: ProviderSettings['kind'] = id === 'anthropic' || id === 'openai' ? id : 'openai-compatible';
   const model = input.model?.trim() || existing?.model || '';
-  if (!model) return fail('invalid_input', 'No model is named.', 'Type the model id (for Ollama, e.g. qwen2.5-coder:7b).');
-  const baseURL = input.baseURL?.trim() || existing?.baseURL || (PROVIDER_PRESETS[id] as { baseURL: string } | undefined)?.baseURL || undefined;
-  if (kind === 'openai-compatible' && !baseURL) return fail('invalid_input', 'An OpenAI-compatible server needs a base URL.', 'Type the server URL, e.g. http://127.0.0.1:8080/v1.');
-  const apiKeyEnv = existing?.apiKeyEnv && !existing.apiKeyEnv.startsWith('LANDFALL_KEY_') ? existing.apiKeyEnv : undefined;
+  if (!model)
+    return fail('invalid_input', 'No model is named.', 'Type the model id (for Ollama, e.g. qwen2.5-coder:7b).');
+  const baseURL =
+    input.baseURL?.trim() ||
+    existing?.baseURL ||
+    (PROVIDER_PRESETS[id] as { baseURL: string } | undefined)?.baseURL ||
+    undefined;
+  if (kind === 'openai-compatible' && !baseURL)
+    return fail(
+      'invalid_input',
+      'An OpenAI-compatible server needs a base URL.',
+      'Type the server URL, e.g. http://127.0.0.1:8080/v1.',
+    );
+  const apiKeyEnv =
+    existing?.apiKeyEnv && !existing.apiKeyEnv.startsWith('LANDFALL_KEY_') ? existing.apiKeyEnv : undefined;
   return ok({ id, kind, model, ...(baseURL ? { baseURL } : {}), apiKeyEnv: apiKeyEnv ?? keyVariable(id) });
 }
 
@@ -91,7 +127,11 @@ async function resetSettings(svc: AgentService, dataDir: string): Promise<Result
   try {
     if (existsSync(file)) backup = await backupSettingsFile(file);
   } catch (e) {
-    return fail('io_error', `settings.json could not be kept as a backup: ${(e as Error).message}. Nothing was changed.`, 'Check the permissions of the data folder, or move the file aside yourself.');
+    return fail(
+      'io_error',
+      `settings.json could not be kept as a backup: ${(e as Error).message}. Nothing was changed.`,
+      'Check the permissions of the data folder, or move the file aside yourself.',
+    );
   }
   const saved = await svc.saveSettings(AgentService.defaultSettings());
   if (!saved.ok) return saved;
@@ -105,7 +145,12 @@ async function resetSettings(svc: AgentService, dataDir: string): Promise<Result
  * `input.reset` (then the old file is kept as a backup, named in the answer's `backup`, and the input is applied
  * over the defaults). Errors: `invalid_input` (no model, no base URL), `io_error` (the backup failed).
  */
-export async function saveSettingsInput(svc: AgentService, secrets: SecretStore, dataDir: string, input: SettingsInput): Promise<Result<SettingsView>> {
+export async function saveSettingsInput(
+  svc: AgentService,
+  secrets: SecretStore,
+  dataDir: string,
+  input: SettingsInput,
+): Promise<Result<SettingsView>> {
   let state = await readSettingsFile(settingsFile(dataDir));
   let backup: string | null = null;
   if (input.reset) {
@@ -114,7 +159,12 @@ export async function saveSettingsInput(svc: AgentService, secrets: SecretStore,
     backup = reset.value;
     state = { exists: false, settings: null, error: null };
   } else if (state.error) {
-    return fail('conflict', state.error.message, 'Fix settings.json by hand and reload, or choose "Reset to defaults" (the file is then kept as settings.json.bak-<time>).', { file: state.error.file });
+    return fail(
+      'conflict',
+      state.error.message,
+      'Fix settings.json by hand and reload, or choose "Reset to defaults" (the file is then kept as settings.json.bak-<time>).',
+      { file: state.error.file },
+    );
   }
   const withBackup = (view: SettingsView): SettingsView => (backup ? { ...view, backup } : view);
   if (input.provider === null) return ok(withBackup(settingsView(svc, secrets, dataDir, state)));
@@ -135,13 +185,18 @@ export async function saveSettingsInput(svc: AgentService, secrets: SecretStore,
 }
 
 /** Tries the described (or saved) provider with a one-word request; the key may be one typed but not saved. */
-export async function testSettings(svc: AgentService, secrets: SecretStore, input: Partial<SettingsInput>): Promise<Result<{ model: string; latencyMs: number }>> {
+export async function testSettings(
+  svc: AgentService,
+  secrets: SecretStore,
+  input: Partial<SettingsInput>,
+): Promise<Result<{ model: string; latencyMs: number }>> {
   const settings = svc.getSettings();
   const id = (input.provider ?? null) || (settings.defaultProvider as ProviderId);
   const provider = providerFrom(settings, { ...input, provider: id });
   if (!provider.ok) return provider;
   const variable = keyVariable(id);
-  const key = input.apiKey ?? secrets.get(id) ?? (provider.value.apiKeyEnv ? process.env[provider.value.apiKeyEnv] : undefined);
+  const key =
+    input.apiKey ?? secrets.get(id) ?? (provider.value.apiKeyEnv ? process.env[provider.value.apiKeyEnv] : undefined);
   const env = { ...process.env, ...(key ? { [variable]: key } : {}) };
   const r = await testConnection({ ...provider.value, apiKeyEnv: key ? variable : provider.value.apiKeyEnv }, env);
   return r.ok ? ok({ model: provider.value.model, latencyMs: r.value.ms }) : r;

@@ -19,7 +19,14 @@ import type { RevertResult } from '../agent/service-types';
 import type { Handlers } from './router';
 import { prepareReplay } from './services-replay';
 import { appLanguageServers } from './services-lsp';
-import { currentSettingsView, exportStoredKeys, isFirstRun, saveSettingsInput, settingsFile, testSettings } from './services-settings';
+import {
+  currentSettingsView,
+  exportStoredKeys,
+  isFirstRun,
+  saveSettingsInput,
+  settingsFile,
+  testSettings,
+} from './services-settings';
 import { readSettingsFile } from './services-settings-file';
 
 /** Where API keys live. `kind` tells the settings screen what to say about it. */
@@ -62,14 +69,24 @@ export function environmentSecrets(): SecretStore {
  * Waits until the session reports busy (the turn started) or `run` settles (it failed to start, or was over at
  * once). Answers run's failure, else `{ started: true }`; the run goes on in the background.
  */
-async function startTurn(svc: AgentService, sessionId: string, run: () => Promise<Result<unknown>>): Promise<Result<{ started: true }>> {
+async function startTurn(
+  svc: AgentService,
+  sessionId: string,
+  run: () => Promise<Result<unknown>>,
+): Promise<Result<{ started: true }>> {
   let off = (): void => {};
   const started = new Promise<'started'>((resolve) => {
     off = svc.on((e) => {
       if (e.type === 'session.state' && e.sessionId === sessionId && e.state === 'busy') resolve('started');
     });
   });
-  const done = run().catch((error: unknown) => fail('internal', `The turn failed: ${error instanceof Error ? error.message : String(error)}`, 'This is a bug; the session is stored as far as it got.'));
+  const done = run().catch((error: unknown) =>
+    fail(
+      'internal',
+      `The turn failed: ${error instanceof Error ? error.message : String(error)}`,
+      'This is a bug; the session is stored as far as it got.',
+    ),
+  );
   const first = await Promise.race([started, done]);
   off();
   if (first !== 'started' && !first.ok) return first;
@@ -90,7 +107,13 @@ function trackAsks(svc: AgentService): (sessionId: string) => PermissionAsk[] {
 }
 
 function slug(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'session';
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'session'
+  );
 }
 
 /**
@@ -122,12 +145,20 @@ export async function createServices(options: {
   const handlers: Handlers = {
     'app.info': async () => {
       const settingsError = (await readSettingsFile(settingsFile(dataDir))).error;
-      return ok({ version: platform.version, transport: platform.transport, nativeDialog: !!platform.pickFolder, firstRun: isFirstRun(dataDir), ...(settingsError ? { settingsError } : {}) });
+      return ok({
+        version: platform.version,
+        transport: platform.transport,
+        nativeDialog: !!platform.pickFolder,
+        firstRun: isFirstRun(dataDir),
+        ...(settingsError ? { settingsError } : {}),
+      });
     },
     'projects.list': async () => ok(svc.listProjects()),
     'projects.open': (i) => svc.openProject(i.root),
     'projects.pickFolder': async () =>
-      platform.pickFolder ? ok({ root: await platform.pickFolder() }) : fail('unavailable', 'There is no folder dialog in the browser.', 'Type the folder path instead.'),
+      platform.pickFolder
+        ? ok({ root: await platform.pickFolder() })
+        : fail('unavailable', 'There is no folder dialog in the browser.', 'Type the folder path instead.'),
     'projects.openSample': async () => {
       const target = join(dataDir, 'samples', `greeter-${Date.now().toString(36)}`);
       await mkdir(join(dataDir, 'samples'), { recursive: true });
@@ -150,7 +181,9 @@ export async function createServices(options: {
     },
     'sessions.export': async (i) => {
       const r = svc.exportSession(i.sessionId);
-      return r.ok ? ok({ fileName: `${slug(r.value.session.title)}.landfall.json`, json: JSON.stringify(r.value, null, 2) }) : r;
+      return r.ok
+        ? ok({ fileName: `${slug(r.value.session.title)}.landfall.json`, json: JSON.stringify(r.value, null, 2) })
+        : r;
     },
     'sessions.import': async (i) => svc.importSession(i.projectId, i.json),
     'chat.prompt': (i) => startTurn(svc, i.sessionId, () => svc.prompt(i.sessionId, i.text)),
@@ -186,7 +219,9 @@ export async function createServices(options: {
     'review.undo': (i) => svc.review.undo(i.sessionId, i.decisionId),
     'review.revertPreview': async (i) => {
       const r = await svc.revert(i.sessionId, i.messageId, undefined, { preview: true });
-      return r.ok ? ok({ restored: r.value.restored, deleted: r.value.deleted, conflicts: r.value.conflicts, diff: r.value.diff }) : r;
+      return r.ok
+        ? ok({ restored: r.value.restored, deleted: r.value.deleted, conflicts: r.value.conflicts, diff: r.value.diff })
+        : r;
     },
     'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),

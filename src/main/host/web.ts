@@ -109,7 +109,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const gate = new Gate();
   let port = 0;
   const origins = (): string[] => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
-  const hostOk = (req: IncomingMessage): boolean => origins().some((o) => o.slice('http://'.length) === req.headers.host);
+  const hostOk = (req: IncomingMessage): boolean =>
+    origins().some((o) => o.slice('http://'.length) === req.headers.host);
   const csp = (): string => contentSecurityPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]);
 
   const server = createServer((req, res) => {
@@ -124,7 +125,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const token = url.searchParams.get('token');
     if (token !== null) {
       const session = gate.exchange(token);
-      if (!session) return void res.writeHead(401, { 'content-type': 'text/plain' }).end('This link was already used or is wrong. Start `npm run serve` again for a new one.');
+      if (!session)
+        return void res
+          .writeHead(401, { 'content-type': 'text/plain' })
+          .end('This link was already used or is wrong. Start `npm run serve` again for a new one.');
       res.writeHead(302, {
         'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
         location: '/',
@@ -132,7 +136,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       });
       return void res.end();
     }
-    if (!gate.admits(req)) return void res.writeHead(401, { 'content-type': 'text/plain' }).end('Open the URL that `npm run serve` printed (it carries a one-time token).');
+    if (!gate.admits(req))
+      return void res
+        .writeHead(401, { 'content-type': 'text/plain' })
+        .end('Open the URL that `npm run serve` printed (it carries a one-time token).');
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end();
     await sendFile(url.pathname, res);
   }
@@ -182,7 +189,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     try {
       frame = JSON.parse(text) as typeof frame;
     } catch {
-      ws.send(JSON.stringify({ id: null, result: fail('invalid_input', 'The frame is not JSON.', 'Send { id, call, input } as JSON.') }));
+      ws.send(
+        JSON.stringify({
+          id: null,
+          result: fail('invalid_input', 'The frame is not JSON.', 'Send { id, call, input } as JSON.'),
+        }),
+      );
       return;
     }
     const id = typeof frame?.id === 'number' || typeof frame?.id === 'string' ? frame.id : null;

@@ -14,7 +14,12 @@
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import type { Diagnostic as LspDiagnostic, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
+import type {
+  Diagnostic as LspDiagnostic,
+  InitializeResult,
+  PublishDiagnosticsParams,
+  ServerCapabilities,
+} from 'vscode-languageserver-protocol';
 import type { ResolvedCommand } from './discover';
 import { exitWithin, signalGroup, spawnServer, sweepGroup, terminateGroup } from './process';
 import type { ProcessExit, ServerProcess } from './process';
@@ -87,10 +92,18 @@ export class LspClient {
    * Spawn and initialize a server. Resolves once `initialized` was sent; throws ServerStartError (with the
    * server's stderr tail) on crash or when `initialize` takes longer than `initTimeoutMs`.
    */
-  static async start(spec: ServerSpec, ctx: InitContext, cmd: ResolvedCommand, initTimeoutMs: number): Promise<LspClient> {
+  static async start(
+    spec: ServerSpec,
+    ctx: InitContext,
+    cmd: ResolvedCommand,
+    initTimeoutMs: number,
+  ): Promise<LspClient> {
     const started = performance.now();
     const proc = spawnServer(cmd, ctx.root);
-    const conn = createMessageConnection(new StreamMessageReader(proc.child.stdout), new StreamMessageWriter(proc.child.stdin));
+    const conn = createMessageConnection(
+      new StreamMessageReader(proc.child.stdout),
+      new StreamMessageWriter(proc.child.stdin),
+    );
     const client = new LspClient(spec, ctx.root, proc, conn);
     client.listen();
     conn.listen();
@@ -110,7 +123,10 @@ export class LspClient {
     }) as Promise<InitializeResult>;
     let timer: NodeJS.Timeout | undefined;
     const failed = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ServerStartError(`no answer to initialize within ${initTimeoutMs} ms`)), initTimeoutMs);
+      timer = setTimeout(
+        () => reject(new ServerStartError(`no answer to initialize within ${initTimeoutMs} ms`)),
+        initTimeoutMs,
+      );
       void proc.exited.then(() => reject(new ServerStartError('exited during start')));
     });
     try {
@@ -128,9 +144,13 @@ export class LspClient {
       await client.kill();
       if (proc.hasExited() && !(err instanceof ServerStartError && err.message.startsWith('no answer'))) {
         const e = await proc.exited;
-        throw new ServerStartError(`exited during start (code ${e.code}, signal ${e.signal}) ${proc.stderrTail().slice(-300)}`.trim());
+        throw new ServerStartError(
+          `exited during start (code ${e.code}, signal ${e.signal}) ${proc.stderrTail().slice(-300)}`.trim(),
+        );
       }
-      throw err instanceof ServerStartError ? err : new ServerStartError(err instanceof Error ? err.message : String(err));
+      throw err instanceof ServerStartError
+        ? err
+        : new ServerStartError(err instanceof Error ? err.message : String(err));
     } finally {
       clearTimeout(timer);
     }
@@ -143,24 +163,37 @@ export class LspClient {
       this.pushes.set(p.uri, { diagnostics: p.diagnostics, version: p.version ?? undefined, seq: this.seq });
       for (const l of this.pushListeners) l(p.uri);
     });
-    conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) => answerConfiguration(spec.settings ?? {}, p.items));
-    conn.onRequest('workspace/workspaceFolders', () => [{ uri: uriOf(this.root), name: this.root.split('/').pop() ?? 'root' }]);
-    conn.onRequest('client/registerCapability', (p: { registrations: { id: string; method: string; registerOptions?: { identifier?: string } }[] }) => {
-      for (const r of p.registrations) {
-        if (r.method === 'textDocument/diagnostic') this.pullProviders.set(r.id, r.registerOptions?.identifier);
-      }
-      for (const l of this.registrationListeners) l();
-      return null;
-    });
-    conn.onRequest('client/unregisterCapability', (p: { unregisterations?: { id: string }[]; unregistrations?: { id: string }[] }) => {
-      for (const u of p.unregisterations ?? p.unregistrations ?? []) this.pullProviders.delete(u.id);
-      return null;
-    });
+    conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+      answerConfiguration(spec.settings ?? {}, p.items),
+    );
+    conn.onRequest('workspace/workspaceFolders', () => [
+      { uri: uriOf(this.root), name: this.root.split('/').pop() ?? 'root' },
+    ]);
+    conn.onRequest(
+      'client/registerCapability',
+      (p: { registrations: { id: string; method: string; registerOptions?: { identifier?: string } }[] }) => {
+        for (const r of p.registrations) {
+          if (r.method === 'textDocument/diagnostic') this.pullProviders.set(r.id, r.registerOptions?.identifier);
+        }
+        for (const l of this.registrationListeners) l();
+        return null;
+      },
+    );
+    conn.onRequest(
+      'client/unregisterCapability',
+      (p: { unregisterations?: { id: string }[]; unregistrations?: { id: string }[] }) => {
+        for (const u of p.unregisterations ?? p.unregistrations ?? []) this.pullProviders.delete(u.id);
+        return null;
+      },
+    );
     conn.onRequest('window/workDoneProgress/create', () => null);
     conn.onRequest('workspace/diagnostic/refresh', () => null);
     conn.onRequest('window/showMessageRequest', () => null);
     conn.onRequest('window/showDocument', () => ({ success: false }));
-    conn.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'Landfall does not let servers edit files' }));
+    conn.onRequest('workspace/applyEdit', () => ({
+      applied: false,
+      failureReason: 'Landfall does not let servers edit files',
+    }));
     conn.onError(() => undefined);
   }
 
@@ -202,8 +235,14 @@ export class LspClient {
     }
     const next: OpenDoc = { ...doc, version: doc.version + 1, text, changeSeq: ++this.seq };
     this.docs.set(uri, next);
-    const change = this.syncKind() === 2 ? { range: { start: { line: 0, character: 0 }, end: endPosition(doc.text) }, text } : { text };
-    await this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: next.version }, contentChanges: [change] });
+    const change =
+      this.syncKind() === 2
+        ? { range: { start: { line: 0, character: 0 }, end: endPosition(doc.text) }, text }
+        : { text };
+    await this.conn.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: next.version },
+      contentChanges: [change],
+    });
     return next;
   }
 
@@ -219,7 +258,10 @@ export class LspClient {
     const save = typeof s === 'object' ? s.save : undefined;
     const includeText = typeof save === 'object' && save.includeText === true;
     const text = this.docs.get(uri)?.text;
-    await this.conn.sendNotification('textDocument/didSave', includeText && text !== undefined ? { textDocument: { uri }, text } : { textDocument: { uri } });
+    await this.conn.sendNotification(
+      'textDocument/didSave',
+      includeText && text !== undefined ? { textDocument: { uri }, text } : { textDocument: { uri } },
+    );
   }
 
   /** didClose a document and forget its diagnostics. */
@@ -232,7 +274,8 @@ export class LspClient {
 
   /** workspace/didChangeWatchedFiles: type 1 created, 2 changed, 3 deleted. */
   async watched(changes: { uri: string; type: 1 | 2 | 3 }[]): Promise<void> {
-    if (changes.length > 0 && this.alive) await this.conn.sendNotification('workspace/didChangeWatchedFiles', { changes });
+    if (changes.length > 0 && this.alive)
+      await this.conn.sendNotification('workspace/didChangeWatchedFiles', { changes });
   }
 
   /** Stop politely (shutdown + exit within `graceMs`), then SIGTERM/SIGKILL the group. Never throws. */

@@ -9,7 +9,17 @@
  * copy wins), then the package bundled in Landfall's node_modules, then PATH. Node scripts run under
  * `process.execPath` (with ELECTRON_RUN_AS_NODE, so the same works inside Electron where `node` may be absent).
  */
-import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fail, ok } from '../../shared/errors';
@@ -120,7 +130,11 @@ export function resolveCommand(cmd: ServerCommand, serverRoot: string, projectRo
   }
   const onPath = whichSync(cmd.bin);
   if (onPath) return ok(launch(onPath, cmd.args, 'path'));
-  return fail('unavailable', `language server "${cmd.bin}" is not installed`, `Install ${cmd.bundled?.pkg ?? cmd.bin} (npm) or put ${cmd.bin} on PATH.`);
+  return fail(
+    'unavailable',
+    `language server "${cmd.bin}" is not installed`,
+    `Install ${cmd.bundled?.pkg ?? cmd.bin} (npm) or put ${cmd.bin} on PATH.`,
+  );
 }
 
 /**

@@ -35,11 +35,20 @@ const CONTENT_MODIFIED = -32801;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** One pull request, retried when the server says the content moved under it (pyright does this). */
-async function pullOne(client: LspClient, uri: string, identifier: string | undefined, token: CancellationTokenSource): Promise<LspDiagnostic[]> {
+async function pullOne(
+  client: LspClient,
+  uri: string,
+  identifier: string | undefined,
+  token: CancellationTokenSource,
+): Promise<LspDiagnostic[]> {
   for (let attempt = 0; ; attempt++) {
     try {
       const params = identifier === undefined ? { textDocument: { uri } } : { textDocument: { uri }, identifier };
-      const report = (await client.conn.sendRequest('textDocument/diagnostic', params, token.token)) as DocumentDiagnosticReport;
+      const report = (await client.conn.sendRequest(
+        'textDocument/diagnostic',
+        params,
+        token.token,
+      )) as DocumentDiagnosticReport;
       return report.kind === 'full' ? report.items : [];
     } catch (err) {
       const retry = err instanceof ResponseError && (err.code === SERVER_CANCELLED || err.code === CONTENT_MODIFIED);
@@ -65,7 +74,11 @@ async function tsserverPull(client: LspClient, uri: string, token: CancellationT
   const kinds = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync'];
   const answers = await Promise.all(
     kinds.map((kind) =>
-      client.conn.sendRequest('workspace/executeCommand', { command: 'typescript.tsserverRequest', arguments: [kind, { file: uri }] }, token.token),
+      client.conn.sendRequest(
+        'workspace/executeCommand',
+        { command: 'typescript.tsserverRequest', arguments: [kind, { file: uri }] },
+        token.token,
+      ),
     ),
   );
   const out: LspDiagnostic[] = [];
@@ -74,7 +87,10 @@ async function tsserverPull(client: LspClient, uri: string, token: CancellationT
     if (!Array.isArray(body)) throw new Error('tsserver gave no diagnostics list');
     for (const d of body as TsDiagnostic[]) {
       out.push({
-        range: { start: { line: d.start.line - 1, character: d.start.offset - 1 }, end: { line: d.end.line - 1, character: d.end.offset - 1 } },
+        range: {
+          start: { line: d.start.line - 1, character: d.start.offset - 1 },
+          end: { line: d.end.line - 1, character: d.end.offset - 1 },
+        },
         severity: TS_SEVERITY[d.category ?? 'error'] ?? 1,
         message: d.text,
         source: d.source ?? 'typescript',
@@ -91,7 +107,11 @@ export function hasPullPath(client: LspClient): boolean {
 }
 
 /** Ask the server for a document's diagnostics now (pull or adapter). Undefined when it has no pull path. */
-export async function pullNow(client: LspClient, uri: string, token = new CancellationTokenSource()): Promise<LspDiagnostic[] | undefined> {
+export async function pullNow(
+  client: LspClient,
+  uri: string,
+  token = new CancellationTokenSource(),
+): Promise<LspDiagnostic[] | undefined> {
   const ids = [...new Set(client.pullProviders.values())];
   if (ids.length > 0) return (await Promise.all(ids.map((id) => pullOne(client, uri, id, token)))).flat();
   if (client.spec.pullAdapter === 'tsserver') return tsserverPull(client, uri, token);
@@ -99,7 +119,12 @@ export async function pullNow(client: LspClient, uri: string, token = new Cancel
 }
 
 /** Wait for diagnostics of `doc` (the state `client.sync` returned), at most `timeoutMs`. Never throws. */
-export function waitFresh(client: LspClient, doc: OpenDoc, timeoutMs: number, signal?: AbortSignal): Promise<FreshResult> {
+export function waitFresh(
+  client: LspClient,
+  doc: OpenDoc,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<FreshResult> {
   const started = performance.now();
   const quietMs = client.spec.quietMs ?? 100;
   const token = new CancellationTokenSource();
@@ -123,11 +148,15 @@ export function waitFresh(client: LspClient, doc: OpenDoc, timeoutMs: number, si
       if (uri !== doc.uri) return;
       const rec = client.pushes.get(doc.uri);
       if (!rec) return;
-      const fresh = rec.version !== undefined ? rec.version >= doc.version : allowUnversioned && rec.seq > doc.changeSeq;
+      const fresh =
+        rec.version !== undefined ? rec.version >= doc.version : allowUnversioned && rec.seq > doc.changeSeq;
       if (!fresh) return;
       answeredAt = performance.now();
       clearTimeout(quiet);
-      quiet = setTimeout(() => finish('fresh', client.pushes.get(doc.uri)?.diagnostics ?? rec.diagnostics, 'push'), quietMs);
+      quiet = setTimeout(
+        () => finish('fresh', client.pushes.get(doc.uri)?.diagnostics ?? rec.diagnostics, 'push'),
+        quietMs,
+      );
     };
     const startPull = (): void => {
       if (pulling || settled || !hasPullPath(client)) return;

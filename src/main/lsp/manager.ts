@@ -99,7 +99,14 @@ export class LspManager {
     const catalog = buildCatalog(opts.settings);
     if (!catalog.ok) return catalog;
     const off = new Set(opts.settings?.disabled ?? []);
-    return ok(new LspManager(opts.root, catalog.value, opts, BUILTIN_SERVERS.filter((s) => off.has(s.id))));
+    return ok(
+      new LspManager(
+        opts.root,
+        catalog.value,
+        opts,
+        BUILTIN_SERVERS.filter((s) => off.has(s.id)),
+      ),
+    );
   }
 
   /** The hook for one session's tool context; documents it opens are closed by `endSession(sessionId)`. */
@@ -143,14 +150,21 @@ export class LspManager {
   }
 
   /** Sync written files and wait for their fresh diagnostics; see the module docstring. Never throws. */
-  async afterWrite(absPaths: string[], options: { reportOtherFiles: boolean; signal?: AbortSignal }, sessionId = 'default'): Promise<DiagnosticsReport> {
+  async afterWrite(
+    absPaths: string[],
+    options: { reportOtherFiles: boolean; signal?: AbortSignal },
+    sessionId = 'default',
+  ): Promise<DiagnosticsReport> {
     const files = [...new Set(absPaths)];
     const before = new Map<LspClient, number>();
     const outcomes = await Promise.all(
       files.flatMap((abs) => {
         const specs = serversFor(this.catalog, abs);
         // No server left for the file because the user turned its server off: say so, never "no errors".
-        if (specs.length === 0) return serversFor(this.turnedOff, abs).slice(0, 1).map(async (spec) => turnedOffOutcome(spec, abs));
+        if (specs.length === 0)
+          return serversFor(this.turnedOff, abs)
+            .slice(0, 1)
+            .map(async (spec) => turnedOffOutcome(spec, abs));
         return specs.map((spec) => this.diagnose(spec, abs, sessionId, before, options.signal, 0));
       }),
     );
@@ -159,13 +173,21 @@ export class LspManager {
     return buildReport(this.root, outcomes, others);
   }
 
-  private async diagnose(spec: ServerSpec, abs: string, sessionId: string, before: Map<LspClient, number>, signal: AbortSignal | undefined, attempt: number): Promise<FileOutcome> {
+  private async diagnose(
+    spec: ServerSpec,
+    abs: string,
+    sessionId: string,
+    before: Map<LspClient, number>,
+    signal: AbortSignal | undefined,
+    attempt: number,
+  ): Promise<FileOutcome> {
     const base = { absPath: abs, serverId: spec.id };
     const got = await this.pool.client(spec, findRoot(abs, this.root, spec.rootMarkers), signal);
     if (!got.ok) {
       const status = got.error.code === 'unavailable' ? 'unavailable' : got.error.data?.broken ? 'broken' : 'crashed';
       // A failed start is retried once within the call (after the pool's backoff), like a crash mid-wait.
-      if (status === 'crashed' && attempt === 0 && !signal?.aborted) return this.diagnose(spec, abs, sessionId, before, signal, 1);
+      if (status === 'crashed' && attempt === 0 && !signal?.aborted)
+        return this.diagnose(spec, abs, sessionId, before, signal, 1);
       return { ...base, status, diagnostics: [], ms: 0, reason: got.error.message };
     }
     const client = got.value;
@@ -199,10 +221,17 @@ export class LspManager {
     this.pool.used(client);
     if (result.status === 'crashed' && attempt === 0 && !signal?.aborted) {
       // Noticed dead mid-call: make sure it is gone, then restart it and ask again once.
-      if (!(await Promise.race([client.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1_000))]))) await client.kill();
+      if (
+        !(await Promise.race([
+          client.exited.then(() => true),
+          new Promise<false>((r) => setTimeout(() => r(false), 1_000)),
+        ]))
+      )
+        await client.kill();
       return this.diagnose(spec, abs, sessionId, before, signal, 1);
     }
-    const timing = result.answeredAt === undefined || !result.via ? {} : { serverMs: result.answeredAt - sentAt, via: result.via };
+    const timing =
+      result.answeredAt === undefined || !result.via ? {} : { serverMs: result.answeredAt - sentAt, via: result.via };
     return { ...base, status: result.status, diagnostics: result.diagnostics, ms: result.ms, ...timing };
   }
 
@@ -211,7 +240,10 @@ export class LspManager {
     const out: OtherFile[] = [];
     for (const [client, seq] of before) {
       if (!client.alive) continue;
-      const docs = [...client.docs.values()].filter((d) => !changedUris.has(d.uri)).sort((a, b) => b.changeSeq - a.changeSeq).slice(0, MAX_OTHER_DOCS);
+      const docs = [...client.docs.values()]
+        .filter((d) => !changedUris.has(d.uri))
+        .sort((a, b) => b.changeSeq - a.changeSeq)
+        .slice(0, MAX_OTHER_DOCS);
       const budget = this.pool.timeouts(client.spec).changeMs;
       const answers = await Promise.all(
         docs.map(async (d) => {

@@ -89,12 +89,17 @@ describe('server lifetime and timeouts', () => {
       root: tmp,
       timeoutScale: 0.5,
       log: () => undefined,
-      settings: { disabled: ['typescript'], servers: [{ id: 'silent', command: [server], extensions: ['.ts'], languageId: 'typescript', latencyMs: 50 }] },
+      settings: {
+        disabled: ['typescript'],
+        servers: [{ id: 'silent', command: [server], extensions: ['.ts'], languageId: 'typescript', latencyMs: 50 }],
+      },
     });
     if (!m.ok) throw new Error(m.error.message);
     writeFileSync(path.join(tmp, 'clean.ts'), 'export const a = 1;\n');
     const report = await m.value.afterWrite([path.join(tmp, 'clean.ts')], { reportOtherFiles: false });
-    expect(report.text).toContain('clean.ts: silent gave no diagnostics within 3000 ms (timed out) — errors may exist that are not listed.');
+    expect(report.text).toContain(
+      'clean.ts: silent gave no diagnostics within 3000 ms (timed out) — errors may exist that are not listed.',
+    );
     expect(report.text).not.toContain('No errors');
     await m.value.shutdown();
   });

@@ -91,7 +91,8 @@ export class ServerPool {
   }
 
   private async start(e: Entry, signal?: AbortSignal): Promise<Result<LspClient>> {
-    if (e.broken) return fail('internal', e.broken, 'Fix the server installation, then restart Landfall.', { broken: true });
+    if (e.broken)
+      return fail('internal', e.broken, 'Fix the server installation, then restart Landfall.', { broken: true });
     e.command ??= this.resolve(e);
     if (!e.command.ok) return e.command;
     const now = Date.now();
@@ -106,10 +107,16 @@ export class ServerPool {
       const backoff = this.opts.backoffMs[Math.min(e.failures.length - 1, this.opts.backoffMs.length - 1)] ?? 0;
       const wait = backoff - (now - last);
       if (wait > 0) await sleep(wait);
-      if (signal?.aborted || this.closed) return fail('interrupted', 'cancelled while a language server restarted', 'Retry the call.');
+      if (signal?.aborted || this.closed)
+        return fail('interrupted', 'cancelled while a language server restarted', 'Retry the call.');
     }
     try {
-      const client = await LspClient.start(e.spec, { root: e.root, projectRoot: this.opts.projectRoot }, e.command.value, this.timeouts(e.spec).initMs);
+      const client = await LspClient.start(
+        e.spec,
+        { root: e.root, projectRoot: this.opts.projectRoot },
+        e.command.value,
+        this.timeouts(e.spec).initMs,
+      );
       e.client = client;
       client.onExit(() => this.onExit(e, client));
       this.touchIdle(e);
@@ -122,15 +129,22 @@ export class ServerPool {
       e.failures.push(Date.now());
       const message = err instanceof Error ? err.message : String(err);
       this.opts.log(`lsp: ${e.spec.id} (${e.root}) failed to start: ${message}`);
-      return fail('internal', `${e.spec.id} failed to start: ${message}`, 'Check the server installation.', { broken: false });
+      return fail('internal', `${e.spec.id} failed to start: ${message}`, 'Check the server installation.', {
+        broken: false,
+      });
     }
   }
 
   private resolve(e: Entry): Result<ResolvedCommand> {
     const missing = (e.spec.requires ?? []).filter((bin) => whichSync(bin) === undefined);
-    const found = missing.length > 0
-      ? fail('unavailable', `${e.spec.id} needs ${missing.join(', ')}, which is not installed`, `Install ${missing.join(', ')} (system package).`)
-      : resolveCommand(e.spec.command, e.root, this.opts.projectRoot);
+    const found =
+      missing.length > 0
+        ? fail(
+            'unavailable',
+            `${e.spec.id} needs ${missing.join(', ')}, which is not installed`,
+            `Install ${missing.join(', ')} (system package).`,
+          )
+        : resolveCommand(e.spec.command, e.root, this.opts.projectRoot);
     if (!found.ok) this.opts.log(`lsp: ${e.spec.id} unavailable: ${found.error.message}`);
     return found;
   }
@@ -142,7 +156,9 @@ export class ServerPool {
     // What the dead leader spawned (tsserver, shellcheck) must not outlive it.
     void sweepGroup(client.proc.pid, 2_000);
     e.failures.push(Date.now());
-    this.opts.log(`lsp: ${e.spec.id} (${e.root}) exited unexpectedly; its diagnostics are dropped, it restarts on next use`);
+    this.opts.log(
+      `lsp: ${e.spec.id} (${e.root}) exited unexpectedly; its diagnostics are dropped, it restarts on next use`,
+    );
   }
 
   private touchIdle(e: Entry): void {

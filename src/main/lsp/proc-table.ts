@@ -29,7 +29,12 @@ export function liveProcesses(): ProcEntry[] {
       const close = stat.lastIndexOf(')');
       const [state, ppid, pgrp] = stat.slice(close + 2).split(' ');
       if (state === 'Z' || state === 'X') continue;
-      out.push({ pid: Number(name), ppid: Number(ppid), pgid: Number(pgrp), comm: stat.slice(stat.indexOf('(') + 1, close) });
+      out.push({
+        pid: Number(name),
+        ppid: Number(ppid),
+        pgid: Number(pgrp),
+        comm: stat.slice(stat.indexOf('(') + 1, close),
+      });
     } catch {
       // the process ended while we looked
     }

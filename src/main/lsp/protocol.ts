@@ -19,7 +19,12 @@ export function clientCapabilities(): ClientCapabilities {
     },
     textDocument: {
       synchronization: { dynamicRegistration: false, didSave: true, willSave: false, willSaveWaitUntil: false },
-      publishDiagnostics: { versionSupport: true, relatedInformation: false, codeDescriptionSupport: true, tagSupport: { valueSet: [1, 2] } },
+      publishDiagnostics: {
+        versionSupport: true,
+        relatedInformation: false,
+        codeDescriptionSupport: true,
+        tagSupport: { valueSet: [1, 2] },
+      },
       diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
     },
   };

@@ -70,18 +70,26 @@ function outcomeLines(rel: string, o: FileOutcome, diags: Diagnostic[]): string[
   switch (o.status) {
     case 'fresh': {
       const lines = errorLines(diags);
-      return lines.length === 0 ? [`No errors in ${rel} (${o.serverId}).`] : [`Errors in ${rel} (${o.serverId}):`, ...lines];
+      return lines.length === 0
+        ? [`No errors in ${rel} (${o.serverId}).`]
+        : [`Errors in ${rel} (${o.serverId}):`, ...lines];
     }
     case 'deleted':
       return [];
     case 'timeout':
-      return [`${rel}: ${o.serverId} gave no diagnostics within ${Math.round(o.ms)} ms (timed out) — errors may exist that are not listed.`];
+      return [
+        `${rel}: ${o.serverId} gave no diagnostics within ${Math.round(o.ms)} ms (timed out) — errors may exist that are not listed.`,
+      ];
     case 'aborted':
       return [`${rel}: waiting for ${o.serverId} diagnostics was cancelled.`];
     case 'crashed':
-      return [`${rel}: the ${o.serverId} language server crashed before answering${o.reason ? ` (${o.reason})` : ''}; no diagnostics for this change.`];
+      return [
+        `${rel}: the ${o.serverId} language server crashed before answering${o.reason ? ` (${o.reason})` : ''}; no diagnostics for this change.`,
+      ];
     case 'broken':
-      return [`${rel}: diagnostics unavailable — the ${o.serverId} language server failed repeatedly and is turned off${o.reason ? ` (${o.reason})` : ''}.`];
+      return [
+        `${rel}: diagnostics unavailable — the ${o.serverId} language server failed repeatedly and is turned off${o.reason ? ` (${o.reason})` : ''}.`,
+      ];
     case 'unavailable':
       return [`${rel}: diagnostics unavailable — ${o.reason ?? `the ${o.serverId} language server is not installed`}.`];
   }
@@ -91,7 +99,11 @@ function outcomeLines(rel: string, o: FileOutcome, diags: Diagnostic[]): string[
  * Build the tool-output block and the metadata. `root` is the project root; `others` are files outside this
  * call that have errors now (already fresh); only the first MAX_OTHER_FILES are listed.
  */
-export function buildReport(root: string, outcomes: FileOutcome[], others: OtherFile[]): { text: string; diagnostics: Record<string, Diagnostic[]> } {
+export function buildReport(
+  root: string,
+  outcomes: FileOutcome[],
+  others: OtherFile[],
+): { text: string; diagnostics: Record<string, Diagnostic[]> } {
   const diagnostics: Record<string, Diagnostic[]> = {};
   const body: string[] = [];
   for (const o of outcomes) {
@@ -107,9 +119,15 @@ export function buildReport(root: string, outcomes: FileOutcome[], others: Other
       const rel = relPath(root, f.absPath);
       body.push(`Errors in ${rel} (${f.serverId}):`, ...errorLines(f.diagnostics.map((d) => toDiagnostic(rel, d))));
     }
-    if (withErrors.length > MAX_OTHER_FILES) body.push(`… and ${withErrors.length - MAX_OTHER_FILES} more files with errors`);
+    if (withErrors.length > MAX_OTHER_FILES)
+      body.push(`… and ${withErrors.length - MAX_OTHER_FILES} more files with errors`);
   }
   if (body.length === 0) return { text: '', diagnostics };
-  const text = ['<diagnostics>', 'The edit itself succeeded and is on disk; language-server diagnostics for the files as they are now:', ...body, '</diagnostics>'].join('\n');
+  const text = [
+    '<diagnostics>',
+    'The edit itself succeeded and is on disk; language-server diagnostics for the files as they are now:',
+    ...body,
+    '</diagnostics>',
+  ].join('\n');
   return { text, diagnostics };
 }

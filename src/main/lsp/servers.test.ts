@@ -48,7 +48,9 @@ describe('pyright', () => {
     const broke = await manager.afterWrite([abs], { reportOtherFiles: false });
     expect(broke.text).toContain('Errors in app/main.py (pyright):');
     expect(broke.text).toMatch(/^ {2}2:13 Type "Literal\[2\]" is not assignable to declared type "str"/m);
-    expect(broke.diagnostics['app/main.py']).toEqual([expect.objectContaining({ file: 'app/main.py', line: 2, col: 13, severity: 1 })]);
+    expect(broke.diagnostics['app/main.py']).toEqual([
+      expect.objectContaining({ file: 'app/main.py', line: 2, col: 13, severity: 1 }),
+    ]);
 
     await put('app/main.py', 'count: int = 1\nname: str = "two"\n');
     const fixed = await manager.afterWrite([abs], { reportOtherFiles: false });
@@ -62,8 +64,13 @@ describe('roots', () => {
     await put('services/api/pyproject.toml', '[project]\nname = "api"\n');
     const abs = await put('services/api/src/handler.py', 'def f() -> int:\n    return "no"\n');
     const r = await manager.afterWrite([abs], { reportOtherFiles: false });
-    expect(r.text).toMatch(/Errors in services\/api\/src\/handler\.py \(pyright\):\n {2}2:12 Type "Literal\['no'\]" is not assignable to return type "int"/);
-    const roots = manager.clients().filter((c) => c.spec.id === 'pyright').map((c) => path.relative(root, c.root));
+    expect(r.text).toMatch(
+      /Errors in services\/api\/src\/handler\.py \(pyright\):\n {2}2:12 Type "Literal\['no'\]" is not assignable to return type "int"/,
+    );
+    const roots = manager
+      .clients()
+      .filter((c) => c.spec.id === 'pyright')
+      .map((c) => path.relative(root, c.root));
     expect(roots.sort()).toEqual(['', 'services/api']);
   });
 });
@@ -77,7 +84,10 @@ describe('JSON, HTML, YAML and shell', () => {
   });
 
   it('HTML reports errors in embedded CSS and JavaScript (its settings answer carries js/ts, or it throws)', async () => {
-    const abs = await put('web/index.html', '<html><head><style>a { color: red;; </style></head><body><script>let x = ;</script></body></html>\n');
+    const abs = await put(
+      'web/index.html',
+      '<html><head><style>a { color: red;; </style></head><body><script>let x = ;</script></body></html>\n',
+    );
     const r = await manager.afterWrite([abs], { reportOtherFiles: false });
     expect(r.text).toContain('Errors in web/index.html (html):');
     expect(r.text).toMatch(/^ {2}1:74 Expression expected\.$/m);
@@ -119,7 +129,8 @@ describe('sessions', () => {
     s2.touch(own);
     s3.touch(shared);
     expect(performance.now() - started).toBeLessThan(50);
-    const json = (): ReturnType<LspManager['clients']>[number] | undefined => manager.clients().find((c) => c.spec.id === 'json');
+    const json = (): ReturnType<LspManager['clients']>[number] | undefined =>
+      manager.clients().find((c) => c.spec.id === 'json');
     const opened = (abs: string): boolean => json()?.docs.has(pathToFileURL(abs).href) ?? false;
     for (let i = 0; i < 200 && !(opened(shared) && opened(own)); i++) await new Promise((r) => setTimeout(r, 25));
     expect([opened(shared), opened(own)]).toEqual([true, true]);
@@ -133,13 +144,18 @@ describe('sessions', () => {
 describe('failure paths', () => {
   it('a server that is not installed: the output says unavailable, it is looked up once, nothing hangs', async () => {
     const logs: string[] = [];
-    const m = make({ log: (l) => logs.push(l), settings: { servers: [{ id: 'zed-lsp', command: ['landfall-no-such-server', '--stdio'], extensions: ['.zed'] }] } });
+    const m = make({
+      log: (l) => logs.push(l),
+      settings: { servers: [{ id: 'zed-lsp', command: ['landfall-no-such-server', '--stdio'], extensions: ['.zed'] }] },
+    });
     const abs = await put('x.zed', 'anything\n');
     const started = Date.now();
     const first = await m.afterWrite([abs], { reportOtherFiles: false });
     const second = await m.afterWrite([abs], { reportOtherFiles: false });
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(first.text).toContain('x.zed: diagnostics unavailable — language server "landfall-no-such-server" is not installed.');
+    expect(first.text).toContain(
+      'x.zed: diagnostics unavailable — language server "landfall-no-such-server" is not installed.',
+    );
     expect(second.text).toBe(first.text);
     expect(logs.filter((l) => l.includes('unavailable'))).toHaveLength(1);
     await m.shutdown();
@@ -149,7 +165,9 @@ describe('failure paths', () => {
     const m = make({ settings: { disabled: ['json'] } });
     const r = await m.afterWrite([await put('off.json', '{,}\n')], { reportOtherFiles: false });
     expect(r.diagnostics).toEqual({ 'off.json': [] });
-    expect(r.text).toContain('off.json: diagnostics unavailable — the json language server is turned off in settings (lsp.disabled).');
+    expect(r.text).toContain(
+      'off.json: diagnostics unavailable — the json language server is turned off in settings (lsp.disabled).',
+    );
     expect(r.text).not.toContain('Errors in');
     expect(m.clients()).toEqual([]);
     await m.shutdown();
@@ -160,9 +178,13 @@ describe('failure paths', () => {
     const m = make({ settings: { servers: [crash] }, backoffMs: [0, 50], maxFailures: 2 });
     const abs = await put('a.crash', 'x\n');
     const first = await m.afterWrite([abs], { reportOtherFiles: false });
-    expect(first.text).toMatch(/a\.crash: the crashy language server crashed before answering \(crashy failed to start: exited during start/);
+    expect(first.text).toMatch(
+      /a\.crash: the crashy language server crashed before answering \(crashy failed to start: exited during start/,
+    );
     const second = await m.afterWrite([abs], { reportOtherFiles: false });
-    expect(second.text).toContain('a.crash: diagnostics unavailable — the crashy language server failed repeatedly and is turned off');
+    expect(second.text).toContain(
+      'a.crash: diagnostics unavailable — the crashy language server failed repeatedly and is turned off',
+    );
     await m.shutdown();
   });
 

@@ -77,7 +77,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'typescript',
     languages: { ...ts, ...js },
     rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
-    command: { bin: 'typescript-language-server', args: ['--stdio'], bundled: { pkg: 'typescript-language-server', binName: 'typescript-language-server' } },
+    command: {
+      bin: 'typescript-language-server',
+      args: ['--stdio'],
+      bundled: { pkg: 'typescript-language-server', binName: 'typescript-language-server' },
+    },
     // The project's TypeScript when it ships tsserver.js, else the bundled TypeScript 6 (TS 7 has none).
     // Automatic type acquisition is off: it runs npm in the background (network, seconds of delay).
     initializationOptions: ({ root, projectRoot }) => ({
@@ -93,7 +97,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'pyright',
     languages: { '.py': 'python', '.pyi': 'python' },
     rootMarkers: ['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'],
-    command: { bin: 'pyright-langserver', args: ['--stdio'], bundled: { pkg: 'pyright', binName: 'pyright-langserver' } },
+    command: {
+      bin: 'pyright-langserver',
+      args: ['--stdio'],
+      bundled: { pkg: 'pyright', binName: 'pyright-langserver' },
+    },
     settings: { python: { analysis: { diagnosticMode: 'openFilesOnly', autoSearchPaths: true } } },
     latency: { initMs: 250, firstMs: 1_600, changeMs: 50 },
   },
@@ -101,7 +109,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'json',
     languages: { '.json': 'json', '.jsonc': 'jsonc' },
     rootMarkers: [],
-    command: { bin: 'vscode-json-language-server', args: ['--stdio'], bundled: { pkg: 'vscode-langservers-extracted', binName: 'vscode-json-language-server' } },
+    command: {
+      bin: 'vscode-json-language-server',
+      args: ['--stdio'],
+      bundled: { pkg: 'vscode-langservers-extracted', binName: 'vscode-json-language-server' },
+    },
     initializationOptions: () => ({ provideFormatter: false }),
     settings: { json: { validate: { enable: true }, schemas: [] } },
     latency: { initMs: 350, firstMs: 500, changeMs: 10 },
@@ -110,7 +122,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'css',
     languages: { '.css': 'css', '.scss': 'scss', '.less': 'less' },
     rootMarkers: [],
-    command: { bin: 'vscode-css-language-server', args: ['--stdio'], bundled: { pkg: 'vscode-langservers-extracted', binName: 'vscode-css-language-server' } },
+    command: {
+      bin: 'vscode-css-language-server',
+      args: ['--stdio'],
+      bundled: { pkg: 'vscode-langservers-extracted', binName: 'vscode-css-language-server' },
+    },
     initializationOptions: () => ({ provideFormatter: false }),
     settings: { css: { validate: true }, scss: { validate: true }, less: { validate: true } },
     latency: { initMs: 350, firstMs: 500, changeMs: 10 },
@@ -119,7 +135,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'html',
     languages: { '.html': 'html', '.htm': 'html' },
     rootMarkers: [],
-    command: { bin: 'vscode-html-language-server', args: ['--stdio'], bundled: { pkg: 'vscode-langservers-extracted', binName: 'vscode-html-language-server' } },
+    command: {
+      bin: 'vscode-html-language-server',
+      args: ['--stdio'],
+      bundled: { pkg: 'vscode-langservers-extracted', binName: 'vscode-html-language-server' },
+    },
     initializationOptions: () => ({ provideFormatter: false, embeddedLanguages: { css: true, javascript: true } }),
     // The embedded-JavaScript mode reads js/ts.implicitProjectConfig without a guard: an empty answer makes
     // every validation throw (and report nothing).
@@ -135,7 +155,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'yaml',
     languages: { '.yaml': 'yaml', '.yml': 'yaml' },
     rootMarkers: [],
-    command: { bin: 'yaml-language-server', args: ['--stdio'], bundled: { pkg: 'yaml-language-server', binName: 'yaml-language-server' } },
+    command: {
+      bin: 'yaml-language-server',
+      args: ['--stdio'],
+      bundled: { pkg: 'yaml-language-server', binName: 'yaml-language-server' },
+    },
     // schemaStore off: the server would otherwise download the schema catalog at run time.
     settings: { yaml: { validate: true, schemaStore: { enable: false }, schemas: {} } },
     latency: { initMs: 400, firstMs: 600, changeMs: 205 },
@@ -145,7 +169,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'bash',
     languages: { '.sh': 'shellscript', '.bash': 'shellscript' },
     rootMarkers: [],
-    command: { bin: 'bash-language-server', args: ['start'], bundled: { pkg: 'bash-language-server', binName: 'bash-language-server' } },
+    command: {
+      bin: 'bash-language-server',
+      args: ['start'],
+      bundled: { pkg: 'bash-language-server', binName: 'bash-language-server' },
+    },
     requires: ['shellcheck'],
     settings: { bashIde: { backgroundAnalysisMaxFiles: 0, shellcheckPath: 'shellcheck' } },
     latency: { initMs: 400, firstMs: 900, changeMs: 520 },
@@ -182,7 +210,11 @@ export function buildCatalog(settings: LspSettings = {}): Result<ServerSpec[]> {
   const parsed = lspSettingsSchema.safeParse(settings);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return fail('invalid_input', `LSP settings are invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`, 'Fix the lsp settings entry and save again.');
+    return fail(
+      'invalid_input',
+      `LSP settings are invalid at ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`,
+      'Fix the lsp settings entry and save again.',
+    );
   }
   const { disabled, servers } = parsed.data;
   const userIds = new Set(servers.map((s) => s.id));

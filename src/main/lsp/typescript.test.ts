@@ -30,7 +30,8 @@ function output(o: ToolOutcome): string {
 
 function diagnosticsOf(o: ToolOutcome, rel: string): { line: number; severity: number; code?: string | number }[] {
   if (!o.ok) throw new Error(o.output);
-  const all = o.metadata.diagnostics as Record<string, { line: number; severity: number; code?: string | number }[]> | undefined;
+  const all = o.metadata.diagnostics as
+    Record<string, { line: number; severity: number; code?: string | number }[]> | undefined;
   return all?.[rel] ?? [];
 }
 
@@ -62,7 +63,11 @@ describe('typescript-language-server behind the tools', () => {
     expect(text).not.toContain('TS2322');
     expect(diagnosticsOf(fixed, 'e.ts').filter((d) => d.severity === 1)).toEqual([]);
 
-    const broke = await ws.run(editTool, { filePath: 'e.ts', oldString: 'export const a: number = 1;', newString: 'export const a: number = 1;\nexport const b: boolean = 123;' });
+    const broke = await ws.run(editTool, {
+      filePath: 'e.ts',
+      oldString: 'export const a: number = 1;',
+      newString: 'export const a: number = 1;\nexport const b: boolean = 123;',
+    });
     const text2 = output(broke);
     expect(text2).toContain('Errors in e.ts (typescript):');
     expect(text2).toMatch(/^ {2}2:14 Type 'number' is not assignable to type 'boolean'\. \[TS2322\]$/m);
@@ -70,10 +75,14 @@ describe('typescript-language-server behind the tools', () => {
   });
 
   it('an edit that fixes the error reports none (no stale error), and re-breaking reports it again', async () => {
-    const fixed = output(await ws.run(editTool, { filePath: 'e.ts', oldString: 'boolean = 123', newString: 'boolean = true' }));
+    const fixed = output(
+      await ws.run(editTool, { filePath: 'e.ts', oldString: 'boolean = 123', newString: 'boolean = true' }),
+    );
     expect(fixed).toContain('No errors in e.ts (typescript).');
     expect(fixed).not.toContain('TS2322');
-    const broke = output(await ws.run(editTool, { filePath: 'e.ts', oldString: 'boolean = true', newString: 'boolean = "no"' }));
+    const broke = output(
+      await ws.run(editTool, { filePath: 'e.ts', oldString: 'boolean = true', newString: 'boolean = "no"' }),
+    );
     expect(broke).toMatch(/^ {2}2:14 Type 'string' is not assignable to type 'boolean'\. \[TS2322\]$/m);
   });
 
@@ -81,7 +90,9 @@ describe('typescript-language-server behind the tools', () => {
     const text = output(await ws.run(writeTool, { filePath: 'lib.ts', content: 'export const z = 1;\n' }));
     expect(text).toContain('No errors in lib.ts (typescript).');
     expect(text).toContain('Other files with errors after this change:');
-    expect(text).toMatch(/Errors in use\.ts \(typescript\):\n {2}1:10 .*has no exported member named 'x'.*\[TS2724\]|Errors in use\.ts \(typescript\):\n {2}1:10 .*has no exported member 'x'.*\[TS2305\]/);
+    expect(text).toMatch(
+      /Errors in use\.ts \(typescript\):\n {2}1:10 .*has no exported member named 'x'.*\[TS2724\]|Errors in use\.ts \(typescript\):\n {2}1:10 .*has no exported member 'x'.*\[TS2305\]/,
+    );
     // e.ts still has its error from the previous case and is open too: it is another file with errors.
     expect(text).toContain('Errors in e.ts (typescript):');
   });
@@ -101,8 +112,12 @@ describe('typescript-language-server behind the tools', () => {
     ].join('\n');
     const out = await ws.run(applyPatchTool, { patchText });
     const text = output(out);
-    expect(text).toMatch(/Errors in e\.ts \(typescript\):\n {2}2:14 Type 'number' is not assignable to type 'boolean'\. \[TS2322\]/);
-    expect(text).toMatch(/Errors in n\.ts \(typescript\):\n {2}1:14 Type 'number' is not assignable to type 'string'\. \[TS2322\]/);
+    expect(text).toMatch(
+      /Errors in e\.ts \(typescript\):\n {2}2:14 Type 'number' is not assignable to type 'boolean'\. \[TS2322\]/,
+    );
+    expect(text).toMatch(
+      /Errors in n\.ts \(typescript\):\n {2}1:14 Type 'number' is not assignable to type 'string'\. \[TS2322\]/,
+    );
     if (!out.ok) throw new Error(out.output);
     const meta = out.metadata.diagnostics as Record<string, { line: number; code?: number }[]>;
     expect(meta['e.ts']).toEqual([expect.objectContaining({ line: 2, code: 2322 })]);
@@ -111,7 +126,9 @@ describe('typescript-language-server behind the tools', () => {
 
   it('B43 via write: a new file written without any prior read gets its error promptly', async () => {
     const text = output(await ws.run(writeTool, { filePath: 'w.ts', content: 'export const c: string = 5;\n' }));
-    expect(text).toMatch(/Errors in w\.ts \(typescript\):\n {2}1:14 Type 'number' is not assignable to type 'string'\. \[TS2322\]/);
+    expect(text).toMatch(
+      /Errors in w\.ts \(typescript\):\n {2}1:14 Type 'number' is not assignable to type 'string'\. \[TS2322\]/,
+    );
     expect(text).not.toContain('timed out');
   });
 
@@ -129,8 +146,15 @@ describe('typescript-language-server behind the tools', () => {
     const oldPid = before!.proc.pid;
     output(await ws.run(readTool, { filePath: 'e.ts' }));
     process.kill(-oldPid, 'SIGKILL');
-    const text = output(await ws.run(writeTool, { filePath: 'e.ts', content: 'export const a: number = 1;\nexport const d: number = "d";\n' }));
-    expect(text).toMatch(/Errors in e\.ts \(typescript\):\n {2}2:14 Type 'string' is not assignable to type 'number'\. \[TS2322\]/);
+    const text = output(
+      await ws.run(writeTool, {
+        filePath: 'e.ts',
+        content: 'export const a: number = 1;\nexport const d: number = "d";\n',
+      }),
+    );
+    expect(text).toMatch(
+      /Errors in e\.ts \(typescript\):\n {2}2:14 Type 'string' is not assignable to type 'number'\. \[TS2322\]/,
+    );
     const [after] = manager.clients();
     expect(after!.proc.pid).not.toBe(oldPid);
     expect(logs.some((l) => l.includes('exited unexpectedly'))).toBe(true);

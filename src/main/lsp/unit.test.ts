@@ -24,7 +24,23 @@ const diag = (line: number, col: number, severity: 1 | 2 | 3 | 4, message: strin
 
 describe('buildReport', () => {
   it('lists only errors, 1-based, sorted, inside a block that says the edit succeeded; metadata keeps every severity', () => {
-    const r = buildReport(root, [{ absPath: '/proj/src/a.ts', serverId: 'typescript', status: 'fresh', ms: 5, diagnostics: [diag(4, 2, 1, 'late'), diag(0, 0, 2, 'a warning'), diag(1, 13, 1, "Type 'number' is not\n  assignable", 2322)] }], []);
+    const r = buildReport(
+      root,
+      [
+        {
+          absPath: '/proj/src/a.ts',
+          serverId: 'typescript',
+          status: 'fresh',
+          ms: 5,
+          diagnostics: [
+            diag(4, 2, 1, 'late'),
+            diag(0, 0, 2, 'a warning'),
+            diag(1, 13, 1, "Type 'number' is not\n  assignable", 2322),
+          ],
+        },
+      ],
+      [],
+    );
     expect(r.text).toBe(
       [
         '<diagnostics>',
@@ -35,35 +51,67 @@ describe('buildReport', () => {
         '</diagnostics>',
       ].join('\n'),
     );
-    expect(r.diagnostics['src/a.ts']!.map((d) => [d.line, d.col, d.severity])).toEqual([[5, 3, 1], [1, 1, 2], [2, 14, 1]]);
+    expect(r.diagnostics['src/a.ts']!.map((d) => [d.line, d.col, d.severity])).toEqual([
+      [5, 3, 1],
+      [1, 1, 2],
+      [2, 14, 1],
+    ]);
   });
 
   it('caps a file at 20 errors with "… and N more"', () => {
     const many = Array.from({ length: 23 }, (_, i) => diag(i, 0, 1, `e${i}`));
-    const lines = buildReport(root, [{ absPath: '/proj/a.ts', serverId: 'typescript', status: 'fresh', ms: 1, diagnostics: many }], []).text.split('\n');
+    const lines = buildReport(
+      root,
+      [{ absPath: '/proj/a.ts', serverId: 'typescript', status: 'fresh', ms: 1, diagnostics: many }],
+      [],
+    ).text.split('\n');
     expect(lines.filter((l) => /^ {2}\d+:\d+ e\d+$/.test(l))).toHaveLength(20);
     expect(lines).toContain('  … and 3 more');
   });
 
   it('says plainly when a server timed out, is unavailable, broken or crashed — never "no errors"', () => {
     const base = { diagnostics: [], ms: 3000 };
-    const text = buildReport(root, [
-      { ...base, absPath: '/proj/a.ts', serverId: 'typescript', status: 'timeout' },
-      { ...base, absPath: '/proj/b.py', serverId: 'pyright', status: 'unavailable', reason: 'language server "pyright-langserver" is not installed' },
-      { ...base, absPath: '/proj/c.sh', serverId: 'bash', status: 'broken' },
-      { ...base, absPath: '/proj/d.yaml', serverId: 'yaml', status: 'crashed' },
-    ], []).text;
-    expect(text).toContain('a.ts: typescript gave no diagnostics within 3000 ms (timed out) — errors may exist that are not listed.');
+    const text = buildReport(
+      root,
+      [
+        { ...base, absPath: '/proj/a.ts', serverId: 'typescript', status: 'timeout' },
+        {
+          ...base,
+          absPath: '/proj/b.py',
+          serverId: 'pyright',
+          status: 'unavailable',
+          reason: 'language server "pyright-langserver" is not installed',
+        },
+        { ...base, absPath: '/proj/c.sh', serverId: 'bash', status: 'broken' },
+        { ...base, absPath: '/proj/d.yaml', serverId: 'yaml', status: 'crashed' },
+      ],
+      [],
+    ).text;
+    expect(text).toContain(
+      'a.ts: typescript gave no diagnostics within 3000 ms (timed out) — errors may exist that are not listed.',
+    );
     expect(text).toContain('b.py: diagnostics unavailable — language server "pyright-langserver" is not installed.');
-    expect(text).toContain('c.sh: diagnostics unavailable — the bash language server failed repeatedly and is turned off.');
-    expect(text).toContain('d.yaml: the yaml language server crashed before answering; no diagnostics for this change.');
+    expect(text).toContain(
+      'c.sh: diagnostics unavailable — the bash language server failed repeatedly and is turned off.',
+    );
+    expect(text).toContain(
+      'd.yaml: the yaml language server crashed before answering; no diagnostics for this change.',
+    );
     expect(text).not.toContain('No errors');
   });
 
   it('lists at most 5 other files with errors, skipping clean ones, and keeps them out of the metadata', () => {
-    const others = Array.from({ length: 7 }, (_, i) => ({ absPath: `/proj/o${i}.ts`, serverId: 'typescript', diagnostics: [diag(0, 0, 1, `broken ${i}`)] }));
+    const others = Array.from({ length: 7 }, (_, i) => ({
+      absPath: `/proj/o${i}.ts`,
+      serverId: 'typescript',
+      diagnostics: [diag(0, 0, 1, `broken ${i}`)],
+    }));
     others.push({ absPath: '/proj/clean.ts', serverId: 'typescript', diagnostics: [diag(0, 0, 2, 'only a warning')] });
-    const r = buildReport(root, [{ absPath: '/proj/a.ts', serverId: 'typescript', status: 'fresh', ms: 1, diagnostics: [] }], others);
+    const r = buildReport(
+      root,
+      [{ absPath: '/proj/a.ts', serverId: 'typescript', status: 'fresh', ms: 1, diagnostics: [] }],
+      others,
+    );
     expect(r.text).toContain('No errors in a.ts (typescript).');
     expect(r.text.match(/^Errors in o\d\.ts/gm)).toHaveLength(5);
     expect(r.text).toContain('… and 2 more files with errors');
@@ -79,13 +127,15 @@ describe('buildReport', () => {
 describe('protocol helpers', () => {
   it('answers settings requests with an object or value per item, never null', () => {
     const settings = { yaml: { validate: true, schemaStore: { enable: false } } };
-    expect(answerConfiguration(settings, [{ section: 'yaml' }, { section: 'yaml.validate' }, { section: 'html' }, { section: 'yaml.x.y' }, {}])).toEqual([
-      settings.yaml,
-      true,
-      {},
-      {},
-      settings,
-    ]);
+    expect(
+      answerConfiguration(settings, [
+        { section: 'yaml' },
+        { section: 'yaml.validate' },
+        { section: 'html' },
+        { section: 'yaml.x.y' },
+        {},
+      ]),
+    ).toEqual([settings.yaml, true, {}, {}, settings]);
   });
 
   it('computes the end position over \\n, \\r\\n and \\r line breaks in UTF-16 units', () => {
@@ -107,11 +157,16 @@ describe('catalog and settings', () => {
   });
 
   it('turns servers off and adds user servers; bad settings are invalid_input', () => {
-    const c = buildCatalog({ disabled: ['yaml'], servers: [{ id: 'lua', command: ['lua-language-server'], extensions: ['.lua'], rootMarkers: ['.luarc.json'] }] });
+    const c = buildCatalog({
+      disabled: ['yaml'],
+      servers: [{ id: 'lua', command: ['lua-language-server'], extensions: ['.lua'], rootMarkers: ['.luarc.json'] }],
+    });
     expect(c.ok).toBe(true);
     if (!c.ok) return;
     expect(serversFor(c.value, '/p/a.yaml')).toEqual([]);
-    expect(serversFor(c.value, '/p/x.LUA').map((s) => [s.id, s.command.bin, s.rootMarkers])).toEqual([['lua', 'lua-language-server', ['.luarc.json']]]);
+    expect(serversFor(c.value, '/p/x.LUA').map((s) => [s.id, s.command.bin, s.rootMarkers])).toEqual([
+      ['lua', 'lua-language-server', ['.luarc.json']],
+    ]);
     expect(serversFor(c.value, '/p/a.tsx').map((s) => s.id)).toEqual(['typescript']);
     expect(serversFor(c.value, '/p.d/Makefile')).toEqual([]);
     const bad = buildCatalog({ servers: [{ id: 'x', command: [], extensions: ['.x'] }] });
@@ -131,7 +186,9 @@ describe('discovery on real folders', () => {
     expect(findRoot(path.join(tmp, 'packages/web/src/deep/a.ts'), tmp, markers)).toBe(path.join(tmp, 'packages/web'));
     expect(findRoot(path.join(tmp, 'tools/b.ts'), tmp, markers)).toBe(tmp);
     // Never above the project root, even when a marker exists there.
-    expect(findRoot(path.join(tmp, 'packages/web/src/a.ts'), path.join(tmp, 'packages/web/src'), markers)).toBe(path.join(tmp, 'packages/web/src'));
+    expect(findRoot(path.join(tmp, 'packages/web/src/a.ts'), path.join(tmp, 'packages/web/src'), markers)).toBe(
+      path.join(tmp, 'packages/web/src'),
+    );
     expect(findRoot(path.join(tmp, 'x.json'), tmp, [])).toBe(tmp);
   });
 
@@ -143,7 +200,11 @@ describe('discovery on real folders', () => {
     chmodSync(path.join(tmp, 'own-server.js'), 0o755);
     const yaml = BUILTIN_SERVERS.find((s) => s.id === 'yaml')!;
     const project = resolveCommand(yaml.command, path.join(tmp, 'packages/web'), tmp);
-    expect(project.ok && [project.value.source, project.value.command, project.value.args]).toEqual(['project', process.execPath, [path.join(tmp, 'own-server.js'), '--stdio']]);
+    expect(project.ok && [project.value.source, project.value.command, project.value.args]).toEqual([
+      'project',
+      process.execPath,
+      [path.join(tmp, 'own-server.js'), '--stdio'],
+    ]);
     const pyright = BUILTIN_SERVERS.find((s) => s.id === 'pyright')!;
     const bundled = resolveCommand(pyright.command, tmp, tmp);
     expect(bundled.ok && bundled.value.source).toBe('bundled');

@@ -25,9 +25,18 @@ async function rootWith(files: Record<string, string | Uint8Array>): Promise<str
 const patch = (...lines: string[]): string => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
 
 const FOUR_FILES = patch(
-  '*** Update File: one.txt', '@@', '-1', '+ONE',
-  '*** Update File: two.txt', '@@', '-2', '+TWO',
-  '*** Update File: three.txt', '@@', '-3', '+THREE',
+  '*** Update File: one.txt',
+  '@@',
+  '-1',
+  '+ONE',
+  '*** Update File: two.txt',
+  '@@',
+  '-2',
+  '+TWO',
+  '*** Update File: three.txt',
+  '@@',
+  '-3',
+  '+THREE',
   '*** Delete File: four.txt',
 );
 const FOUR_INPUT = { 'one.txt': '1\n', 'two.txt': '2\n', 'three.txt': '3\n', 'four.txt': '4\n' };
@@ -71,9 +80,14 @@ describe('all or nothing across files', () => {
     const root = await rootWith({ ...FOUR_INPUT, blocker: 'not a folder\n' });
     const before = await listTree(root);
     const text = patch(
-      '*** Update File: one.txt', '@@', '-1', '+ONE',
-      '*** Add File: new/deep/two.txt', '+TWO',
-      '*** Add File: blocker/three.txt', '+THREE',
+      '*** Update File: one.txt',
+      '@@',
+      '-1',
+      '+ONE',
+      '*** Add File: new/deep/two.txt',
+      '+TWO',
+      '*** Add File: blocker/three.txt',
+      '+THREE',
       '*** Delete File: four.txt',
     );
     const r = await applyPatch(text, { root });
@@ -86,7 +100,10 @@ describe('all or nothing across files', () => {
   it('a failing delete restores the files already written', async () => {
     const root = await rootWith(FOUR_INPUT);
     const before = await listTree(root);
-    const io: PatchIo = { ...diskIo, remove: async () => Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })) };
+    const io: PatchIo = {
+      ...diskIo,
+      remove: async () => Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })),
+    };
     const r = await applyPatch(FOUR_FILES, { root, io });
     expect(!r.ok && r.error.code).toBe('io_error');
     expect(await listTree(root)).toEqual(before);
@@ -94,11 +111,27 @@ describe('all or nothing across files', () => {
 
   it('success lands every file and reports A/M/D lines and the commit diffs', async () => {
     const root = await rootWith({ 'a.txt': 'x\n', 'gone.txt': 'bye\n', 'm/src.txt': 'keep\nold\n' });
-    const text = patch('*** Add File: n/new.txt', '+hi', '*** Update File: a.txt', '@@', '-x', '+y', '*** Delete File: gone.txt', '*** Update File: m/src.txt', '*** Move to: m/dst.txt', '@@', ' keep', '-old', '+new');
+    const text = patch(
+      '*** Add File: n/new.txt',
+      '+hi',
+      '*** Update File: a.txt',
+      '@@',
+      '-x',
+      '+y',
+      '*** Delete File: gone.txt',
+      '*** Update File: m/src.txt',
+      '*** Move to: m/dst.txt',
+      '@@',
+      ' keep',
+      '-old',
+      '+new',
+    );
     const r = await applyPatch(text, { root });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.summary).toBe('Success. Updated the following files:\nA n/new.txt\nM a.txt\nD gone.txt\nM m/dst.txt (moved from m/src.txt)');
+    expect(r.value.summary).toBe(
+      'Success. Updated the following files:\nA n/new.txt\nM a.txt\nD gone.txt\nM m/dst.txt (moved from m/src.txt)',
+    );
     expect(r.value.files.map((f) => [f.kind, f.path, f.change.additions, f.change.deletions])).toEqual([
       ['add', 'n/new.txt', 1, 0],
       ['update', 'a.txt', 1, 1],
@@ -107,7 +140,11 @@ describe('all or nothing across files', () => {
     ]);
     expect(r.value.files[1]?.change.patch).toContain('-x\n+y');
     expect(r.value.landed.sort()).toEqual(['a.txt', 'gone.txt', 'm/dst.txt', 'm/src.txt', 'n/new.txt']);
-    expect(treeObject(await listTree(root))).toEqual({ 'a.txt': 'y\n', 'm/dst.txt': 'keep\nnew\n', 'n/new.txt': 'hi\n' });
+    expect(treeObject(await listTree(root))).toEqual({
+      'a.txt': 'y\n',
+      'm/dst.txt': 'keep\nnew\n',
+      'n/new.txt': 'hi\n',
+    });
   });
 });
 
@@ -115,7 +152,20 @@ describe('public bug reproductions', () => {
   it('B25: a second hunk that does not match rejects the whole patch, naming hunk 2 and the missing line', async () => {
     const app = 'import a from "a"\nimport b from "b"\n\nexport function run() {\n  a()\n  b()\n}\n';
     const root = await rootWith({ 'app.ts': app });
-    const text = patch('*** Update File: app.ts', '@@', ' import a from "a"', '-import b from "b"', '+import b from "bee"', '@@', ' export function run() {', '-  a()', '-  c()', '+  a(1)', '+  c(2)', ' }');
+    const text = patch(
+      '*** Update File: app.ts',
+      '@@',
+      ' import a from "a"',
+      '-import b from "b"',
+      '+import b from "bee"',
+      '@@',
+      ' export function run() {',
+      '-  a()',
+      '-  c()',
+      '+  a(1)',
+      '+  c(2)',
+      ' }',
+    );
     const r = await applyPatch(text, { root });
     expect(!r.ok && r.error.code).toBe('no_match');
     expect(!r.ok && r.error.message).toContain('hunk 2 of app.ts');
@@ -125,7 +175,9 @@ describe('public bug reproductions', () => {
 
   it('B26: a valid update plus a delete of a missing file fails naming gone.txt; keep.txt unchanged', async () => {
     const root = await rootWith({ 'keep.txt': 'v1\n' });
-    const r = await applyPatch(patch('*** Update File: keep.txt', '@@', '-v1', '+v2', '*** Delete File: gone.txt'), { root });
+    const r = await applyPatch(patch('*** Update File: keep.txt', '@@', '-v1', '+v2', '*** Delete File: gone.txt'), {
+      root,
+    });
     expect(!r.ok && r.error.code).toBe('missing_file');
     expect(!r.ok && r.error.message).toContain('gone.txt');
     expect(await fsp.readFile(path.join(root, 'keep.txt'), 'utf8')).toBe('v1\n');
@@ -140,7 +192,10 @@ describe('public bug reproductions', () => {
         return diskIo.commit(temp, target);
       },
     };
-    const r = await applyPatch(patch('*** Update File: keep.txt', '@@', '-v1', '+v2', '*** Update File: keep2.txt', '@@', '-w1', '+w2'), { root, io });
+    const r = await applyPatch(
+      patch('*** Update File: keep.txt', '@@', '-v1', '+v2', '*** Update File: keep2.txt', '@@', '-w1', '+w2'),
+      { root, io },
+    );
     expect(!r.ok && r.error.code).toBe('io_error');
     expect(treeObject(await listTree(root))).toEqual({ 'keep.txt': 'v1\n', 'keep2.txt': 'w1\n' });
   });
@@ -185,7 +240,9 @@ describe('observed versions (with a tool context)', () => {
     const ctx = await session(root);
     await read(ctx, 'a.txt');
     await read(ctx, 'd.txt');
-    expect((await applyPatch(patch('*** Update File: a.txt', '@@', '-1', '+2', '*** Delete File: d.txt'), { root, ctx })).ok).toBe(true);
+    expect(
+      (await applyPatch(patch('*** Update File: a.txt', '@@', '-1', '+2', '*** Delete File: d.txt'), { root, ctx })).ok,
+    ).toBe(true);
     expect((await applyPatch(patch('*** Update File: a.txt', '@@', '-2', '+3'), { root, ctx })).ok).toBe(true);
     expect(ctx.observed.get('s1', path.join(root, 'd.txt'))).toBeUndefined();
   });
@@ -197,14 +254,19 @@ describe('bytes, encodings and the boundary', () => {
     const root = await rootWith({ 'w.txt': bytes });
     const r = await applyPatch(patch('*** Update File: w.txt', '@@', ' héllo', '-world', '+wörld'), { root });
     expect(r.ok).toBe(true);
-    expect(await fsp.readFile(path.join(root, 'w.txt'))).toEqual(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\r\nwörld\r\n', 'utf16le')]));
+    expect(await fsp.readFile(path.join(root, 'w.txt'))).toEqual(
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('héllo\r\nwörld\r\n', 'utf16le')]),
+    );
   });
 
   it('a file mode is kept, and a move keeps the source mode', async () => {
     const root = await rootWith({ 'run.sh': 'echo 1\n', 'mv.sh': 'echo m\n' });
     await fsp.chmod(path.join(root, 'run.sh'), 0o755);
     await fsp.chmod(path.join(root, 'mv.sh'), 0o750);
-    const r = await applyPatch(patch('*** Update File: run.sh', '@@', '-echo 1', '+echo 2', '*** Update File: mv.sh', '*** Move to: bin/mv.sh'), { root });
+    const r = await applyPatch(
+      patch('*** Update File: run.sh', '@@', '-echo 1', '+echo 2', '*** Update File: mv.sh', '*** Move to: bin/mv.sh'),
+      { root },
+    );
     expect(r.ok).toBe(true);
     expect((await fsp.stat(path.join(root, 'run.sh'))).mode & 0o777).toBe(0o755);
     expect((await fsp.stat(path.join(root, 'bin/mv.sh'))).mode & 0o777).toBe(0o750);
@@ -223,7 +285,10 @@ describe('bytes, encodings and the boundary', () => {
   it('two spellings of one real file (a symlink alias) in one patch are refused', async () => {
     const root = await rootWith({ 'src/lib.ts': 'x\n' });
     await fsp.symlink(path.join(root, 'src/lib.ts'), path.join(root, 'alias.ts'));
-    const r = await applyPatch(patch('*** Update File: src/lib.ts', '@@', '-x', '+y', '*** Update File: alias.ts', '@@', '-x', '+z'), { root });
+    const r = await applyPatch(
+      patch('*** Update File: src/lib.ts', '@@', '-x', '+y', '*** Update File: alias.ts', '@@', '-x', '+z'),
+      { root },
+    );
     expect(!r.ok && r.error.code).toBe('parse');
     expect(await fsp.readFile(path.join(root, 'src/lib.ts'), 'utf8')).toBe('x\n');
   });
@@ -233,12 +298,18 @@ describe('bytes, encodings and the boundary', () => {
     await fsp.symlink('src/lib.ts', path.join(root, 'alias.ts'));
     const failOnB: PatchIo = {
       ...diskIo,
-      remove: async (p) => (p.endsWith('b.txt') ? Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })) : diskIo.remove(p)),
+      remove: async (p) =>
+        p.endsWith('b.txt') ? Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })) : diskIo.remove(p),
     };
-    const refused = await applyPatch(patch('*** Delete File: alias.ts', '*** Delete File: b.txt'), { root, io: failOnB });
+    const refused = await applyPatch(patch('*** Delete File: alias.ts', '*** Delete File: b.txt'), {
+      root,
+      io: failOnB,
+    });
     expect(!refused.ok && refused.error.data).toMatchObject({ failed: 'b.txt', notRestored: [] });
     expect(await fsp.readlink(path.join(root, 'alias.ts'))).toBe('src/lib.ts'); // the removed link was recreated
-    const r = await applyPatch(patch('*** Delete File: alias.ts', '*** Update File: b.txt', '@@', '-b', '+B'), { root });
+    const r = await applyPatch(patch('*** Delete File: alias.ts', '*** Update File: b.txt', '@@', '-b', '+B'), {
+      root,
+    });
     expect(r.ok && r.value.summary).toBe('Success. Updated the following files:\nD alias.ts\nM b.txt');
     await expect(fsp.lstat(path.join(root, 'alias.ts'))).rejects.toThrow();
     expect(treeObject(await listTree(root))).toEqual({ 'b.txt': 'B\n', 'src/lib.ts': 'x\n' });
@@ -250,7 +321,7 @@ describe('bytes, encodings and the boundary', () => {
     expect(!r.ok && r.error.code).toBe('binary');
   });
 
-  it('approve sees every file\'s diff and can refuse; nothing is written then', async () => {
+  it("approve sees every file's diff and can refuse; nothing is written then", async () => {
     const root = await rootWith({ 'a.txt': '1\n' });
     const seen: string[] = [];
     const r = await applyPatch(patch('*** Update File: a.txt', '@@', '-1', '+2', '*** Add File: b.txt', '+b'), {
@@ -269,8 +340,13 @@ describe('bytes, encodings and the boundary', () => {
 describe('the success report tells the truth', () => {
   it('a file whose hunks change nothing is reported as unchanged, not as M, and is not in landed', async () => {
     const root = await rootWith({ 'a.txt': 'x\ny\n', 'b.txt': 'p\n' });
-    const r = await applyPatch(patch('*** Update File: a.txt', '@@', '-x', '+x', '*** Update File: b.txt', '@@', '-p', '+P'), { root });
-    expect(r.ok && r.value.summary).toBe('Success. Updated the following files:\n= a.txt (unchanged: the patch leaves its bytes as they were)\nM b.txt');
+    const r = await applyPatch(
+      patch('*** Update File: a.txt', '@@', '-x', '+x', '*** Update File: b.txt', '@@', '-p', '+P'),
+      { root },
+    );
+    expect(r.ok && r.value.summary).toBe(
+      'Success. Updated the following files:\n= a.txt (unchanged: the patch leaves its bytes as they were)\nM b.txt',
+    );
     expect(r.ok && r.value.landed).toEqual(['b.txt']);
     expect(treeObject(await listTree(root))).toEqual({ 'a.txt': 'x\ny\n', 'b.txt': 'P\n' });
   });

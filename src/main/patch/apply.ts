@@ -17,7 +17,17 @@
  */
 import { promises as fsp } from 'node:fs';
 import { fail, ok, type Result } from '../../shared/errors';
-import { checkFresh, encodeText, readTextFile, realRoot, recordWrite, resolveInRoot, withFileLocks, type ResolvedPath, type TextFile } from '../fs';
+import {
+  checkFresh,
+  encodeText,
+  readTextFile,
+  realRoot,
+  recordWrite,
+  resolveInRoot,
+  withFileLocks,
+  type ResolvedPath,
+  type TextFile,
+} from '../fs';
 import type { ToolContext } from '../tools/types';
 import { planDiff } from './commit-diff';
 import { parsePatch } from './parse';
@@ -56,7 +66,9 @@ async function linkText(abs: string): Promise<string | undefined> {
 }
 
 function outsideRoot(raw: string, why: string): Result<never> {
-  return fail('outside_root', `${raw} ${why}.`, 'Use a path relative to the project root that stays inside it.', { path: raw });
+  return fail('outside_root', `${raw} ${why}.`, 'Use a path relative to the project root that stays inside it.', {
+    path: raw,
+  });
 }
 
 /** Lexical check of every header path, then resolution with symlinks followed. Reads no file. */
@@ -76,10 +88,17 @@ async function resolvePaths(patch: ParsedPatch, rootReal: string): Promise<Resul
   for (const raw of raws) {
     const key = normalisePatchPath(raw).path;
     const r = await resolveInRoot(rootReal, key);
-    if (!r.ok) return r.error.code === 'outside_root' ? outsideRoot(raw, `resolves outside the project root (${String(r.error.data?.real ?? 'symlink')})`) : r;
+    if (!r.ok)
+      return r.error.code === 'outside_root'
+        ? outsideRoot(raw, `resolves outside the project root (${String(r.error.data?.real ?? 'symlink')})`)
+        : r;
     const other = byReal.get(r.value.real);
     if (other !== undefined && other !== key) {
-      return fail('parse', `${other} and ${key} are the same file (${r.value.rel}); two operations target it.`, 'Merge all changes to one file into a single Update File operation.');
+      return fail(
+        'parse',
+        `${other} and ${key} are the same file (${r.value.rel}); two operations target it.`,
+        'Merge all changes to one file into a single Update File operation.',
+      );
     }
     byReal.set(r.value.real, key);
     resolved.set(key, r.value);
@@ -97,7 +116,10 @@ async function stillResolved(resolved: Resolved, rootReal: string): Promise<Resu
     const again = await resolveInRoot(rootReal, before.abs);
     if (again.ok && again.value.real === before.real) continue;
     const now = again.ok ? again.value.real : String(again.error.data?.real ?? again.error.message);
-    return outsideRoot(key, `no longer leads to the file that was checked (it now resolves to ${now}); a folder on its path was replaced while the patch waited, and nothing was written`);
+    return outsideRoot(
+      key,
+      `no longer leads to the file that was checked (it now resolves to ${now}); a folder on its path was replaced while the patch waited, and nothing was written`,
+    );
   }
   return ok(undefined);
 }
@@ -108,18 +130,49 @@ async function readSources(patch: ParsedPatch, resolved: Resolved): Promise<Resu
   for (const op of patch.operations) {
     const target = resolved.get(op.path) as ResolvedPath;
     if (op.kind === 'add') {
-      if (target.exists) return fail('exists', `Add File ${op.rawPath} (patch line ${op.patchLine}): the file already exists.`, `Use "*** Update File: ${op.rawPath}" to change it (read it first).`, { file: op.path, patchLine: op.patchLine });
+      if (target.exists)
+        return fail(
+          'exists',
+          `Add File ${op.rawPath} (patch line ${op.patchLine}): the file already exists.`,
+          `Use "*** Update File: ${op.rawPath}" to change it (read it first).`,
+          { file: op.path, patchLine: op.patchLine },
+        );
       continue;
     }
-    if (op.kind === 'update' && op.movePath !== undefined && op.movePath !== op.path && (resolved.get(op.movePath) as ResolvedPath).exists) {
-      return fail('exists', `Move to ${op.rawMovePath} (patch line ${op.patchLine}): the destination already exists.`, 'Move to a path that is free, or delete the destination first in a separate step.', { file: op.movePath, patchLine: op.patchLine });
+    if (
+      op.kind === 'update' &&
+      op.movePath !== undefined &&
+      op.movePath !== op.path &&
+      (resolved.get(op.movePath) as ResolvedPath).exists
+    ) {
+      return fail(
+        'exists',
+        `Move to ${op.rawMovePath} (patch line ${op.patchLine}): the destination already exists.`,
+        'Move to a path that is free, or delete the destination first in a separate step.',
+        { file: op.movePath, patchLine: op.patchLine },
+      );
     }
     const kind = op.kind === 'delete' ? 'Delete' : 'Update';
     const read = target.exists ? await readTextFile(target.real) : undefined;
-    if (!read || (!read.ok && (read.error.code === 'file_not_found' || read.error.code === 'is_directory' || read.error.data?.notRegular !== undefined))) {
-      return fail('missing_file', `${kind} File ${op.rawPath} (patch line ${op.patchLine}): the file does not exist or is not a regular file.`, `Check the path (list or glob), or use "*** Add File: ${op.rawPath}" to create it.`, { file: op.path, patchLine: op.patchLine });
+    if (
+      !read ||
+      (!read.ok &&
+        (read.error.code === 'file_not_found' ||
+          read.error.code === 'is_directory' ||
+          read.error.data?.notRegular !== undefined))
+    ) {
+      return fail(
+        'missing_file',
+        `${kind} File ${op.rawPath} (patch line ${op.patchLine}): the file does not exist or is not a regular file.`,
+        `Check the path (list or glob), or use "*** Add File: ${op.rawPath}" to create it.`,
+        { file: op.path, patchLine: op.patchLine },
+      );
     }
-    if (!read.ok) return fail(read.error.code, `${kind} File ${op.rawPath}: ${read.error.message}`, read.error.hint, { ...read.error.data, file: op.path });
+    if (!read.ok)
+      return fail(read.error.code, `${kind} File ${op.rawPath}: ${read.error.message}`, read.error.hint, {
+        ...read.error.data,
+        file: op.path,
+      });
     const link = op.kind === 'update' && op.movePath === undefined ? undefined : await linkText(target.abs);
     files.set(op.path, link === undefined ? read.value : { ...read.value, link });
   }
@@ -127,7 +180,11 @@ async function readSources(patch: ParsedPatch, resolved: Resolved): Promise<Resu
 }
 
 /** With a session: every update/delete source must be observed and unchanged since (DESIGN §3). */
-async function checkObserved(ctx: ToolContext | undefined, files: Map<string, SourceFile>, resolved: Resolved): Promise<Result<void>> {
+async function checkObserved(
+  ctx: ToolContext | undefined,
+  files: Map<string, SourceFile>,
+  resolved: Resolved,
+): Promise<Result<void>> {
   if (!ctx) return ok(undefined);
   for (const [path, file] of files) {
     const fresh = await checkFresh(ctx, resolved.get(path) as ResolvedPath, file.bytes);
@@ -149,17 +206,33 @@ function stageFile(f: PlannedFile, resolved: Resolved, files: Map<string, Source
   const dest = f.kind === 'move' ? (resolved.get(f.movePath as string) as ResolvedPath) : src;
   if (f.after !== null) {
     const bytes = encodeText(f.after, source?.encoding ?? { encoding: 'utf8', bom: false });
-    if (!bytes.ok) return fail(bytes.error.code, `${dest.rel}: ${bytes.error.message}`, bytes.error.hint, bytes.error.data);
+    if (!bytes.ok)
+      return fail(bytes.error.code, `${dest.rel}: ${bytes.error.message}`, bytes.error.hint, bytes.error.data);
     const unchanged = f.kind === 'update' && original !== null && Buffer.from(bytes.value).equals(original.bytes);
-    if (!unchanged) staged.steps.push({ real: dest.real, rel: dest.rel, bytes: bytes.value, mode: source?.mode, original: f.kind === 'move' ? null : original });
+    if (!unchanged)
+      staged.steps.push({
+        real: dest.real,
+        rel: dest.rel,
+        bytes: bytes.value,
+        mode: source?.mode,
+        original: f.kind === 'move' ? null : original,
+      });
   }
   if (f.kind === 'delete' || f.kind === 'move') {
     // Deleting (or moving away) a path that is a symlink removes the link, never the file it points to.
     const link = source?.link;
-    staged.steps.push(link === undefined ? { real: src.real, rel: src.rel, bytes: null, original } : { real: src.abs, rel: f.path, bytes: null, original: null, link });
+    staged.steps.push(
+      link === undefined
+        ? { real: src.real, rel: src.rel, bytes: null, original }
+        : { real: src.abs, rel: f.path, bytes: null, original: null, link },
+    );
   }
   const change = planDiff(dest.rel, f.before ?? '', f.after ?? '', f.edits);
-  staged.results.push(f.kind === 'move' ? { kind: 'move', path: f.path, movePath: f.movePath as string, change } : { kind: f.kind, path: f.path, change });
+  staged.results.push(
+    f.kind === 'move'
+      ? { kind: 'move', path: f.path, movePath: f.movePath as string, change }
+      : { kind: f.kind, path: f.path, change },
+  );
   return ok(undefined);
 }
 
@@ -173,7 +246,12 @@ function stage(plan: PatchPlan, resolved: Resolved, files: Map<string, SourceFil
 }
 
 /** Steps 3–5 of the module docstring; runs while the locks are held. */
-async function landLocked(patch: ParsedPatch, resolved: Resolved, rootReal: string, options: ApplyPatchOptions): Promise<Result<PatchResult>> {
+async function landLocked(
+  patch: ParsedPatch,
+  resolved: Resolved,
+  rootReal: string,
+  options: ApplyPatchOptions,
+): Promise<Result<PatchResult>> {
   const files = await readSources(patch, resolved);
   if (!files.ok) return files;
   const fresh = await checkObserved(options.ctx, files.value, resolved);
@@ -196,13 +274,15 @@ async function landLocked(patch: ParsedPatch, resolved: Resolved, rootReal: stri
   for (const step of staged.value.steps) {
     if (step.bytes === null) {
       if (step.link === undefined) ctx?.observed.forget(ctx.sessionId, step.real);
-    }
-    else {
+    } else {
       present.push(step.real);
       if (ctx) await recordWrite(ctx, step.real, step.bytes);
     }
   }
-  const result = patchResult(staged.value.results, staged.value.steps.map((s) => s.rel));
+  const result = patchResult(
+    staged.value.results,
+    staged.value.steps.map((s) => s.rel),
+  );
   if (options.onLanded) await options.onLanded(result, present);
   return ok(result);
 }
@@ -221,7 +301,11 @@ export async function applyPatch(text: string, options: ApplyPatchOptions): Prom
   try {
     rootReal = await realRoot(options.root);
   } catch {
-    return fail('file_not_found', `The project root ${options.root} does not exist.`, 'Open an existing project folder.');
+    return fail(
+      'file_not_found',
+      `The project root ${options.root} does not exist.`,
+      'Open an existing project folder.',
+    );
   }
   const resolved = await resolvePaths(parsed.value, rootReal);
   if (!resolved.ok) return resolved;

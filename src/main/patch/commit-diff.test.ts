@@ -16,9 +16,19 @@ function landed(before: string, ...hunk: string[]) {
 }
 
 describe('planDiff', () => {
-  it('equals jsdiff\'s commit diff for a plain edit', () => {
+  it("equals jsdiff's commit diff for a plain edit", () => {
     const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') + '\n';
-    const { after, change } = landed(before, '@@', ' line 4', '-line 5', '+LINE 5', '@@', ' line 14', '+inserted', ' line 15');
+    const { after, change } = landed(
+      before,
+      '@@',
+      ' line 4',
+      '-line 5',
+      '+LINE 5',
+      '@@',
+      ' line 14',
+      '+inserted',
+      ' line 15',
+    );
     expect(change).toEqual(commitDiff('f.txt', before, after));
   });
 

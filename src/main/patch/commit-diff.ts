@@ -29,12 +29,22 @@ interface Hunk {
 
 /** An edit without the lines its two sides share at either end (undefined when nothing is left). */
 function trimEdit(old: FileLines, e: LineEdit): LineEdit | undefined {
-  const same = (i: number, a: AddedLine | undefined): boolean => a !== undefined && old.texts[i] === a.text && old.eols[i] === a.eol;
+  const same = (i: number, a: AddedLine | undefined): boolean =>
+    a !== undefined && old.texts[i] === a.text && old.eols[i] === a.eol;
   let head = 0;
   while (head < e.oldCount && same(e.oldStart + head, e.added[head])) head++;
   let tail = 0;
-  while (tail < e.oldCount - head && tail < e.added.length - head && same(e.oldStart + e.oldCount - 1 - tail, e.added[e.added.length - 1 - tail])) tail++;
-  const trimmed = { oldStart: e.oldStart + head, oldCount: e.oldCount - head - tail, added: e.added.slice(head, e.added.length - tail) };
+  while (
+    tail < e.oldCount - head &&
+    tail < e.added.length - head &&
+    same(e.oldStart + e.oldCount - 1 - tail, e.added[e.added.length - 1 - tail])
+  )
+    tail++;
+  const trimmed = {
+    oldStart: e.oldStart + head,
+    oldCount: e.oldCount - head - tail,
+    added: e.added.slice(head, e.added.length - tail),
+  };
   return trimmed.oldCount === 0 && trimmed.added.length === 0 ? undefined : trimmed;
 }
 
@@ -60,7 +70,13 @@ function hunkOf(old: FileLines, edits: readonly LineEdit[], a: number, b: number
     added += e.added.length - e.oldCount;
   }
   for (; pos < end; pos++) render(' ', old.texts[pos] as string, old.eols[pos] as string, lines);
-  return { oldStart: start + 1, oldLines: end - start, newStart: start + shift + 1, newLines: end - start + added, lines };
+  return {
+    oldStart: start + 1,
+    oldLines: end - start,
+    newStart: start + shift + 1,
+    newLines: end - start + added,
+    lines,
+  };
 }
 
 function hunksOf(old: FileLines, edits: readonly LineEdit[]): Hunk[] {
@@ -92,7 +108,13 @@ export function planDiff(rel: string, before: string, after: string, edits?: rea
   let script = edits;
   if (!script) {
     const next = splitLines(after);
-    script = [{ oldStart: 0, oldCount: old.texts.length, added: next.texts.map((text, i) => ({ text, eol: next.eols[i] as string })) }];
+    script = [
+      {
+        oldStart: 0,
+        oldCount: old.texts.length,
+        added: next.texts.map((text, i) => ({ text, eol: next.eols[i] as string })),
+      },
+    ];
   }
   const trimmed = script.map((e) => trimEdit(old, e)).filter((e): e is LineEdit => e !== undefined);
   let additions = 0;
@@ -101,6 +123,14 @@ export function planDiff(rel: string, before: string, after: string, edits?: rea
     additions += e.added.length;
     deletions += e.oldCount;
   }
-  const patch = formatPatch({ oldFileName: `a/${rel}`, newFileName: `b/${rel}`, oldHeader: undefined, newHeader: undefined, hunks: hunksOf(old, trimmed) });
-  return patch.length > MAX_PATCH_CHARS ? { file: rel, additions, deletions } : { file: rel, patch, additions, deletions };
+  const patch = formatPatch({
+    oldFileName: `a/${rel}`,
+    newFileName: `b/${rel}`,
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks: hunksOf(old, trimmed),
+  });
+  return patch.length > MAX_PATCH_CHARS
+    ? { file: rel, additions, deletions }
+    : { file: rel, patch, additions, deletions };
 }

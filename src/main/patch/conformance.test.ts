@@ -1,5 +1,5 @@
 /**
- * Every scenario under ../shared/conformance/apply_patch (read at test time; layout and harness contract in its
+ * Every scenario under fixtures/conformance/apply_patch (read at test time; layout and harness contract in its
  * README): copy input/ into an empty temp root, apply patch.txt once, then compare the whole tree with expected/
  * byte for byte, or check the error word and that the tree is byte-identical to input/.
  */
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyPatch } from './index';
 import { listTree, makeTemp, removeTemp } from './test-support/tree';
 
-const CORPUS = path.resolve(process.cwd(), '../shared/conformance/apply_patch');
+const CORPUS = path.resolve(process.cwd(), 'fixtures/conformance/apply_patch');
 const scenarios = readdirSync(CORPUS, { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)

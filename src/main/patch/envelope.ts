@@ -25,7 +25,9 @@ function numberedLines(text: string): BodyLine[] {
   const firstLine = text.slice(0, lead).split('\n').length;
   const trimmed = text.trim();
   if (trimmed === '') return [];
-  return trimmed.split('\n').map((raw, i) => ({ text: raw.endsWith('\r') ? raw.slice(0, -1) : raw, line: firstLine + i }));
+  return trimmed
+    .split('\n')
+    .map((raw, i) => ({ text: raw.endsWith('\r') ? raw.slice(0, -1) : raw, line: firstLine + i }));
 }
 
 /** Drop blank lines at both ends (left inside a heredoc wrapper). */
@@ -55,20 +57,36 @@ export function unwrapEnvelope(text: string): Result<BodyLine[]> {
     const last = (lines[lines.length - 1] as BodyLine).text.trim();
     if (!HEREDOC_OPEN.test(first)) {
       const why = HEREDOC_LIKE.test(first) ? 'its quotes do not match' : 'it is not <<EOF, <<\'EOF\' or <<"EOF"';
-      return parseFail(`The heredoc wrapper "${first}" on line 1 is malformed: ${why}.`, 'Send the patch text itself, without a heredoc wrapper (or with a well-formed one).', lines[0]?.line);
+      return parseFail(
+        `The heredoc wrapper "${first}" on line 1 is malformed: ${why}.`,
+        'Send the patch text itself, without a heredoc wrapper (or with a well-formed one).',
+        lines[0]?.line,
+      );
     }
     if (lines.length < 3 || !last.endsWith('EOF')) {
-      return parseFail(`The heredoc wrapper "${first}" is not closed by a last line ending in EOF.`, 'Close the heredoc with EOF, or send the patch text without a wrapper.', lines[0]?.line);
+      return parseFail(
+        `The heredoc wrapper "${first}" is not closed by a last line ending in EOF.`,
+        'Close the heredoc with EOF, or send the patch text without a wrapper.',
+        lines[0]?.line,
+      );
     }
     lines = trimBlankEnds(lines.slice(1, -1));
   }
   const head = lines[0];
   if (!head || head.text.trim() !== BEGIN_MARKER) {
-    return parseFail(`The first line must be "${BEGIN_MARKER}", found ${JSON.stringify(head?.text ?? '')}.`, ENVELOPE_HINT, head?.line);
+    return parseFail(
+      `The first line must be "${BEGIN_MARKER}", found ${JSON.stringify(head?.text ?? '')}.`,
+      ENVELOPE_HINT,
+      head?.line,
+    );
   }
   const tail = lines[lines.length - 1] as BodyLine;
   if (lines.length < 2 || tail.text.trim() !== END_MARKER) {
-    return parseFail(`The last line must be "${END_MARKER}", found ${JSON.stringify(tail.text)} on line ${tail.line}.`, ENVELOPE_HINT, tail.line);
+    return parseFail(
+      `The last line must be "${END_MARKER}", found ${JSON.stringify(tail.text)} on line ${tail.line}.`,
+      ENVELOPE_HINT,
+      tail.line,
+    );
   }
   return ok(lines.slice(1, -1));
 }

@@ -51,7 +51,13 @@ export function nearestRegion(file: LineIndex, block: readonly string[], from: n
   }
   if (from >= n) return { startLine: 0, endLine: 0, matchingLines: 0, lines: [], missing };
   const end = Math.min(n, best + Math.max(block.length, 1));
-  return { startLine: best + 1, endLine: end, matchingLines: bestVotes, lines: file.lines.slice(best, end) as string[], missing };
+  return {
+    startLine: best + 1,
+    endLine: end,
+    matchingLines: bestVotes,
+    lines: file.lines.slice(best, end) as string[],
+    missing,
+  };
 }
 
 /** The region as numbered lines for an error message (`  12 | text`). */

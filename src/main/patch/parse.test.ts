@@ -65,15 +65,36 @@ describe('parsePatch operations', () => {
   });
 
   it('reads a move, hunks, a header-less first hunk and the End of File marker', () => {
-    const op = update(wrap('*** Update File: a.txt', '*** Move to: ./b/c.txt', ' keep', '-old', '+new', '*** End of File'));
+    const op = update(
+      wrap('*** Update File: a.txt', '*** Move to: ./b/c.txt', ' keep', '-old', '+new', '*** End of File'),
+    );
     expect(op.movePath).toBe('b/c.txt');
     expect(op.hunks).toEqual([
-      { patchLine: 4, anchors: [], endOfFile: true, lines: [{ kind: 'context', text: 'keep' }, { kind: 'delete', text: 'old' }, { kind: 'add', text: 'new' }] },
+      {
+        patchLine: 4,
+        anchors: [],
+        endOfFile: true,
+        lines: [
+          { kind: 'context', text: 'keep' },
+          { kind: 'delete', text: 'old' },
+          { kind: 'add', text: 'new' },
+        ],
+      },
     ]);
   });
 
   it('stacks consecutive @@ anchors and reads unified-diff headers as anchors', () => {
-    const op = update(wrap('*** Update File: a.py', '@@ class A:', '@@     def f(self):', '-x', '+y', '@@ -10,2 +10,2 @@ def g():', ' z'));
+    const op = update(
+      wrap(
+        '*** Update File: a.py',
+        '@@ class A:',
+        '@@     def f(self):',
+        '-x',
+        '+y',
+        '@@ -10,2 +10,2 @@ def g():',
+        ' z',
+      ),
+    );
     expect(op.hunks.map((h) => h.anchors)).toEqual([['class A:', '    def f(self):'], ['def g():']]);
   });
 
@@ -107,7 +128,10 @@ describe('parsePatch operations', () => {
     ['an unknown header', wrap('*** Patch File: a.txt', '@@', '-a')],
     ['a header without a path', wrap('*** Delete File:   ')],
     ['two operations on one normalised path', wrap('*** Delete File: a/b.txt', '*** Delete File: a/./c/../b.txt')],
-    ['a move onto another operation\'s path', wrap('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-x', '*** Add File: b.txt', '+y')],
+    [
+      "a move onto another operation's path",
+      wrap('*** Update File: a.txt', '*** Move to: b.txt', '@@', '-x', '*** Add File: b.txt', '+y'),
+    ],
     ['Add File content without "+"', wrap('*** Add File: a.txt', '+x', 'y')],
     ['a tab-indented hunk line', wrap('*** Update File: a.txt', '@@', '\tx')],
   ])('refuses %s', (_name, text) => {

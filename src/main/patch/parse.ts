@@ -39,10 +39,20 @@ function parseFail(line: BodyLine | undefined, message: string, hint: string): R
 /** The path after a header prefix, or a parse error when it is empty. */
 function headerPath(line: BodyLine, prefix: string): Result<string> {
   const raw = line.text.trim().slice(prefix.length).trim();
-  if (raw === '') return parseFail(line, `"${prefix}" names no file.`, `Write the path after "${prefix}", relative to the project root.`);
-  if (raw.includes('\0')) return parseFail(line, `The path after "${prefix}" contains a NUL byte.`, 'Write the file path as plain text.');
+  if (raw === '')
+    return parseFail(
+      line,
+      `"${prefix}" names no file.`,
+      `Write the path after "${prefix}", relative to the project root.`,
+    );
+  if (raw.includes('\0'))
+    return parseFail(line, `The path after "${prefix}" contains a NUL byte.`, 'Write the file path as plain text.');
   if (normalisePatchPath(raw).path === '') {
-    return parseFail(line, `"${prefix} ${raw}" names the project root itself, not a file.`, `Write the path of a file after "${prefix}", relative to the project root.`);
+    return parseFail(
+      line,
+      `"${prefix} ${raw}" names the project root itself, not a file.`,
+      `Write the path of a file after "${prefix}", relative to the project root.`,
+    );
   }
   return ok(raw);
 }
@@ -69,7 +79,11 @@ function hunkLine(text: string): HunkLine | undefined {
 }
 
 function emptyHunk(line: BodyLine | undefined, path: string, n: number): Result<never> {
-  return parseFail(line, `Hunk ${n} of ${path} has no lines.`, 'Give every @@ hunk its context, "-" and "+" lines, or remove the empty @@.');
+  return parseFail(
+    line,
+    `Hunk ${n} of ${path} has no lines.`,
+    'Give every @@ hunk its context, "-" and "+" lines, or remove the empty @@.',
+  );
 }
 
 /** Parse the hunks of an Update starting at body[i]; stops at the next unindented "***" line. */
@@ -121,7 +135,12 @@ function parseHunks(body: BodyLine[], start: number, path: string): Step<PatchHu
       // A blank (or whitespace-only) line outside any hunk — before a header-less first hunk, after an End of
       // File marker, after a Move with no hunks — separates sections; it is not context of a hunk not yet begun.
       if (line.text.trim() === '') continue;
-      if (hunks.length > 0) return parseFail(line, `A hunk line follows "${EOF_MARKER}" in ${path}.`, `"${EOF_MARKER}" ends a hunk; start the next hunk with @@.`);
+      if (hunks.length > 0)
+        return parseFail(
+          line,
+          `A hunk line follows "${EOF_MARKER}" in ${path}.`,
+          `"${EOF_MARKER}" ends a hunk; start the next hunk with @@.`,
+        );
       current = { patchLine: line.line, anchors: [], lines: [], endOfFile: false };
       opener = line;
     }
@@ -136,7 +155,13 @@ function parseUpdate(body: BodyLine[], i: number): Step<UpdateOperation> {
   const header = body[i] as BodyLine;
   const raw = headerPath(header, UPDATE);
   if (!raw.ok) return raw;
-  const op: UpdateOperation = { kind: 'update', path: normalisePatchPath(raw.value).path, rawPath: raw.value, patchLine: header.line, hunks: [] };
+  const op: UpdateOperation = {
+    kind: 'update',
+    path: normalisePatchPath(raw.value).path,
+    rawPath: raw.value,
+    patchLine: header.line,
+    hunks: [],
+  };
   let next = i + 1;
   const moveLine = body[next];
   if (moveLine && moveLine.text.trim().startsWith(MOVE)) {
@@ -151,7 +176,11 @@ function parseUpdate(body: BodyLine[], i: number): Step<UpdateOperation> {
   op.hunks = hunks.value.value;
   if (op.hunks.length === 0 && (op.movePath === undefined || op.movePath === op.path)) {
     const why = op.movePath === undefined ? '' : ' (its Move to names the same path, so it would change nothing)';
-    return parseFail(header, `Update File ${raw.value} has no hunks${why}.`, 'Add at least one @@ hunk with the lines to change, or remove the operation.');
+    return parseFail(
+      header,
+      `Update File ${raw.value} has no hunks${why}.`,
+      'Add at least one @@ hunk with the lines to change, or remove the operation.',
+    );
   }
   return ok({ value: op, next: hunks.value.next });
 }
@@ -162,8 +191,18 @@ function parseAdd(body: BodyLine[], i: number): Step<PatchOperation> {
   if (!raw.ok) return raw;
   let next = i + 1;
   let contents = '';
-  for (; next < body.length && (body[next] as BodyLine).text.startsWith('+'); next++) contents += (body[next] as BodyLine).text.slice(1) + '\n';
-  return ok({ value: { kind: 'add', path: normalisePatchPath(raw.value).path, rawPath: raw.value, patchLine: header.line, contents }, next });
+  for (; next < body.length && (body[next] as BodyLine).text.startsWith('+'); next++)
+    contents += (body[next] as BodyLine).text.slice(1) + '\n';
+  return ok({
+    value: {
+      kind: 'add',
+      path: normalisePatchPath(raw.value).path,
+      rawPath: raw.value,
+      patchLine: header.line,
+      contents,
+    },
+    next,
+  });
 }
 
 function parseOperation(body: BodyLine[], i: number): Step<PatchOperation> {
@@ -174,7 +213,10 @@ function parseOperation(body: BodyLine[], i: number): Step<PatchOperation> {
   if (t.startsWith(DELETE)) {
     const raw = headerPath(line, DELETE);
     if (!raw.ok) return raw;
-    return ok({ value: { kind: 'delete', path: normalisePatchPath(raw.value).path, rawPath: raw.value, patchLine: line.line }, next: i + 1 });
+    return ok({
+      value: { kind: 'delete', path: normalisePatchPath(raw.value).path, rawPath: raw.value, patchLine: line.line },
+      next: i + 1,
+    });
   }
   return parseFail(
     line,
@@ -187,12 +229,17 @@ function parseOperation(body: BodyLine[], i: number): Step<PatchOperation> {
 function checkDistinctPaths(ops: PatchOperation[], body: BodyLine[]): Result<void> {
   const seen = new Map<string, number>();
   for (const op of ops) {
-    const targets = op.kind === 'update' && op.movePath !== undefined && op.movePath !== op.path ? [op.path, op.movePath] : [op.path];
+    const targets =
+      op.kind === 'update' && op.movePath !== undefined && op.movePath !== op.path ? [op.path, op.movePath] : [op.path];
     for (const target of targets) {
       const earlier = seen.get(target);
       if (earlier !== undefined) {
         const line = body.find((l) => l.line === op.patchLine);
-        return parseFail(line, `Two operations target ${target} (lines ${earlier} and ${op.patchLine}).`, 'Merge all changes to one file into a single Update File operation.');
+        return parseFail(
+          line,
+          `Two operations target ${target} (lines ${earlier} and ${op.patchLine}).`,
+          'Merge all changes to one file into a single Update File operation.',
+        );
       }
       seen.set(target, op.patchLine);
     }
@@ -221,7 +268,11 @@ export function parsePatch(text: string): Result<ParsedPatch> {
     i = op.value.next;
   }
   if (operations.length === 0) {
-    return fail('parse', 'The patch has no file operations.', 'Add at least one "*** Add File:", "*** Update File:" or "*** Delete File:" section.');
+    return fail(
+      'parse',
+      'The patch has no file operations.',
+      'Add at least one "*** Add File:", "*** Update File:" or "*** Delete File:" section.',
+    );
   }
   const distinct = checkDistinctPaths(operations, body);
   if (!distinct.ok) return distinct;

@@ -5,7 +5,8 @@ import { parsePatch } from './parse';
 import { updateText } from './plan';
 import type { UpdateOperation } from './types';
 
-const patchFor = (file: string, ...lines: string[]): string => ['*** Begin Patch', `*** Update File: ${file}`, ...lines, '*** End Patch'].join('\n');
+const patchFor = (file: string, ...lines: string[]): string =>
+  ['*** Begin Patch', `*** Update File: ${file}`, ...lines, '*** End Patch'].join('\n');
 
 function apply(before: string, ...lines: string[]) {
   const parsed = parsePatch(patchFor('f.txt', ...lines));
@@ -24,12 +25,12 @@ function codeOf(before: string, ...lines: string[]): string {
   return r.ok ? 'ok' : r.error.code;
 }
 
-describe('updateText keeps the file\'s bytes', () => {
-  it('CRLF stays CRLF, inserted lines take the file\'s ending', () => {
+describe("updateText keeps the file's bytes", () => {
+  it("CRLF stays CRLF, inserted lines take the file's ending", () => {
     expect(after('a\r\nb\r\nc\r\n', '@@', ' a', '-b', '+B', '+B2', ' c')).toBe('a\r\nB\r\nB2\r\nc\r\n');
   });
 
-  it('a mixed-ending file keeps each untouched line\'s own ending', () => {
+  it("a mixed-ending file keeps each untouched line's own ending", () => {
     expect(after('a\nb\r\nc\n', '@@', '-a', '+A')).toBe('A\nb\r\nc\n');
   });
 
@@ -40,8 +41,10 @@ describe('updateText keeps the file\'s bytes', () => {
     expect(after('a\nb\nc', '@@', ' b', '-c')).toBe('a\nb');
   });
 
-  it('fuzzy-matched context keeps the file\'s spelling (trailing spaces, curly quotes, NBSP, ellipsis)', () => {
-    expect(after('x  \n“q”\ty\u00A0z\nwait…\nend\n', '@@', ' x', ' "q"\ty z', ' wait...', '-end', '+END')).toBe('x  \n“q”\ty\u00A0z\nwait…\nEND\n');
+  it("fuzzy-matched context keeps the file's spelling (trailing spaces, curly quotes, NBSP, ellipsis)", () => {
+    expect(after('x  \n“q”\ty\u00A0z\nwait…\nend\n', '@@', ' x', ' "q"\ty z', ' wait...', '-end', '+END')).toBe(
+      'x  \n“q”\ty\u00A0z\nwait…\nEND\n',
+    );
   });
 
   it('a pure addition appends at the end, also into an empty file', () => {
@@ -51,10 +54,20 @@ describe('updateText keeps the file\'s bytes', () => {
 });
 
 describe('updateText locates hunks', () => {
-  const file = ['class A:', '    def f(self):', '        return 1', 'class B:', '    def f(self):', '        return 1', ''].join('\n');
+  const file = [
+    'class A:',
+    '    def f(self):',
+    '        return 1',
+    'class B:',
+    '    def f(self):',
+    '        return 1',
+    '',
+  ].join('\n');
 
   it('stacked anchors narrow the search: class, then method', () => {
-    expect(after(file, '@@ class B:', '@@     def f(self):', '-        return 1', '+        return 2')).toBe(file.replace(/return 1\n$/, 'return 2\n'));
+    expect(after(file, '@@ class B:', '@@     def f(self):', '-        return 1', '+        return 2')).toBe(
+      file.replace(/return 1\n$/, 'return 2\n'),
+    );
   });
 
   it('an anchor binds to its first match; the old lines must still be unique from there to the end', () => {
@@ -64,7 +77,9 @@ describe('updateText locates hunks', () => {
 
   it('an anchor keeps its indentation, so the exact pass picks the method over a same-named function', () => {
     const src = 'def f():\n    return 1\nclass A:\n    def f():\n        return 1\n';
-    expect(after(src, '@@     def f():', '-return 1', '+        return 2')).toBe('def f():\n    return 1\nclass A:\n    def f():\n        return 2\n');
+    expect(after(src, '@@     def f():', '-return 1', '+        return 2')).toBe(
+      'def f():\n    return 1\nclass A:\n    def f():\n        return 2\n',
+    );
   });
 
   it('without an anchor the same old lines twice are ambiguous, with the lines named', () => {
@@ -117,15 +132,30 @@ describe('updateText locates hunks', () => {
 
 describe('planFromText', () => {
   it('plans every file of a patch (a comparable plan) without touching the disk', () => {
-    const text = ['*** Begin Patch', '*** Add File: n.txt', '+new', '*** Update File: a.txt', '*** Move to: b.txt', '@@', '-1', '+2', '*** Delete File: d.txt', '*** End Patch'].join('\n');
-    const r = planFromText(text, new Map([['a.txt', '1\n'], ['d.txt', 'gone\n']]));
-    expect(r.ok && r.value.files.map(({ edits: _edits, ...f }) => f)).toEqual(
-      [
-        { kind: 'add', path: 'n.txt', before: null, after: 'new\n' },
-        { kind: 'move', path: 'a.txt', movePath: 'b.txt', before: '1\n', after: '2\n' },
-        { kind: 'delete', path: 'd.txt', before: 'gone\n', after: null },
-      ],
+    const text = [
+      '*** Begin Patch',
+      '*** Add File: n.txt',
+      '+new',
+      '*** Update File: a.txt',
+      '*** Move to: b.txt',
+      '@@',
+      '-1',
+      '+2',
+      '*** Delete File: d.txt',
+      '*** End Patch',
+    ].join('\n');
+    const r = planFromText(
+      text,
+      new Map([
+        ['a.txt', '1\n'],
+        ['d.txt', 'gone\n'],
+      ]),
     );
+    expect(r.ok && r.value.files.map(({ edits: _edits, ...f }) => f)).toEqual([
+      { kind: 'add', path: 'n.txt', before: null, after: 'new\n' },
+      { kind: 'move', path: 'a.txt', movePath: 'b.txt', before: '1\n', after: '2\n' },
+      { kind: 'delete', path: 'd.txt', before: 'gone\n', after: null },
+    ]);
     expect(r.ok && r.value.files[1]?.edits).toEqual([{ oldStart: 0, oldCount: 1, added: [{ text: '2', eol: '\n' }] }]);
   });
 

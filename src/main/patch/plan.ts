@@ -35,34 +35,59 @@ function withoutTrailingBlanks(lines: readonly HunkLine[]): HunkLine[] | undefin
   return end === lines.length || end === 0 ? undefined : lines.slice(0, end);
 }
 
-function noMatch(op: UpdateOperation, hunk: PatchHunk, n: number, index: LineIndex, old: string[], cursor: number): Result<never> {
+function noMatch(
+  op: UpdateOperation,
+  hunk: PatchHunk,
+  n: number,
+  index: LineIndex,
+  old: string[],
+  cursor: number,
+): Result<never> {
   const region = nearestRegion(index, old, cursor);
   const missing = region.missing.map((l) => JSON.stringify(l)).join(', ');
   const earlier = cursor > 0 ? seekBlock(index, old, 0, false) : { kind: 'none' as const };
   const parts = [`The old lines of ${where(op, hunk, n)} were not found after line ${cursor}.`];
   if (missing) parts.push(`Not in the file there: ${missing}.`);
-  if (earlier.kind !== 'none') parts.push('They do occur earlier, before the previous hunk: hunks must follow the order of the file.');
-  if (region.lines.length > 0) parts.push(`Nearest region (lines ${region.startLine}-${region.endLine}):\n${formatRegion(region)}`);
-  return fail('no_match', parts.join(' '), `Read ${op.rawPath} again and rebuild hunk ${n} from its current lines (context lines must match the file).`, {
-    file: op.path,
-    hunk: n,
-    patchLine: hunk.patchLine,
-    nearest: region,
-  });
+  if (earlier.kind !== 'none')
+    parts.push('They do occur earlier, before the previous hunk: hunks must follow the order of the file.');
+  if (region.lines.length > 0)
+    parts.push(`Nearest region (lines ${region.startLine}-${region.endLine}):\n${formatRegion(region)}`);
+  return fail(
+    'no_match',
+    parts.join(' '),
+    `Read ${op.rawPath} again and rebuild hunk ${n} from its current lines (context lines must match the file).`,
+    {
+      file: op.path,
+      hunk: n,
+      patchLine: hunk.patchLine,
+      nearest: region,
+    },
+  );
 }
 
 /** Place one hunk at or after `cursor`. Returns the placement and the new cursor. */
-function placeHunk(op: UpdateOperation, hunk: PatchHunk, n: number, index: LineIndex, cursor: number): Result<{ placement: Placement; cursor: number }> {
+function placeHunk(
+  op: UpdateOperation,
+  hunk: PatchHunk,
+  n: number,
+  index: LineIndex,
+  cursor: number,
+): Result<{ placement: Placement; cursor: number }> {
   let from = cursor;
   for (const anchor of hunk.anchors) {
     const hit = seekAnchor(index, anchor, from);
     if (!hit) {
-      return fail('no_match', `The anchor "@@ ${anchor}" of ${where(op, hunk, n)} was not found after line ${from}.`, `Use a line that exists in ${op.rawPath} (e.g. the enclosing class or function header) as the @@ anchor, or drop the anchor.`, {
-        file: op.path,
-        hunk: n,
-        patchLine: hunk.patchLine,
-        anchor,
-      });
+      return fail(
+        'no_match',
+        `The anchor "@@ ${anchor}" of ${where(op, hunk, n)} was not found after line ${from}.`,
+        `Use a line that exists in ${op.rawPath} (e.g. the enclosing class or function header) as the @@ anchor, or drop the anchor.`,
+        {
+          file: op.path,
+          hunk: n,
+          patchLine: hunk.patchLine,
+          anchor,
+        },
+      );
     }
     from = hit.line + 1;
   }
@@ -83,12 +108,17 @@ function placeHunk(op: UpdateOperation, hunk: PatchHunk, n: number, index: LineI
   if (hit.kind === 'none') return noMatch(op, hunk, n, index, old, from);
   if (hit.kind === 'ambiguous') {
     const at = hit.starts.map((s) => s + 1).join(', ');
-    return fail('ambiguous', `The old lines of ${where(op, hunk, n)} match ${hit.starts.length} places after line ${from} (starting at lines ${at}).`, 'Add context lines that differ between those places, or an @@ anchor naming the enclosing section, so the hunk matches exactly one place.', {
-      file: op.path,
-      hunk: n,
-      patchLine: hunk.patchLine,
-      lines: hit.starts.map((s) => s + 1),
-    });
+    return fail(
+      'ambiguous',
+      `The old lines of ${where(op, hunk, n)} match ${hit.starts.length} places after line ${from} (starting at lines ${at}).`,
+      'Add context lines that differ between those places, or an @@ anchor naming the enclosing section, so the hunk matches exactly one place.',
+      {
+        file: op.path,
+        hunk: n,
+        patchLine: hunk.patchLine,
+        lines: hit.starts.map((s) => s + 1),
+      },
+    );
   }
   return ok({ placement: { start: hit.start, lines }, cursor: hit.start + old.length });
 }
@@ -127,7 +157,12 @@ export function updateLines(op: UpdateOperation, text: string): Result<UpdatedTe
 }
 
 function missingFile(path: string, kind: string): Result<never> {
-  return fail('missing_file', `${kind} File ${path}: the file does not exist or is not a regular file.`, `Check the path (list or glob), or use "*** Add File: ${path}" to create it.`, { file: path });
+  return fail(
+    'missing_file',
+    `${kind} File ${path}: the file does not exist or is not a regular file.`,
+    `Check the path (list or glob), or use "*** Add File: ${path}" to create it.`,
+    { file: path },
+  );
 }
 
 /**
@@ -152,7 +187,11 @@ export function planPatch(patch: ParsedPatch, texts: ReadonlyMap<string, string>
     if (!updated.ok) return updated;
     const { text: after, edits } = updated.value;
     const moved = op.movePath !== undefined && op.movePath !== op.path;
-    files.push(moved ? { kind: 'move', path: op.path, movePath: op.movePath, before, after, edits } : { kind: 'update', path: op.path, before, after, edits });
+    files.push(
+      moved
+        ? { kind: 'move', path: op.path, movePath: op.movePath, before, after, edits }
+        : { kind: 'update', path: op.path, before, after, edits },
+    );
   }
   return ok({ files });
 }

@@ -24,7 +24,9 @@ const ALPHABET = ['a', 'a ', ' a', 'b', '}', '', 'c = “x”', 'c = "x"', '*** 
 function buildPatch(before: string, after: string, context: number): string | undefined {
   const total = before === '' ? 0 : before.split('\n').length - (before.endsWith('\n') ? 1 : 0);
   let sp = structuredPatch('f', 'f', before, after, '', '', { context });
-  const insertsMidFile = sp.hunks.some((h) => !h.lines.some((l) => l[0] === '-' || l[0] === ' ') && h.oldStart <= total);
+  const insertsMidFile = sp.hunks.some(
+    (h) => !h.lines.some((l) => l[0] === '-' || l[0] === ' ') && h.oldStart <= total,
+  );
   if (insertsMidFile && context === 0) sp = structuredPatch('f', 'f', before, after, '', '', { context: 1 });
   if (sp.hunks.length === 0) return undefined;
   const body: string[] = ['*** Begin Patch', '*** Update File: f.txt'];

@@ -124,7 +124,8 @@ export function seekBlock(file: LineIndex, block: readonly string[], from: numbe
     const idx = file.index(pass);
     const wanted = block.map(pass.key);
     if (endOfFile) {
-      if (matchesAt(idx.keys, wanted, n - block.length)) return { kind: 'found', start: n - block.length, pass: pass.name };
+      if (matchesAt(idx.keys, wanted, n - block.length))
+        return { kind: 'found', start: n - block.length, pass: pass.name };
       continue;
     }
     const starts = startsUnder(idx, wanted, from);

@@ -55,7 +55,10 @@ interface Staged {
 }
 
 /** Phase 1. Returns the staged writes, or the error after cleaning up every temp file and created folder. */
-async function stageAll(writes: readonly FileStep[], io: PatchIo): Promise<{ staged: Staged[]; error?: { step: FileStep; cause: unknown } }> {
+async function stageAll(
+  writes: readonly FileStep[],
+  io: PatchIo,
+): Promise<{ staged: Staged[]; error?: { step: FileStep; cause: unknown } }> {
   const staged: Staged[] = [];
   for (const step of writes) staged.push({ step, createdDirs: step.original ? [] : await missingDirs(step.real) });
   let error: { step: FileStep; cause: unknown } | undefined;
@@ -112,9 +115,19 @@ async function rollback(done: readonly Staged[], io: PatchIo): Promise<string[]>
 
 function ioFailure(step: FileStep, cause: unknown, notRestored: string[]): Result<never> {
   const errno = (cause as NodeJS.ErrnoException).code ?? 'unknown';
-  const outcome = notRestored.length === 0 ? 'nothing was changed (files already written were restored)' : `these files could NOT be restored and differ from before: ${notRestored.join(', ')}`;
-  const hint = notRestored.length === 0 ? 'Fix the cause (permissions, disk space, a file where a folder is needed) and send the patch again.' : `Check ${notRestored.join(', ')} by hand before retrying.`;
-  return fail('io_error', `Writing ${step.rel} failed (${errno}: ${(cause as Error).message}); ${outcome}.`, hint, { failed: step.rel, errno, notRestored });
+  const outcome =
+    notRestored.length === 0
+      ? 'nothing was changed (files already written were restored)'
+      : `these files could NOT be restored and differ from before: ${notRestored.join(', ')}`;
+  const hint =
+    notRestored.length === 0
+      ? 'Fix the cause (permissions, disk space, a file where a folder is needed) and send the patch again.'
+      : `Check ${notRestored.join(', ')} by hand before retrying.`;
+  return fail('io_error', `Writing ${step.rel} failed (${errno}: ${(cause as Error).message}); ${outcome}.`, hint, {
+    failed: step.rel,
+    errno,
+    notRestored,
+  });
 }
 
 /**
@@ -122,7 +135,10 @@ function ioFailure(step: FileStep, cause: unknown, notRestored: string[]): Resul
  * says which step failed (`failed`), the fs error code (`errno`) and `notRestored` (normally empty).
  */
 export async function runTransaction(steps: readonly FileStep[], io: PatchIo = diskIo): Promise<Result<void>> {
-  const { staged, error } = await stageAll(steps.filter((s) => s.bytes !== null), io);
+  const { staged, error } = await stageAll(
+    steps.filter((s) => s.bytes !== null),
+    io,
+  );
   if (error) return ioFailure(error.step, error.cause, []);
   const done: Staged[] = [];
   for (const s of staged) {

@@ -12,18 +12,33 @@ import { harness, scripted } from '../agent/testing/fixtures';
 import type { Harness } from '../agent/testing/fixtures';
 
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
 const read = (callId: string, filePath: string) => ({ callId, toolName: 'read', input: { filePath } });
-const edit = (callId: string, filePath: string, oldString: string, newString: string) => ({ callId, toolName: 'edit', input: { filePath, oldString, newString } });
-const write = (callId: string, filePath: string, content: string) => ({ callId, toolName: 'write', input: { filePath, content } });
-const file = (x: Harness, p: string): string | undefined => (existsSync(path.join(x.root, p)) ? readFileSync(path.join(x.root, p), 'utf8') : undefined);
+const edit = (callId: string, filePath: string, oldString: string, newString: string) => ({
+  callId,
+  toolName: 'edit',
+  input: { filePath, oldString, newString },
+});
+const write = (callId: string, filePath: string, content: string) => ({
+  callId,
+  toolName: 'write',
+  input: { filePath, content },
+});
+const file = (x: Harness, p: string): string | undefined =>
+  existsSync(path.join(x.root, p)) ? readFileSync(path.join(x.root, p), 'utf8') : undefined;
 
 /** Two turns like the trial's replay: turn 1 edits edge.py, turn 2 edits it again and creates repro.py. */
 async function twoTurns(x: Harness): Promise<{ s: string; t1: string; t2: string }> {
   writeFileSync(path.join(x.root, 'edge.py'), 'base\n');
   const s = x.newSession();
-  const model = scripted([[read('r1', 'edge.py'), edit('e1', 'edge.py', 'base', 'one')], [read('r2', 'edge.py'), edit('e2', 'edge.py', 'one', 'two'), write('w', 'repro.py', 'print(1)\n')]]);
+  const model = scripted([
+    [read('r1', 'edge.py'), edit('e1', 'edge.py', 'base', 'one')],
+    [read('r2', 'edge.py'), edit('e2', 'edge.py', 'one', 'two'), write('w', 'repro.py', 'print(1)\n')],
+  ]);
   const a = await x.svc.runWithModel(s, model, 'turn 1');
   const b = await x.svc.runWithModel(s, model, 'turn 2');
   if (!a.ok || !b.ok) throw new Error('turn failed');
@@ -40,8 +55,21 @@ describe('history operations compare with the disk now', () => {
     appendFileSync(path.join(h.root, 'edge.py'), 'USER WORK\n');
     const preview = await h.svc.undo(s, { preview: true });
     const u2 = await h.svc.undo(s);
-    const lists = (r: typeof u2) => (r.ok ? { restored: r.value.restored, deleted: r.value.deleted, skipped: r.value.skipped, conflicts: r.value.conflicts } : r.error.code);
-    expect(lists(u2)).toEqual({ restored: [], deleted: [], skipped: ['edge.py'], conflicts: [{ path: 'edge.py', reason: 'changed_after_revert' }] });
+    const lists = (r: typeof u2) =>
+      r.ok
+        ? {
+            restored: r.value.restored,
+            deleted: r.value.deleted,
+            skipped: r.value.skipped,
+            conflicts: r.value.conflicts,
+          }
+        : r.error.code;
+    expect(lists(u2)).toEqual({
+      restored: [],
+      deleted: [],
+      skipped: ['edge.py'],
+      conflicts: [{ path: 'edge.py', reason: 'changed_after_revert' }],
+    });
     expect(lists(preview)).toEqual(lists(u2));
     expect(file(h, 'edge.py')).toBe('one\nUSER WORK\n');
     const r1 = await h.svc.redo(s);
@@ -62,7 +90,11 @@ describe('history operations compare with the disk now', () => {
     expect(file(h, 'edge.py')).toBe('base\n');
     writeFileSync(path.join(h.root, 'edge.py'), 'base\nmine\n');
     const un = await h.svc.unrevert(s);
-    expect(un.ok && [un.value.restored, un.value.skipped, un.value.conflicts]).toEqual([['repro.py'], ['edge.py'], [{ path: 'edge.py', reason: 'changed_after_revert' }]]);
+    expect(un.ok && [un.value.restored, un.value.skipped, un.value.conflicts]).toEqual([
+      ['repro.py'],
+      ['edge.py'],
+      [{ path: 'edge.py', reason: 'changed_after_revert' }],
+    ]);
     expect(file(h, 'edge.py')).toBe('base\nmine\n');
     expect(file(h, 'repro.py')).toBe('print(1)\n');
   });
@@ -95,7 +127,10 @@ describe('history operations compare with the disk now', () => {
     const u = await h.svc.undo(s);
     expect(u.ok && u.value.deleted).toEqual(['new.txt']);
     const u2 = await h.svc.undo(s);
-    expect(u2.ok && [u2.value.skipped, u2.value.conflicts]).toEqual([['edge.py'], [{ path: 'edge.py', reason: 'changed_after_step' }]]);
+    expect(u2.ok && [u2.value.skipped, u2.value.conflicts]).toEqual([
+      ['edge.py'],
+      [{ path: 'edge.py', reason: 'changed_after_step' }],
+    ]);
     expect(file(h, 'edge.py')).toBe('one\nUSER WORK\n');
   });
 

@@ -58,7 +58,12 @@ async function isClean(snap: SnapshotPort, intent: FileIntent, disk: Uint8Array 
  * Decide per file against the disk as tree `nowTree` (taken by `track()` right before). Pure: writes nothing.
  * Files are listed in `intents` order; `force` writes conflicted files too.
  */
-export async function planFiles(snap: SnapshotPort, nowTree: string, intents: FileIntent[], force: boolean): Promise<FilePlan> {
+export async function planFiles(
+  snap: SnapshotPort,
+  nowTree: string,
+  intents: FileIntent[],
+  force: boolean,
+): Promise<FilePlan> {
   const plan: FilePlan = { restored: [], deleted: [], skipped: [], conflicts: [], writes: [] };
   const byTree = new Map<string, string[]>();
   for (const intent of intents) {
@@ -68,7 +73,10 @@ export async function planFiles(snap: SnapshotPort, nowTree: string, intents: Fi
     if (same(disk, wanted)) continue;
     if (!clean) {
       plan.conflicts.push({ path: intent.path, reason: intent.reason });
-      if (!force) { plan.skipped.push(intent.path); continue; }
+      if (!force) {
+        plan.skipped.push(intent.path);
+        continue;
+      }
     }
     (wanted === undefined ? plan.deleted : plan.restored).push(intent.path);
     const files = byTree.get(intent.want) ?? [];

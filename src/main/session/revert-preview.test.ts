@@ -36,16 +36,24 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 async function runTurn(h: Harness, session: string, n: number, del: boolean, label: string): Promise<string> {
   const filePath = `f${n}.txt`;
   const exists = existsSync(path.join(h.root, filePath));
-  const call = del && exists
-    ? { callId: 'p', toolName: 'apply_patch', input: { patchText: `*** Begin Patch\n*** Delete File: ${filePath}\n*** End Patch` } }
-    : { callId: 'w', toolName: 'write', input: { filePath, content: `${label}\n` } };
+  const call =
+    del && exists
+      ? {
+          callId: 'p',
+          toolName: 'apply_patch',
+          input: { patchText: `*** Begin Patch\n*** Delete File: ${filePath}\n*** End Patch` },
+        }
+      : { callId: 'w', toolName: 'write', input: { filePath, content: `${label}\n` } };
   const calls = exists ? [{ callId: 'r', toolName: 'read', input: { filePath } }, call] : [call];
   const r = await h.svc.runWithModel(session, scripted([calls]), label);
   if (!r.ok) throw new Error(r.error.message);
   return r.value.userMessageId;
 }
 
-const lists = (r: Result<RevertResult>): unknown => (r.ok ? { restored: r.value.restored, deleted: r.value.deleted, skipped: r.value.skipped, conflicts: r.value.conflicts } : r.error.code);
+const lists = (r: Result<RevertResult>): unknown =>
+  r.ok
+    ? { restored: r.value.restored, deleted: r.value.deleted, skipped: r.value.skipped, conflicts: r.value.conflicts }
+    : r.error.code;
 
 async function check(ops: Op[]): Promise<void> {
   const h = await harness();
@@ -80,7 +88,10 @@ async function check(ops: Op[]): Promise<void> {
         return h.svc.unrevert(session);
       };
       const before = treeText(readTree(h.root));
-      const boundaryBefore = (() => { const v = h.svc.getSession(session); return v.ok ? v.value.session.revert : undefined; })();
+      const boundaryBefore = (() => {
+        const v = h.svc.getSession(session);
+        return v.ok ? v.value.session.revert : undefined;
+      })();
       if (o.kind !== 'unrevert') {
         const preview = await run(true);
         expect(treeText(readTree(h.root))).toEqual(before);
@@ -111,8 +122,14 @@ describe('revert preview equals the real run (fast-check)', () => {
 
   it('hand-picked: undo, edit, undo, redo, redo, edit, revert to first, unrevert', async () => {
     await check([
-      { kind: 'undo', force: false }, { kind: 'edit', file: 2 }, { kind: 'undo', force: false }, { kind: 'redo', force: false },
-      { kind: 'redo', force: false }, { kind: 'edit', file: 0 }, { kind: 'revert', to: 0, force: false }, { kind: 'unrevert' },
+      { kind: 'undo', force: false },
+      { kind: 'edit', file: 2 },
+      { kind: 'undo', force: false },
+      { kind: 'redo', force: false },
+      { kind: 'redo', force: false },
+      { kind: 'edit', file: 0 },
+      { kind: 'revert', to: 0, force: false },
+      { kind: 'unrevert' },
     ]);
   }, 60_000);
 });

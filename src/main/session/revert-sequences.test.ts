@@ -12,17 +12,32 @@ import { describe, expect, it } from 'vitest';
 import { harness, readTree, scripted, treeText } from '../agent/testing/fixtures';
 import type { Harness } from '../agent/testing/fixtures';
 
-type Op = { kind: 'user'; n: number } | { kind: 'revert'; to: number } | { kind: 'unrevert' } | { kind: 'undo' } | { kind: 'redo' } | { kind: 'prompt'; file: number; del: boolean };
+type Op =
+  | { kind: 'user'; n: number }
+  | { kind: 'revert'; to: number }
+  | { kind: 'unrevert' }
+  | { kind: 'undo' }
+  | { kind: 'redo' }
+  | { kind: 'prompt'; file: number; del: boolean };
 
-interface Turn { userId: string; text: string; after: Record<string, string> }
+interface Turn {
+  userId: string;
+  text: string;
+  after: Record<string, string>;
+}
 
 /** One scripted turn: write f<n>.txt with a fresh line, or delete it with apply_patch when it exists. */
 async function runTurn(h: Harness, session: string, n: number, del: boolean, label: string): Promise<string> {
   const filePath = `f${n}.txt`;
   const exists = Object.hasOwn(treeText(readTree(h.root)), filePath);
-  const call = del && exists
-    ? { callId: 'p', toolName: 'apply_patch', input: { patchText: `*** Begin Patch\n*** Delete File: ${filePath}\n*** End Patch` } }
-    : { callId: 'w', toolName: 'write', input: { filePath, content: `${label}\n` } };
+  const call =
+    del && exists
+      ? {
+          callId: 'p',
+          toolName: 'apply_patch',
+          input: { patchText: `*** Begin Patch\n*** Delete File: ${filePath}\n*** End Patch` },
+        }
+      : { callId: 'w', toolName: 'write', input: { filePath, content: `${label}\n` } };
   const calls = exists ? [{ callId: 'r', toolName: 'read', input: { filePath } }, call] : [call];
   const r = await h.svc.runWithModel(session, scripted([calls]), label);
   if (!r.ok) throw new Error(r.error.message);
@@ -50,14 +65,23 @@ class Expected {
   boundary: number | undefined;
   constructor(private readonly base: Record<string, string>) {}
   /** Files before turn i (after turn i-1). */
-  before(i: number): Record<string, string> { return i === 0 ? this.base : (this.turns[i - 1] as Turn).after; }
+  before(i: number): Record<string, string> {
+    return i === 0 ? this.base : (this.turns[i - 1] as Turn).after;
+  }
   /** Files where the session stands: at the boundary, else after its last turn. */
-  files(): Record<string, string> { return this.before(this.boundary ?? this.turns.length); }
+  files(): Record<string, string> {
+    return this.before(this.boundary ?? this.turns.length);
+  }
 }
 
 /** Run one history operation on the service and move the model's boundary the way the operation should. */
-async function applyHistory(h: Harness, session: string, m: Expected, o: Exclude<Op, { kind: 'prompt' | 'user' }>): Promise<void> {
-  const outcome = (r: { ok: boolean; error?: { code: string } }): string => (r.ok ? 'ok' : r.error?.code ?? '');
+async function applyHistory(
+  h: Harness,
+  session: string,
+  m: Expected,
+  o: Exclude<Op, { kind: 'prompt' | 'user' }>,
+): Promise<void> {
+  const outcome = (r: { ok: boolean; error?: { code: string } }): string => (r.ok ? 'ok' : (r.error?.code ?? ''));
   if (o.kind === 'revert') {
     const to = o.to % m.turns.length;
     expect(outcome(await h.svc.revert(session, (m.turns[to] as Turn).userId))).toBe('ok');
@@ -100,7 +124,9 @@ async function check(ops: Op[]): Promise<void> {
       expect(agentFiles(h.root)).toEqual(m.files());
       expect(treeText(readTree(h.root))['user.txt']).toBe(userText);
       const view = h.svc.getSession(session);
-      expect(view.ok && view.value.session.revert?.messageId).toBe(m.boundary === undefined ? undefined : (m.turns[m.boundary] as Turn).userId);
+      expect(view.ok && view.value.session.revert?.messageId).toBe(
+        m.boundary === undefined ? undefined : (m.turns[m.boundary] as Turn).userId,
+      );
     }
   } finally {
     await h.close();
@@ -113,6 +139,15 @@ describe('revert sequences (fast-check over scripted sessions)', () => {
   }, 120_000);
 
   it('a hand-picked sequence: undo twice, redo, new prompt, unrevert refused, revert to the first', async () => {
-    await check([{ kind: 'undo' }, { kind: 'undo' }, { kind: 'redo' }, { kind: 'prompt', file: 1, del: true }, { kind: 'unrevert' }, { kind: 'revert', to: 0 }, { kind: 'redo' }, { kind: 'redo' }]);
+    await check([
+      { kind: 'undo' },
+      { kind: 'undo' },
+      { kind: 'redo' },
+      { kind: 'prompt', file: 1, del: true },
+      { kind: 'unrevert' },
+      { kind: 'revert', to: 0 },
+      { kind: 'redo' },
+      { kind: 'redo' },
+    ]);
   }, 60_000);
 });

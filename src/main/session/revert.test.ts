@@ -11,16 +11,30 @@ import { harness, scripted } from '../agent/testing/fixtures';
 import type { Harness } from '../agent/testing/fixtures';
 
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
-const write = (callId: string, filePath: string, content: string) => ({ callId, toolName: 'write', input: { filePath, content } });
+const write = (callId: string, filePath: string, content: string) => ({
+  callId,
+  toolName: 'write',
+  input: { filePath, content },
+});
 const read = (callId: string, filePath: string) => ({ callId, toolName: 'read', input: { filePath } });
-const edit = (callId: string, filePath: string, oldString: string, newString: string) => ({ callId, toolName: 'edit', input: { filePath, oldString, newString } });
+const edit = (callId: string, filePath: string, oldString: string, newString: string) => ({
+  callId,
+  toolName: 'edit',
+  input: { filePath, oldString, newString },
+});
 const bash = (callId: string, command: string) => ({ callId, toolName: 'bash', input: { command } });
 
 async function allowBash(x: Harness): Promise<void> {
   const s = x.svc.getSettings();
-  const saved = await x.svc.saveSettings({ ...s, permissions: [{ permission: 'bash', pattern: '*', action: 'allow' }] });
+  const saved = await x.svc.saveSettings({
+    ...s,
+    permissions: [{ permission: 'bash', pattern: '*', action: 'allow' }],
+  });
   expect(saved.ok).toBe(true);
 }
 
@@ -34,19 +48,29 @@ async function turns(x: Harness, session: string, model: ReturnType<typeof scrip
   return ids;
 }
 
-const file = (x: Harness, p: string): string | undefined => (existsSync(path.join(x.root, p)) ? readFileSync(path.join(x.root, p), 'utf8') : undefined);
+const file = (x: Harness, p: string): string | undefined =>
+  existsSync(path.join(x.root, p)) ? readFileSync(path.join(x.root, p), 'utf8') : undefined;
 
 describe('revert / unrevert / cleanup', () => {
   it('cleanup on the next message removes only what lies after the boundary', async () => {
     h = await harness();
     const s = h.newSession();
-    const model = scripted([[write('a', 'a.txt', 'one\n')], [write('b', 'b.txt', 'two\n')], [write('c', 'c.txt', 'three\n')], []]);
+    const model = scripted([
+      [write('a', 'a.txt', 'one\n')],
+      [write('b', 'b.txt', 'two\n')],
+      [write('c', 'c.txt', 'three\n')],
+      [],
+    ]);
     const [, second] = await turns(h, s, model, 3);
     const rv = await h.svc.revert(s, second as string);
     expect(rv.ok && rv.value.deleted.sort()).toEqual(['b.txt', 'c.txt']);
-    expect(h.svc.getSession(s).ok && (h.svc.getSession(s) as { value: { messages: unknown[] } }).value.messages).toHaveLength(6);
+    expect(
+      h.svc.getSession(s).ok && (h.svc.getSession(s) as { value: { messages: unknown[] } }).value.messages,
+    ).toHaveLength(6);
     const removed: CoreEvent[] = [];
-    h.svc.on((e) => { if (e.type === 'message.removed') removed.push(e); });
+    h.svc.on((e) => {
+      if (e.type === 'message.removed') removed.push(e);
+    });
     await h.svc.runWithModel(s, model, 'new direction');
     const view = h.svc.getSession(s);
     if (!view.ok) throw new Error('no session');
@@ -78,11 +102,15 @@ describe('revert / unrevert / cleanup', () => {
   it('refuses while the session is busy', async () => {
     h = await harness();
     const s = h.newSession();
-    const asked: Promise<string> = new Promise((resolve) => h?.svc.on((e) => { if (e.type === 'permission.asked') resolve(e.requestId); }));
+    const asked: Promise<string> = new Promise((resolve) =>
+      h?.svc.on((e) => {
+        if (e.type === 'permission.asked') resolve(e.requestId);
+      }),
+    );
     const running = h.svc.runWithModel(s, scripted([[bash('x', 'echo hi')]]), 'go');
     const requestId = await asked;
     const first = h.svc.getSession(s);
-    const userId = first.ok ? first.value.messages[0]?.id as string : '';
+    const userId = first.ok ? (first.value.messages[0]?.id as string) : '';
     const rv = await h.svc.revert(s, userId);
     expect(!rv.ok && rv.error.code).toBe('busy');
     h.svc.answerPermission(requestId, { answer: 'reject', reason: 'not now' });
@@ -132,8 +160,13 @@ describe('revert / unrevert / cleanup', () => {
     const s2 = h.newSession('two');
     const x = h;
     let started!: () => void;
-    const bashRunning = new Promise<void>((r) => { started = r; });
-    h.svc.on((e) => { if (e.type === 'part.updated' && e.part.type === 'tool' && e.part.tool === 'bash' && e.part.state === 'running') started(); });
+    const bashRunning = new Promise<void>((r) => {
+      started = r;
+    });
+    h.svc.on((e) => {
+      if (e.type === 'part.updated' && e.part.type === 'tool' && e.part.tool === 'bash' && e.part.state === 'running')
+        started();
+    });
     const first = x.svc.runWithModel(s1, scripted([[bash('b', 'sleep 0.6 && echo one > one.txt')]]), 'slow');
     await bashRunning;
     await x.svc.runWithModel(s2, scripted([[write('w', 'two.txt', 'two\n')]]), 'fast');
@@ -164,7 +197,10 @@ describe('revert / unrevert / cleanup', () => {
     await allowBash(h);
     const s = h.newSession();
     mkdirSync(path.join(h.root, 'sub'));
-    const model = scripted([[write('w', 'tmp.txt', 'temporary\n'), write('w2', 'sub/old.txt', 'old\n')], [bash('rm', 'rm tmp.txt && mv sub/old.txt sub/new.txt')]]);
+    const model = scripted([
+      [write('w', 'tmp.txt', 'temporary\n'), write('w2', 'sub/old.txt', 'old\n')],
+      [bash('rm', 'rm tmp.txt && mv sub/old.txt sub/new.txt')],
+    ]);
     const [, second] = await turns(h, s, model, 2);
     expect(file(h, 'tmp.txt')).toBeUndefined();
     expect(file(h, 'sub/new.txt')).toBe('old\n');

@@ -32,8 +32,14 @@ export interface RevertDeps {
   busy: (sessionId: string) => boolean;
 }
 
-interface Boundary { messageId: string; partId?: string }
-interface PatchAt { patch: PatchInfo; endTree: string }
+interface Boundary {
+  messageId: string;
+  partId?: string;
+}
+interface PatchAt {
+  patch: PatchInfo;
+  endTree: string;
+}
 
 /** Index of the first part that lies after the boundary in the flattened part list, or -1 when unknown. */
 function flatten(messages: MessageWithParts[]): { part: Part; msgIndex: number }[] {
@@ -100,7 +106,7 @@ function revertIntents(patches: PatchAt[], prev: PatchAt[], remembered: string):
     const prevTree = prevTarget.get(path);
     const end = lastEnd.get(path);
     const clean = prevTree !== undefined ? [prevTree] : end ? [end] : undefined;
-    const reason = prevTree !== undefined ? 'changed_after_revert' as const : 'changed_after_step' as const;
+    const reason = prevTree !== undefined ? ('changed_after_revert' as const) : ('changed_after_step' as const);
     return { path, want: target.get(path) ?? remembered, ...(clean ? { clean } : {}), reason };
   });
 }
@@ -117,22 +123,36 @@ function lists(plan: FilePlan): Pick<RevertResult, 'restored' | 'deleted' | 'ski
  * Stage a revert to before `messageId` (or before `partId` in it), compared with the disk now (revert-plan.ts);
  * `preview` runs the same plan and writes nothing. Errors: `busy`, `invalid_input`.
  */
-export async function revertTo(deps: RevertDeps, sessionId: string, b: Boundary, options: RevertOptions = {}): Promise<Result<RevertResult>> {
+export async function revertTo(
+  deps: RevertDeps,
+  sessionId: string,
+  b: Boundary,
+  options: RevertOptions = {},
+): Promise<Result<RevertResult>> {
   const { store, snapshot } = deps;
-  if (deps.busy(sessionId)) return fail('busy', 'The session is running a turn.', 'Stop the turn (or wait for it to end), then revert.');
+  if (deps.busy(sessionId))
+    return fail('busy', 'The session is running a turn.', 'Stop the turn (or wait for it to end), then revert.');
   const session = store.getSession(sessionId);
   if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
   const messages = store.messages(sessionId);
   const patches = patchesAfter(messages, b);
-  if (!patches) return fail('invalid_input', `No message ${b.messageId}${b.partId ? ` / part ${b.partId}` : ''} in this session.`, 'Pick a message of this session.');
-  const prev = session.revert ? patchesAfter(messages, session.revert) ?? [] : [];
+  if (!patches)
+    return fail(
+      'invalid_input',
+      `No message ${b.messageId}${b.partId ? ` / part ${b.partId}` : ''} in this session.`,
+      'Pick a message of this session.',
+    );
+  const prev = session.revert ? (patchesAfter(messages, session.revert) ?? []) : [];
   const nowTree = await snapshot.track();
   const remembered = session.revert?.snapshot ?? nowTree;
   const plan = await planFiles(snapshot, nowTree, revertIntents(patches, prev, remembered), options.force === true);
   if (options.preview) return ok(result(session, lists(plan)));
   const done = await applyPlan(snapshot, plan);
   const diff = await snapshot.diff(remembered);
-  const revert: RevertState = b.partId !== undefined ? { messageId: b.messageId, partId: b.partId, snapshot: remembered, diff } : { messageId: b.messageId, snapshot: remembered, diff };
+  const revert: RevertState =
+    b.partId !== undefined
+      ? { messageId: b.messageId, partId: b.partId, snapshot: remembered, diff }
+      : { messageId: b.messageId, snapshot: remembered, diff };
   const updated = store.updateSession(sessionId, { revert });
   return ok(result(updated, { applied: true, ...lists(done), diff }));
 }
@@ -142,14 +162,24 @@ export async function revertTo(deps: RevertDeps, sessionId: string, b: Boundary,
  * since the revert wrote it (user work made while reverted): it is kept and listed as skipped + conflict
  * (`changed_after_revert`), unless `force`. `preview` writes nothing. Errors: `busy`, `invalid_input`.
  */
-export async function unrevert(deps: RevertDeps, sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
+export async function unrevert(
+  deps: RevertDeps,
+  sessionId: string,
+  options: RevertOptions = {},
+): Promise<Result<RevertResult>> {
   if (deps.busy(sessionId)) return fail('busy', 'The session is running a turn.', 'Stop the turn first.');
   const session = deps.store.getSession(sessionId);
   if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
-  if (!session.revert) return fail('invalid_input', 'Nothing to unrevert: the session is not reverted.', 'Revert to a message first.');
+  if (!session.revert)
+    return fail('invalid_input', 'Nothing to unrevert: the session is not reverted.', 'Revert to a message first.');
   const prev = patchesAfter(deps.store.messages(sessionId), session.revert) ?? [];
   const remembered = session.revert.snapshot;
-  const intents: FileIntent[] = [...earliestTree(prev)].map(([path, tree]) => ({ path, want: remembered, clean: [tree], reason: 'changed_after_revert' }));
+  const intents: FileIntent[] = [...earliestTree(prev)].map(([path, tree]) => ({
+    path,
+    want: remembered,
+    clean: [tree],
+    reason: 'changed_after_revert',
+  }));
   const nowTree = await deps.snapshot.track();
   const plan = await planFiles(deps.snapshot, nowTree, intents, options.force === true);
   if (options.preview) return ok(result(session, lists(plan)));
@@ -171,7 +201,11 @@ export function cleanup(store: SessionStore, sessionId: string): void {
       const later = messages.slice(mi + 1).map((m) => m.id);
       if (b.partId !== undefined) {
         const pi = msg.parts.findIndex((p) => p.id === b.partId);
-        store.removeParts(sessionId, msg.id, msg.parts.slice(Math.max(pi, 0)).map((p) => p.id));
+        store.removeParts(
+          sessionId,
+          msg.id,
+          msg.parts.slice(Math.max(pi, 0)).map((p) => p.id),
+        );
         store.removeMessages(sessionId, later);
       } else {
         store.removeMessages(sessionId, [msg.id, ...later]);
@@ -182,18 +216,29 @@ export function cleanup(store: SessionStore, sessionId: string): void {
 }
 
 /** Revert to the last user message before the boundary (or the end); gives back its text. Error `invalid_input` when there is none. */
-export async function undo(deps: RevertDeps, sessionId: string, options: RevertOptions = {}): Promise<Result<UndoResult>> {
+export async function undo(
+  deps: RevertDeps,
+  sessionId: string,
+  options: RevertOptions = {},
+): Promise<Result<UndoResult>> {
   const session = deps.store.getSession(sessionId);
   const messages = deps.store.messages(sessionId);
   const limit = session?.revert ? messages.findIndex((m) => m.id === session.revert?.messageId) : messages.length;
-  const target = messages.slice(0, limit < 0 ? messages.length : limit).reverse().find((m) => m.role === 'user');
+  const target = messages
+    .slice(0, limit < 0 ? messages.length : limit)
+    .reverse()
+    .find((m) => m.role === 'user');
   if (!target) return fail('invalid_input', 'Nothing to undo.', 'The session has no earlier turn.');
   const r = await revertTo(deps, sessionId, { messageId: target.id }, options);
   return r.ok ? ok({ ...r.value, text: deps.store.messageText(target.id) }) : r;
 }
 
 /** Move the boundary forward one turn, or unrevert when it is the last one. Error `invalid_input` when not reverted. */
-export async function redo(deps: RevertDeps, sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
+export async function redo(
+  deps: RevertDeps,
+  sessionId: string,
+  options: RevertOptions = {},
+): Promise<Result<RevertResult>> {
   const session = deps.store.getSession(sessionId);
   if (!session?.revert) return fail('invalid_input', 'Nothing to redo.', 'Redo follows an undo or revert.');
   const messages = deps.store.messages(sessionId);

@@ -23,13 +23,24 @@ describe('per-hunk reject of an old step while later steps stay', () => {
     fx = await reviewFixture({ 'r.txt': seq(30) }, [
       { tool: 'edit', files: { 'r.txt': seq(30, { 2: 'two', 15: 'fifteen' }) } },
       { tool: 'edit', files: { 'r.txt': seq(30, { 2: 'two', 15: 'fifteen', 28: 'twenty-eight' }) } },
-      { tool: 'write', files: { 'r.txt': seq(30, { 2: 'two', 5: 'five', 15: 'fifteen', 28: 'twenty-eight' }), 'new.txt': 'hello\n' } },
+      {
+        tool: 'write',
+        files: { 'r.txt': seq(30, { 2: 'two', 5: 'five', 15: 'fifteen', 28: 'twenty-eight' }), 'new.txt': 'hello\n' },
+      },
     ]);
     const d = await diffOf(fx, stepTarget(fx, 0));
     expect(d.files.map((f) => [f.path, f.status, f.additions, f.deletions])).toEqual([['r.txt', 'modified', 2, 2]]);
     const hunks = d.files[0]!.hunks;
-    expect(hunks.map((h) => [h.newStart, h.lines])).toEqual([[2, ['-2', '+two']], [15, ['-15', '+fifteen']]]);
-    const r = await fx.review.decide({ sessionId: fx.sessionId, target: stepTarget(fx, 0), action: 'reject', hunkIds: [hunks[1]!.id] });
+    expect(hunks.map((h) => [h.newStart, h.lines])).toEqual([
+      [2, ['-2', '+two']],
+      [15, ['-15', '+fifteen']],
+    ]);
+    const r = await fx.review.decide({
+      sessionId: fx.sessionId,
+      target: stepTarget(fx, 0),
+      action: 'reject',
+      hunkIds: [hunks[1]!.id],
+    });
     expect(r.ok && r.value.written).toEqual(['r.txt']);
     expect(await disk(fx, 'r.txt')).toBe(seq(30, { 2: 'two', 5: 'five', 28: 'twenty-eight' }));
     expect(await disk(fx, 'new.txt')).toBe('hello\n');
@@ -45,11 +56,18 @@ describe('per-hunk reject of an old step while later steps stay', () => {
     const before = await disk(fx, 'r.txt');
     const h = (await diffOf(fx, stepTarget(fx, 0))).files[0]!.hunks[0]!;
     const eventsBefore = fx.review.timeline(fx.sessionId).length;
-    const r = await fx.review.decide({ sessionId: fx.sessionId, target: stepTarget(fx, 0), action: 'reject', hunkIds: [h.id] });
+    const r = await fx.review.decide({
+      sessionId: fx.sessionId,
+      target: stepTarget(fx, 0),
+      action: 'reject',
+      hunkIds: [h.id],
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('conflict');
-    expect(r.error.data?.conflicts).toEqual([{ hunkId: h.id, path: 'r.txt', fromLine: 4, toLine: 4, expected: ['four'], reason: 'lines_changed' }]);
+    expect(r.error.data?.conflicts).toEqual([
+      { hunkId: h.id, path: 'r.txt', fromLine: 4, toLine: 4, expected: ['four'], reason: 'lines_changed' },
+    ]);
     expect(r.error.message).toContain('r.txt lines 4–4');
     expect(await disk(fx, 'r.txt')).toBe(before);
     expect(fx.review.timeline(fx.sessionId)).toHaveLength(eventsBefore);
@@ -73,15 +91,27 @@ describe('B39 — Reject All leaves no hunk behind', () => {
   it('variant A: rejecting only the middle hunk leaves lines 2 and 28 changed', async () => {
     fx = await reviewFixture({ 'r.txt': seq(30) }, [{ tool: 'edit', files: { 'r.txt': agent } }]);
     const hunks = (await diffOf(fx, stepTarget(fx, 0))).files[0]!.hunks;
-    await fx.review.decide({ sessionId: fx.sessionId, target: stepTarget(fx, 0), action: 'reject', hunkIds: [hunks[1]!.id] });
+    await fx.review.decide({
+      sessionId: fx.sessionId,
+      target: stepTarget(fx, 0),
+      action: 'reject',
+      hunkIds: [hunks[1]!.id],
+    });
     expect(await disk(fx, 'r.txt')).toBe(seq(30, { 2: 'two', 28: 'twenty-eight' }));
   });
 
   it('variant B: keep hunk 1, then Reject All, leaves only line 2 changed (per file)', async () => {
-    fx = await reviewFixture({ 'r.txt': seq(30), 'other.txt': 'x\n' }, [{ tool: 'edit', files: { 'r.txt': agent, 'other.txt': 'y\n' } }]);
+    fx = await reviewFixture({ 'r.txt': seq(30), 'other.txt': 'x\n' }, [
+      { tool: 'edit', files: { 'r.txt': agent, 'other.txt': 'y\n' } },
+    ]);
     const t = stepTarget(fx, 0);
     const hunks = (await diffOf(fx, t)).files.find((f) => f.path === 'r.txt')!.hunks;
-    const keep = await fx.review.decide({ sessionId: fx.sessionId, target: t, action: 'accept', hunkIds: [hunks[0]!.id] });
+    const keep = await fx.review.decide({
+      sessionId: fx.sessionId,
+      target: t,
+      action: 'accept',
+      hunkIds: [hunks[0]!.id],
+    });
     expect(keep.ok && keep.value.written).toEqual([]);
     const r = await fx.review.decide({ sessionId: fx.sessionId, target: t, action: 'reject', path: 'r.txt' });
     expect(r.ok && r.value.hunkIds).toEqual([hunks[1]!.id, hunks[2]!.id]);

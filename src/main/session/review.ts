@@ -11,7 +11,14 @@
  * Revert / unrevert of whole messages stay with the session core (AgentService.revert with `preview`).
  */
 import { fail, ok, type Result } from '../../shared/errors';
-import type { DecideInput, Decision, HunkState, ReviewDiff, ReviewTarget, TimelineEntry } from '../../shared/review-schemas';
+import type {
+  DecideInput,
+  Decision,
+  HunkState,
+  ReviewDiff,
+  ReviewTarget,
+  TimelineEntry,
+} from '../../shared/review-schemas';
 import type { ReviewDeps, ReviewSnapshots } from './review/context';
 import { decide, undoDecision, type DecideEnv } from './review/decide';
 import { toReviewFile, type FileAnalysis } from './review/file-analysis';
@@ -61,7 +68,12 @@ export class ReviewService {
     if (!l.ok) return l;
     const states = hunkStates(this.deps.log.list(sessionId));
     const stateOf = (id: string): { state: HunkState; decisionId?: string } => states.get(id) ?? { state: 'pending' };
-    return ok({ from: l.value.target.from, to: l.value.target.to, scope: l.value.target.scope, files: l.value.files.map((a) => toReviewFile(a, stateOf)) });
+    return ok({
+      from: l.value.target.from,
+      to: l.value.target.to,
+      scope: l.value.target.scope,
+      files: l.value.files.map((a) => toReviewFile(a, stateOf)),
+    });
   }
 
   private env(sessionId: string, root: string, snapshots: ReviewSnapshots): DecideEnv {
@@ -70,7 +82,11 @@ export class ReviewService {
 
   private busy(sessionId: string): Result<never> | null {
     if (!this.deps.isBusy?.(sessionId)) return null;
-    return fail('busy', 'The agent is running a turn in this session.', 'Wait for the turn to finish (or stop it), then decide.');
+    return fail(
+      'busy',
+      'The agent is running a turn in this session.',
+      'Wait for the turn to finish (or stop it), then decide.',
+    );
   }
 
   /**
@@ -89,16 +105,40 @@ export class ReviewService {
     let ids: string[];
     if (input.hunkIds) {
       const unknown = input.hunkIds.filter((id) => !known.has(id));
-      if (unknown.length > 0) return fail('invalid_input', `Unknown hunk ids: ${unknown.join(', ')}.`, 'Reload the diff; the hunks may belong to another point.', { hunkIds: unknown });
+      if (unknown.length > 0)
+        return fail(
+          'invalid_input',
+          `Unknown hunk ids: ${unknown.join(', ')}.`,
+          'Reload the diff; the hunks may belong to another point.',
+          { hunkIds: unknown },
+        );
       const decided = input.hunkIds.filter((id) => states.has(id));
-      if (decided.length > 0) return fail('invalid_input', `Already decided: ${decided.join(', ')}.`, 'Undo that decision first to change it.', { hunkIds: decided });
+      if (decided.length > 0)
+        return fail(
+          'invalid_input',
+          `Already decided: ${decided.join(', ')}.`,
+          'Undo that decision first to change it.',
+          { hunkIds: decided },
+        );
       ids = input.hunkIds;
     } else {
       ids = [...known].filter((id) => !states.has(id));
     }
-    if (ids.length === 0) return fail('no_change', 'No pending hunks to decide.', 'Pick another point or file; every hunk here is decided.');
+    if (ids.length === 0)
+      return fail(
+        'no_change',
+        'No pending hunks to decide.',
+        'Pick another point or file; every hunk here is decided.',
+      );
     const rejected = new Set([...states].filter(([, v]) => v.state === 'rejected').map(([id]) => id));
-    return decide(this.env(input.sessionId, l.value.root, l.value.snapshots), l.value.target, files, input.action, new Set(ids), rejected);
+    return decide(
+      this.env(input.sessionId, l.value.root, l.value.snapshots),
+      l.value.target,
+      files,
+      input.action,
+      new Set(ids),
+      rejected,
+    );
   }
 
   /**
@@ -110,7 +150,12 @@ export class ReviewService {
     if (busy) return busy;
     const live = [...liveDecisions(this.deps.log.list(sessionId)).values()];
     const d = decisionId ? live.find((x) => x.decisionId === decisionId) : live[live.length - 1];
-    if (!d) return fail('invalid_input', decisionId ? `No decision ${decisionId} in force.` : 'No decision to undo.', 'Reload the timeline; it may have been undone already.');
+    if (!d)
+      return fail(
+        'invalid_input',
+        decisionId ? `No decision ${decisionId} in force.` : 'No decision to undo.',
+        'Reload the timeline; it may have been undone already.',
+      );
     const project = await this.deps.project(sessionId);
     if (!project.ok) return project;
     return undoDecision(this.env(sessionId, project.value.root, project.value.snapshots), d);

@@ -49,14 +49,21 @@ describe('SessionStore', () => {
     const { store } = fresh((e) => emitted.push(e));
     const p = store.upsertProject('/p', 'p');
     const s = store.createSession(p.id, 't');
-    expect(() => store.tx(() => {
-      store.addMessage(s.id, 'user', 'hello');
-      throw new Error('boom');
-    })).toThrow('boom');
+    expect(() =>
+      store.tx(() => {
+        store.addMessage(s.id, 'user', 'hello');
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(store.messages(s.id)).toEqual([]);
     expect(emitted.map((e) => e.type)).toEqual(['session.updated']);
     store.tx(() => {
-      expect(() => store.tx(() => { store.addMessage(s.id, 'user', 'inner'); throw new Error('inner'); })).toThrow('inner');
+      expect(() =>
+        store.tx(() => {
+          store.addMessage(s.id, 'user', 'inner');
+          throw new Error('inner');
+        }),
+      ).toThrow('inner');
       store.addMessage(s.id, 'user', 'outer');
     });
     expect(store.messages(s.id).map((x) => store.messageText(x.id))).toEqual(['outer']);
@@ -87,7 +94,17 @@ describe('SessionStore', () => {
     const p = store.upsertProject('/p', 'p');
     const s = store.createSession(p.id, 't');
     const m = store.addMessage(s.id, 'assistant');
-    store.putPart({ id: 'prt_t', sessionId: s.id, messageId: m.id, time: 1, type: 'tool', tool: 'bash', callId: 'c', state: 'running', input: { command: 'make' } });
+    store.putPart({
+      id: 'prt_t',
+      sessionId: s.id,
+      messageId: m.id,
+      time: 1,
+      type: 'tool',
+      tool: 'bash',
+      callId: 'c',
+      state: 'running',
+      input: { command: 'make' },
+    });
     store.close();
     // while another live process has the database open, its running tools are not touched
     writeFileSync(`${file}.owner`, `${process.ppid}\n`);
@@ -106,12 +123,19 @@ describe('SessionStore', () => {
 
 describe('export / import', () => {
   let h: Harness | undefined;
-  afterEach(async () => { await h?.close(); h = undefined; });
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
 
   it('round-trips a session as one JSON document with fresh ids', async () => {
     h = await harness();
     const s = h.newSession('exported');
-    await h.svc.runWithModel(s, scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]), 'make a.txt');
+    await h.svc.runWithModel(
+      s,
+      scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]),
+      'make a.txt',
+    );
     const doc = h.svc.exportSession(s);
     if (!doc.ok) throw new Error(doc.error.message);
     const json = JSON.stringify(doc.value);
@@ -122,7 +146,8 @@ describe('export / import', () => {
     const a = h.svc.getSession(s);
     const b = h.svc.getSession(imported.value.id);
     if (!a.ok || !b.ok) throw new Error('missing');
-    const shape = (v: typeof a.value) => v.messages.map((m) => [m.role, m.parts.map((p) => (p.type === 'tool' ? `${p.tool}:${p.state}` : p.type))]);
+    const shape = (v: typeof a.value) =>
+      v.messages.map((m) => [m.role, m.parts.map((p) => (p.type === 'tool' ? `${p.tool}:${p.state}` : p.type))]);
     expect(shape(b.value)).toEqual(shape(a.value));
     expect(h.svc.store.messageText(b.value.messages[0]?.id as string)).toBe('make a.txt');
     const bad = h.svc.importSession(h.projectId, '{"format":"other"}');
@@ -132,14 +157,18 @@ describe('export / import', () => {
   it('a session imported where its snapshots are unknown answers revert with an error, never a throw', async () => {
     h = await harness();
     const s = h.newSession('exported');
-    await h.svc.runWithModel(s, scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]), 'make a.txt');
+    await h.svc.runWithModel(
+      s,
+      scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }]]),
+      'make a.txt',
+    );
     const doc = h.svc.exportSession(s);
     const other = await harness();
     try {
       const imported = other.svc.importSession(other.projectId, doc.ok ? doc.value : {});
       if (!imported.ok) throw new Error(imported.error.message);
       const first = other.svc.getSession(imported.value.id);
-      const rv = await other.svc.revert(imported.value.id, first.ok ? first.value.messages[0]?.id as string : '');
+      const rv = await other.svc.revert(imported.value.id, first.ok ? (first.value.messages[0]?.id as string) : '');
       expect(rv.ok).toBe(false);
       expect(!rv.ok && rv.error.code).toBe('not_found');
     } finally {

@@ -17,7 +17,14 @@ import type { MessageWithParts } from '../agent/service-types';
 type Stored = Exclude<CoreEvent, { type: 'text.delta' | 'reasoning.delta' | 'session.state' }>;
 type Unsequenced = Stored extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;
 
-interface SessionRow { id: string; project_id: string; title: string; created: number; updated: number; revert: string | null }
+interface SessionRow {
+  id: string;
+  project_id: string;
+  title: string;
+  created: number;
+  updated: number;
+  revert: string | null;
+}
 
 function toSession(r: SessionRow): Session {
   const s: Session = { id: r.id, projectId: r.project_id, title: r.title, created: r.created, updated: r.updated };
@@ -30,7 +37,11 @@ export class SessionStore {
   private pending: CoreEvent[] = [];
   private depth = 0;
 
-  private constructor(readonly db: Db, private readonly onEvent: (e: CoreEvent) => void, private readonly ownerFile: string) {}
+  private constructor(
+    readonly db: Db,
+    private readonly onEvent: (e: CoreEvent) => void,
+    private readonly ownerFile: string,
+  ) {}
 
   /**
    * Open the database file and run crash recovery (see `recoverInterrupted`) — unless another live process has
@@ -66,8 +77,16 @@ export class SessionStore {
 
   /** Append an event to the log (must run inside `tx`); returns it with its sequence number. */
   private log(event: Unsequenced): CoreEvent {
-    const sessionId = 'sessionId' in event ? event.sessionId : 'session' in event ? event.session.id
-      : 'part' in event ? event.part.sessionId : 'message' in event ? event.message.sessionId : null;
+    const sessionId =
+      'sessionId' in event
+        ? event.sessionId
+        : 'session' in event
+          ? event.session.id
+          : 'part' in event
+            ? event.part.sessionId
+            : 'message' in event
+              ? event.message.sessionId
+              : null;
     const info = this.db
       .prepare('INSERT INTO events (session_id, type, data, time) VALUES (?, ?, ?, ?)')
       .run(sessionId, event.type, JSON.stringify(event), Date.now());
@@ -81,12 +100,21 @@ export class SessionStore {
    * re-run. Returns the number of parts changed.
    */
   recoverInterrupted(): number {
-    const rows = this.db.prepare("SELECT data FROM parts WHERE state IN ('pending','running')").all() as { data: string }[];
+    const rows = this.db.prepare("SELECT data FROM parts WHERE state IN ('pending','running')").all() as {
+      data: string;
+    }[];
     this.tx(() => {
       for (const r of rows) {
         const part = JSON.parse(r.data) as Part;
         if (part.type !== 'tool') continue;
-        this.putPart({ ...part, state: 'error', error: { code: 'interrupted', message: 'Interrupted: Landfall stopped while this tool was running; it was not re-run.' } });
+        this.putPart({
+          ...part,
+          state: 'error',
+          error: {
+            code: 'interrupted',
+            message: 'Interrupted: Landfall stopped while this tool was running; it was not re-run.',
+          },
+        });
       }
     });
     return rows.length;
@@ -100,7 +128,10 @@ export class SessionStore {
       const now = Date.now();
       const row = this.db.prepare('SELECT id FROM projects WHERE root = ?').get(root) as { id: string } | undefined;
       const id = row?.id ?? newId('prj');
-      this.db.prepare('INSERT INTO projects (id, root, name, last_opened) VALUES (?, ?, ?, ?) ON CONFLICT(root) DO UPDATE SET last_opened = excluded.last_opened')
+      this.db
+        .prepare(
+          'INSERT INTO projects (id, root, name, last_opened) VALUES (?, ?, ?, ?) ON CONFLICT(root) DO UPDATE SET last_opened = excluded.last_opened',
+        )
         .run(id, root, name, now);
       return { id, root, name, lastOpened: now };
     });
@@ -108,13 +139,16 @@ export class SessionStore {
 
   /** Projects, most recently opened first. */
   listProjects(): Project[] {
-    const rows = this.db.prepare('SELECT id, root, name, last_opened FROM projects ORDER BY last_opened DESC').all() as { id: string; root: string; name: string; last_opened: number }[];
+    const rows = this.db
+      .prepare('SELECT id, root, name, last_opened FROM projects ORDER BY last_opened DESC')
+      .all() as { id: string; root: string; name: string; last_opened: number }[];
     return rows.map((r) => ({ id: r.id, root: r.root, name: r.name, lastOpened: r.last_opened }));
   }
 
   /** One project, or undefined. */
   getProject(id: string): Project | undefined {
-    const r = this.db.prepare('SELECT id, root, name, last_opened FROM projects WHERE id = ?').get(id) as { id: string; root: string; name: string; last_opened: number } | undefined;
+    const r = this.db.prepare('SELECT id, root, name, last_opened FROM projects WHERE id = ?').get(id) as
+      { id: string; root: string; name: string; last_opened: number } | undefined;
     return r ? { id: r.id, root: r.root, name: r.name, lastOpened: r.last_opened } : undefined;
   }
 
@@ -123,7 +157,8 @@ export class SessionStore {
   /** Create a session in a project. */
   createSession(projectId: string, title: string, id = newId('ses'), created = Date.now()): Session {
     return this.tx(() => {
-      this.db.prepare('INSERT INTO sessions (id, project_id, title, created, updated, revert) VALUES (?, ?, ?, ?, ?, NULL)')
+      this.db
+        .prepare('INSERT INTO sessions (id, project_id, title, created, updated, revert) VALUES (?, ?, ?, ?, ?, NULL)')
         .run(id, projectId, title, created, created);
       const session = this.getSession(id) as Session;
       this.log({ type: 'session.updated', session });
@@ -139,7 +174,9 @@ export class SessionStore {
 
   /** Sessions of a project, most recently updated first. */
   listSessions(projectId: string): Session[] {
-    const rows = this.db.prepare('SELECT * FROM sessions WHERE project_id = ? ORDER BY updated DESC').all(projectId) as SessionRow[];
+    const rows = this.db
+      .prepare('SELECT * FROM sessions WHERE project_id = ? ORDER BY updated DESC')
+      .all(projectId) as SessionRow[];
     return rows.map(toSession);
   }
 
@@ -149,8 +186,9 @@ export class SessionStore {
       const cur = this.getSession(id);
       if (!cur) throw new Error(`unknown session ${id}`);
       const title = patch.title ?? cur.title;
-      const revert = patch.revert === undefined ? cur.revert ?? null : patch.revert;
-      this.db.prepare('UPDATE sessions SET title = ?, revert = ?, updated = ? WHERE id = ?')
+      const revert = patch.revert === undefined ? (cur.revert ?? null) : patch.revert;
+      this.db
+        .prepare('UPDATE sessions SET title = ?, revert = ?, updated = ? WHERE id = ?')
         .run(title, revert ? JSON.stringify(revert) : null, Date.now(), id);
       const session = this.getSession(id) as Session;
       this.log({ type: 'session.updated', session });
@@ -171,7 +209,9 @@ export class SessionStore {
   /** Add a message; `text` is the user's prompt (kept for undo). */
   addMessage(sessionId: string, role: Message['role'], text?: string, id = newId('msg'), time = Date.now()): Message {
     return this.tx(() => {
-      this.db.prepare('INSERT INTO messages (id, session_id, role, time, text) VALUES (?, ?, ?, ?, ?)').run(id, sessionId, role, time, text ?? null);
+      this.db
+        .prepare('INSERT INTO messages (id, session_id, role, time, text) VALUES (?, ?, ?, ?, ?)')
+        .run(id, sessionId, role, time, text ?? null);
       this.db.prepare('UPDATE sessions SET updated = ? WHERE id = ?').run(time, sessionId);
       const message: Message = { id, sessionId, role, time };
       this.log({ type: 'message.added', message });
@@ -181,7 +221,8 @@ export class SessionStore {
 
   /** The user's text of a message (user messages only). */
   messageText(messageId: string): string {
-    const r = this.db.prepare('SELECT text FROM messages WHERE id = ?').get(messageId) as { text: string | null } | undefined;
+    const r = this.db.prepare('SELECT text FROM messages WHERE id = ?').get(messageId) as
+      { text: string | null } | undefined;
     return r?.text ?? '';
   }
 
@@ -189,8 +230,11 @@ export class SessionStore {
   putPart(part: Part): Part {
     return this.tx(() => {
       const state = part.type === 'tool' ? part.state : null;
-      this.db.prepare(`INSERT INTO parts (id, message_id, session_id, type, state, data, time) VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(id) DO UPDATE SET state = excluded.state, data = excluded.data`)
+      this.db
+        .prepare(
+          `INSERT INTO parts (id, message_id, session_id, type, state, data, time) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET state = excluded.state, data = excluded.data`,
+        )
         .run(part.id, part.messageId, part.sessionId, part.type, state, JSON.stringify(part), part.time);
       this.log({ type: 'part.updated', part });
       return part;
@@ -199,25 +243,39 @@ export class SessionStore {
 
   /** Log a snapshot-added event (in the caller's transaction when there is one). */
   logSnapshot(sessionId: string, messageId: string, hash: string, files: string[]): void {
-    this.tx(() => { this.log({ type: 'snapshot.added', sessionId, messageId, hash, files }); });
+    this.tx(() => {
+      this.log({ type: 'snapshot.added', sessionId, messageId, hash, files });
+    });
   }
 
   /** Log a permission event (asked/answered). */
   logPermission(event: Extract<Unsequenced, { type: 'permission.asked' | 'permission.answered' }>): void {
-    this.tx(() => { this.log(event); });
+    this.tx(() => {
+      this.log(event);
+    });
   }
 
   /** Messages of a session in order, each with its parts in order. */
   messages(sessionId: string): MessageWithParts[] {
-    const msgs = this.db.prepare('SELECT id, session_id, role, time FROM messages WHERE session_id = ? ORDER BY ord').all(sessionId) as { id: string; session_id: string; role: Message['role']; time: number }[];
-    const parts = this.db.prepare('SELECT message_id, data FROM parts WHERE session_id = ? ORDER BY ord').all(sessionId) as { message_id: string; data: string }[];
+    const msgs = this.db
+      .prepare('SELECT id, session_id, role, time FROM messages WHERE session_id = ? ORDER BY ord')
+      .all(sessionId) as { id: string; session_id: string; role: Message['role']; time: number }[];
+    const parts = this.db
+      .prepare('SELECT message_id, data FROM parts WHERE session_id = ? ORDER BY ord')
+      .all(sessionId) as { message_id: string; data: string }[];
     const byMsg = new Map<string, Part[]>();
     for (const p of parts) {
       const list = byMsg.get(p.message_id) ?? [];
       list.push(JSON.parse(p.data) as Part);
       byMsg.set(p.message_id, list);
     }
-    return msgs.map((m) => ({ id: m.id, sessionId: m.session_id, role: m.role, time: m.time, parts: byMsg.get(m.id) ?? [] }));
+    return msgs.map((m) => ({
+      id: m.id,
+      sessionId: m.session_id,
+      role: m.role,
+      time: m.time,
+      parts: byMsg.get(m.id) ?? [],
+    }));
   }
 
   /** Delete messages (with their parts) of a session; logs `message.removed`. */
@@ -246,8 +304,12 @@ export class SessionStore {
    */
   referencedTrees(projectId: string): string[] {
     const out = new Set<string>();
-    const parts = this.db.prepare(`SELECT p.data FROM parts p JOIN sessions s ON s.id = p.session_id
-      WHERE s.project_id = ? AND p.type IN ('step-start','step-finish','patch')`).all(projectId) as { data: string }[];
+    const parts = this.db
+      .prepare(
+        `SELECT p.data FROM parts p JOIN sessions s ON s.id = p.session_id
+      WHERE s.project_id = ? AND p.type IN ('step-start','step-finish','patch')`,
+      )
+      .all(projectId) as { data: string }[];
     for (const r of parts) {
       const p = JSON.parse(r.data) as Part;
       if (p.type === 'patch') out.add(p.hash);

@@ -44,14 +44,18 @@ function gitEntries(root: string, rel = ''): string[] {
 /** Starts the crash child and SIGKILLs it `afterMs` after its `nth` "tracking" line. */
 function killDuringTrack(worktree: string, dataDir: string, nth: number, afterMs: number): Promise<void> {
   const script = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, worktree, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, worktree, dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let seen = 0;
     child.stdout.on('data', (b: Buffer) => {
       seen += b.toString().split('tracking').length - 1;
       if (seen >= nth) setTimeout(() => child.kill('SIGKILL'), afterMs);
     });
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child ended without SIGKILL (${signal})`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`child ended without SIGKILL (${signal})`)),
+    );
   });
 }
 
@@ -68,16 +72,27 @@ describe('crash during track (SIGKILL)', () => {
     // so the kill lands inside it (similar or repetitive files would be deltas and done in a blink).
     for (let i = 0; i < 1500; i++) {
       mkdirSync(join(wt, 'src', `m${i % 30}`), { recursive: true });
-      writeFileSync(join(wt, 'src', `m${i % 30}`, `f${i}.ts`), `export const v${i} = '${randomBytes(8000).toString('hex')}';\n`);
+      writeFileSync(
+        join(wt, 'src', `m${i % 30}`, `f${i}.ts`),
+        `export const v${i} = '${randomBytes(8000).toString('hex')}';\n`,
+      );
     }
     const listing = gitEntries(wt);
-    const gitBytes = [hashFolder(join(wt, '.git')), hashFolder(join(wt, 'packages/lib/.git')), hashFolder(join(wt, 'node_modules/pkg/.git'))];
+    const gitBytes = [
+      hashFolder(join(wt, '.git')),
+      hashFolder(join(wt, 'packages/lib/.git')),
+      hashFolder(join(wt, 'node_modules/pkg/.git')),
+    ];
     const data = join(base, 'data');
     await killDuringTrack(wt, data, 1, 150);
     expect(lockFiles(data)).toHaveLength(1); // killed while holding the store: mid-operation
     await killDuringTrack(wt, data, 2, 5);
     expect(gitEntries(wt)).toEqual(listing);
-    expect([hashFolder(join(wt, '.git')), hashFolder(join(wt, 'packages/lib/.git')), hashFolder(join(wt, 'node_modules/pkg/.git'))]).toEqual(gitBytes);
+    expect([
+      hashFolder(join(wt, '.git')),
+      hashFolder(join(wt, 'packages/lib/.git')),
+      hashFolder(join(wt, 'node_modules/pkg/.git')),
+    ]).toEqual(gitBytes);
 
     const store = await SnapshotStore.open({ worktree: wt, dataDir: data });
     const t1 = await store.track();
@@ -91,7 +106,8 @@ describe('crash during track (SIGKILL)', () => {
     const report = await store.restore(t1);
     expect(report.failed).toEqual([]);
     expect(readState(wt, (p) => p === 'node_modules')).toEqual(expected);
-    for (const f of files.slice(0, 50)) expect(Buffer.from((await store.readFile(t1, f)) ?? [])).toEqual(readFileSync(join(wt, f)));
+    for (const f of files.slice(0, 50))
+      expect(Buffer.from((await store.readFile(t1, f)) ?? [])).toEqual(readFileSync(join(wt, f)));
     expect(gitEntries(wt)).toEqual(listing);
     expect(hashFolder(join(wt, '.git'))).toEqual(gitBytes[0]);
     await store.close();
@@ -123,7 +139,8 @@ describe('two processes on one store', () => {
       expect((await store.listFiles(t)).length).toBeGreaterThanOrEqual(401);
     }
     await child;
-    for (const t of seen) expect(Buffer.from((await store.readFile(t, 'd1/f1.txt')) ?? []).toString()).toBe('1\n'.repeat(100));
+    for (const t of seen)
+      expect(Buffer.from((await store.readFile(t, 'd1/f1.txt')) ?? []).toString()).toBe('1\n'.repeat(100));
     await store.close();
     const again = await SnapshotStore.open({ worktree: wt, dataDir: data, ignoreDefaults: [] });
     expect(await again.track()).toBe(oracleTreeId(wt));

@@ -127,7 +127,10 @@ export class Deflater {
     }
     // One copy per body into its own buffer, moved to the helper (a plain post would serialise and copy twice).
     const copies = b.bytes.map((x) => new Uint8Array(x));
-    this.port.postMessage({ ids: b.ids, bytes: copies, level: b.level }, copies.map((x) => x.buffer));
+    this.port.postMessage(
+      { ids: b.ids, bytes: copies, level: b.level },
+      copies.map((x) => x.buffer),
+    );
     this.posted++;
   }
 

@@ -51,7 +51,9 @@ describe('git delta encoding', () => {
   });
 
   it('a small edit of a large text becomes a small delta; unrelated text finds no base', () => {
-    const base = bytes(Array.from({ length: 400 }, (_, i) => `line ${i}: const value${i} = compute(${i * 7});\n`).join(''));
+    const base = bytes(
+      Array.from({ length: 400 }, (_, i) => `line ${i}: const value${i} = compute(${i * 7});\n`).join(''),
+    );
     const target = Buffer.concat([base.subarray(0, 5000), bytes('// inserted line\n'), base.subarray(5040)]);
     const ix = indexBase(base);
     expect(looksSimilar(ix, target)).toBe(true);

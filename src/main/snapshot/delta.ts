@@ -231,7 +231,8 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Buffer {
       for (let b = 0; b < 4; b++) if (op & (1 << b)) off += (delta[p++] as number) * 2 ** (8 * b);
       for (let b = 0; b < 3; b++) if (op & (0x10 << b)) len |= (delta[p++] as number) << (8 * b);
       if (len === 0) len = 0x10000;
-      if (p > delta.length || off + len > base.length || n + len > size) throw new DeltaError('delta copy out of range');
+      if (p > delta.length || off + len > base.length || n + len > size)
+        throw new DeltaError('delta copy out of range');
       out.set(base.subarray(off, off + len), n);
       n += len;
     } else if (op > 0) {

@@ -34,7 +34,11 @@ export function fileDiff(db: ObjectDb, c: TreeChange, maxBytes: number): FileDif
 }
 
 /** The FileDiff and, for text, jsdiff's hunks (so the unified text does not diff the file a second time). */
-export function fileDiffWithHunks(db: ObjectDb, c: TreeChange, maxBytes: number): { diff: FileDiff; patch?: StructuredPatch } {
+export function fileDiffWithHunks(
+  db: ObjectDb,
+  c: TreeChange,
+  maxBytes: number,
+): { diff: FileDiff; patch?: StructuredPatch } {
   const status = !c.before ? 'added' : !c.after ? 'deleted' : 'modified';
   const out: FileDiff = { path: c.path, status, additions: 0, deletions: 0 };
   const a = blob(db, c.before?.oid);
@@ -51,7 +55,15 @@ export function fileDiffWithHunks(db: ObjectDb, c: TreeChange, maxBytes: number)
   }
   if (c.before) out.before = before;
   if (c.after) out.after = after;
-  const patch = structuredPatch(c.before ? `a/${c.path}` : '/dev/null', c.after ? `b/${c.path}` : '/dev/null', before, after, undefined, undefined, { context: 3 });
+  const patch = structuredPatch(
+    c.before ? `a/${c.path}` : '/dev/null',
+    c.after ? `b/${c.path}` : '/dev/null',
+    before,
+    after,
+    undefined,
+    undefined,
+    { context: 3 },
+  );
   for (const h of patch.hunks) {
     for (const l of h.lines) {
       if (l.startsWith('+')) out.additions++;
@@ -69,7 +81,8 @@ export function unifiedText(db: ObjectDb, changes: TreeChange[], maxBytes: numbe
     const lines = [`diff --git a/${c.path} b/${c.path}`];
     if (!c.before && c.after) lines.push(`new file mode ${c.after.mode}`);
     else if (c.before && !c.after) lines.push(`deleted file mode ${c.before.mode}`);
-    else if (c.before && c.after && c.before.mode !== c.after.mode) lines.push(`old mode ${c.before.mode}`, `new mode ${c.after.mode}`);
+    else if (c.before && c.after && c.before.mode !== c.after.mode)
+      lines.push(`old mode ${c.before.mode}`, `new mode ${c.after.mode}`);
     const from = c.before ? `a/${c.path}` : '/dev/null';
     const to = c.after ? `b/${c.path}` : '/dev/null';
     if (d.binary || d.tooLarge) {

@@ -59,9 +59,11 @@ describe('store format', () => {
     expect(readFileSync(join(scratch, 'objects', 'pack', idx))).toEqual(readFileSync(join(packDir, idx)));
     if (hasGit()) {
       execFileSync('git', ['--git-dir', store.gitdir, 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
-      expect(execFileSync('git', ['--git-dir', store.gitdir, 'ls-tree', '-r', '--name-only', t2], { encoding: 'utf8' }).split('\n').filter(Boolean)).toEqual(
-        (await store.listFiles(t2)).map((f) => f.path),
-      );
+      expect(
+        execFileSync('git', ['--git-dir', store.gitdir, 'ls-tree', '-r', '--name-only', t2], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean),
+      ).toEqual((await store.listFiles(t2)).map((f) => f.path));
     }
     await store.close();
   });
@@ -104,7 +106,11 @@ describe("user's index (read only)", () => {
     const base = tempDir('idx');
     dirs.push(base);
     const paths = ['a.txt', 'config/local.env', 'config/sub/deep.txt', 'config/sub/é.txt', 'z'];
-    for (const [version, ext] of [[2, -1], [3, 1], [4, -1]] as const) {
+    for (const [version, ext] of [
+      [2, -1],
+      [3, 1],
+      [4, -1],
+    ] as const) {
       const file = join(base, `index${version}`);
       writeFileSync(file, indexFile(version, paths, ext));
       const t = readUserIndex(file);

@@ -43,7 +43,11 @@ describe('gc over a damaged pack', () => {
     const pack = readdirSync(packDir).find((n) => n.endsWith('.pack')) as string;
     const base = join(packDir, pack.slice(0, -5));
     // Damage the live blob gc copies last (ids are read in sorted order), after ≥ 128 went loose and a pack began.
-    const last = names.slice(1).map((_, i) => hashObject('blob', Buffer.from(`file ${i + 1}\n`))).sort().at(-1) as string;
+    const last = names
+      .slice(1)
+      .map((_, i) => hashObject('blob', Buffer.from(`file ${i + 1}\n`)))
+      .sort()
+      .at(-1) as string;
     const fd = openSync(`${base}.pack`, 'r+');
     writeSync(fd, Buffer.from([0xff, 0xff]), 0, 2, offsetOf(base, last) + 1); // the zlib header after a 1-byte entry header
     closeSync(fd);

@@ -81,7 +81,13 @@ export function runGc(db: ObjectDb, reader: TreeReader, keep: string[], olderTha
  * Puts the marked objects of every pack older than `cutoff` that holds unmarked ones into `sink`; returns those
  * packs' base paths (to delete once the sink is finished) and counts into `report`.
  */
-function rewritePacks(db: ObjectDb, sink: ObjectSink, live: Map<string, string | undefined>, cutoff: number, report: GcReport): string[] {
+function rewritePacks(
+  db: ObjectDb,
+  sink: ObjectSink,
+  live: Map<string, string | undefined>,
+  cutoff: number,
+  report: GcReport,
+): string[] {
   const doomed: string[] = [];
   for (const pack of [...db.packFiles]) {
     const ids = pack.ids();

@@ -3,7 +3,17 @@
  * revert, gc); a file the user's index tracks is snapshotted even when ignored; nested repositories are plain
  * files and their `.git` is never stored or written; the bug reproductions B34, B35, B38 as tests.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -45,12 +55,22 @@ describe('git project', () => {
   it("leaves every byte of the user's .git as it was after a full cycle; honours info/exclude; keeps index-tracked ignored files", async () => {
     const { wt, data } = setup('gitproj');
     await repo(wt, { 'src/a.ts': 'a\n', 'config/local.env': 'SECRET=1\n', 'README.md': 'r\n' });
-    put(wt, { '.gitignore': 'config/\n*.log\n', 'config/other.env': 'untracked and ignored', 'x.log': 'log', 'notes.local': 'excluded' });
+    put(wt, {
+      '.gitignore': 'config/\n*.log\n',
+      'config/other.env': 'untracked and ignored',
+      'x.log': 'log',
+      'notes.local': 'excluded',
+    });
     writeFileSync(join(wt, '.git', 'info', 'exclude'), '*.local\n');
     const before = hashFolder(join(wt, '.git'));
     const store = await SnapshotStore.open({ worktree: wt, dataDir: data });
     const t1 = await store.track();
-    expect((await store.listFiles(t1)).map((f) => f.path)).toEqual(['.gitignore', 'README.md', 'config/local.env', 'src/a.ts']);
+    expect((await store.listFiles(t1)).map((f) => f.path)).toEqual([
+      '.gitignore',
+      'README.md',
+      'config/local.env',
+      'src/a.ts',
+    ]);
     put(wt, { 'src/a.ts': 'b\n', 'src/new.ts': 'n\n' });
     const p = await store.patch(t1);
     expect(p.files).toEqual(['src/a.ts', 'src/new.ts']);

@@ -18,7 +18,9 @@ interface Frame {
 
 /** Builds a matcher from .gitignore-syntax text; undefined when it has no rules. */
 export function compileRules(text: string | readonly string[]): Ignore | undefined {
-  const lines = (typeof text === 'string' ? text.split(/\r?\n/) : [...text]).filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  const lines = (typeof text === 'string' ? text.split(/\r?\n/) : [...text]).filter(
+    (l) => l.trim() !== '' && !l.startsWith('#'),
+  );
   if (lines.length === 0) return undefined;
   return ignore({ allowRelativePaths: true }).add(lines);
 }

@@ -7,7 +7,18 @@
  * a fresh one — so a SIGKILL during a track does not wedge the store. Waiting longer than `waitMs` gives
  * LandfallFailure `busy`.
  */
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LandfallFailure } from '../../shared/errors';
@@ -96,7 +107,10 @@ function removeIfStale(file: string): void {
 export class StoreLock {
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly file: string, private readonly waitMs = 30_000) {}
+  constructor(
+    private readonly file: string,
+    private readonly waitMs = 30_000,
+  ) {}
 
   /** Runs `fn` while holding both locks; later calls wait their turn. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {

@@ -52,7 +52,10 @@ export class ObjectDb {
 
   /** True when the store holds no object at all (a fresh store: nothing needs looking up before writing). */
   isEmpty(): boolean {
-    return this.packs.length === 0 && readdirSync(this.objectsDir).every((n) => n === 'info' || n === 'pack' || n.startsWith('tmp_'));
+    return (
+      this.packs.length === 0 &&
+      readdirSync(this.objectsDir).every((n) => n === 'info' || n === 'pack' || n.startsWith('tmp_'))
+    );
   }
 
   /** Path of the loose file for `oid`. */
@@ -128,7 +131,11 @@ export class ObjectSink {
    * `memory`: write nothing; new trees go into this map instead and new blobs are only hashed (a walk whose
    * tree is only compared, never kept: the caller sets the map as the db's overlay while it reads those trees).
    */
-  constructor(private readonly db: ObjectDb, private readonly bulk = false, private readonly memory?: Map<string, { type: ObjectType; content: Buffer }>) {
+  constructor(
+    private readonly db: ObjectDb,
+    private readonly bulk = false,
+    private readonly memory?: Map<string, { type: ObjectType; content: Buffer }>,
+  ) {
     this.fresh = bulk && !memory && db.isEmpty();
   }
 
@@ -141,7 +148,8 @@ export class ObjectSink {
     if (!knownAbsent && !this.fresh && this.db.has(oid)) return;
     this.written.add(oid);
     if (this.memory) {
-      if (type === 'tree') this.memory.set(oid, { type, content: Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
+      if (type === 'tree')
+        this.memory.set(oid, { type, content: Buffer.from(content.buffer, content.byteOffset, content.byteLength) });
       return;
     }
     if (!this.pack && !this.bulk && this.loose < LOOSE_LIMIT) {

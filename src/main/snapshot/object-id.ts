@@ -12,7 +12,8 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** Hex sha1 of a git object of `type` with `content` (bytes). Pure; never throws. */
 export function hashObject(type: ObjectType, content: Uint8Array): string {
   // One-shot hashing is several times cheaper per call than a Hash object; large contents avoid the copy.
-  if (content.length < 1 << 20) return hash('sha1', Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), 'hex');
+  if (content.length < 1 << 20)
+    return hash('sha1', Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), 'hex');
   return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 

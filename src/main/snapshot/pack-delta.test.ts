@@ -26,7 +26,7 @@ afterEach(() => {
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** Source-like text of `lines` lines; `variant` changes a few of them. */
@@ -35,7 +35,11 @@ function source(seed: number, lines: number, variant: number): string {
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {
     const n = Math.floor(r() * 1000);
-    out.push(i % 37 === variant % 37 ? `  // changed in version ${variant}: ${n}` : `  const value${i} = compute(${n}, 'key-${n % 17}');`);
+    out.push(
+      i % 37 === variant % 37
+        ? `  // changed in version ${variant}: ${n}`
+        : `  const value${i} = compute(${n}, 'key-${n % 17}');`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -52,7 +56,10 @@ function writeTree(root: string): void {
     put(`${pkg}/dist/index.js`, `'use strict';\n${js}module.exports = {};\n`);
     put(`${pkg}/dist/index.mjs`, `${js}export {};\n`);
     put(`${pkg}/dist/index.js.map`, JSON.stringify({ version: 3, sources: ['index.ts'], mappings: source(2, 120, v) }));
-    put(`${pkg}/dist/index.mjs.map`, JSON.stringify({ version: 3, sources: ['index.ts'], mappings: source(2, 120, v + 1) }));
+    put(
+      `${pkg}/dist/index.mjs.map`,
+      JSON.stringify({ version: 3, sources: ['index.ts'], mappings: source(2, 120, v + 1) }),
+    );
     put(`${pkg}/assets/worker-${(0x1234abcd + v * 7919).toString(36)}.js`, source(3, 2000, v));
     put(`${pkg}/README.md`, `# lib ${v}\n\n${source(4, 40, v)}`);
   }
@@ -128,8 +135,13 @@ describe('deltas in packs', () => {
     const name = `${(packBase as string).split('/').pop() as string}.pack`;
     copyFileSync(`${packBase as string}.pack`, join(scratch, 'objects', 'pack', name));
     await git.indexPack({ fs, dir: scratch, gitdir: scratch, filepath: join('objects', 'pack', name) });
-    expect(readFileSync(join(scratch, 'objects', 'pack', name.replace(/\.pack$/, '.idx'))).equals(readFileSync(`${packBase as string}.idx`))).toBe(true);
-    if (hasGit()) execFileSync('git', ['--git-dir', store.gitdir, 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
+    expect(
+      readFileSync(join(scratch, 'objects', 'pack', name.replace(/\.pack$/, '.idx'))).equals(
+        readFileSync(`${packBase as string}.idx`),
+      ),
+    ).toBe(true);
+    if (hasGit())
+      execFileSync('git', ['--git-dir', store.gitdir, 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
 
     for (const top of readdirSync(wt)) rmSync(join(wt, top), { recursive: true });
     await store.restore(tree);
@@ -149,7 +161,16 @@ describe('deltas in packs', () => {
     });
     const file = fc.record({
       dir: fc.constantFrom('', 'a/', 'a/b/', 'c/dist/', 'c/src/'),
-      name: fc.constantFrom('index.js', 'index.mjs', 'index.js.map', 'util.ts', 'util.d.ts', 'worker-ab12cd34.js', 'worker.js', 'README.md'),
+      name: fc.constantFrom(
+        'index.js',
+        'index.mjs',
+        'index.js.map',
+        'util.ts',
+        'util.d.ts',
+        'worker-ab12cd34.js',
+        'worker.js',
+        'README.md',
+      ),
       edits: fc.array(edit, { minLength: 1, maxLength: 3 }),
     });
     let run = 0;
@@ -178,7 +199,9 @@ describe('deltas in packs', () => {
         for (const f of await store.listFiles(tree)) {
           expect(db.read(f.oid)?.content.equals(expected.get(f.path) as Buffer), f.path).toBe(true);
           const theirs = await git.readBlob({ fs, gitdir: store.gitdir, oid: f.oid });
-          expect(Buffer.from(theirs.blob).equals(expected.get(f.path) as Buffer), `isomorphic-git ${f.path}`).toBe(true);
+          expect(Buffer.from(theirs.blob).equals(expected.get(f.path) as Buffer), `isomorphic-git ${f.path}`).toBe(
+            true,
+          );
         }
         db.close();
         await store.close();
@@ -198,12 +221,26 @@ describe('deltas in packs', () => {
       const out = join(base, `git${flag}`);
       mkdirSync(out);
       const env = { ...process.env, GIT_DIR: store.gitdir };
-      const sum = execFileSync('git', ['pack-objects', flag, '--no-reuse-delta', '--no-reuse-object', '--window=50', '--depth=50', '-q', join(out, 'pack')], { env, input: `${ids.join('\n')}\n`, encoding: 'utf8' }).trim();
+      const sum = execFileSync(
+        'git',
+        [
+          'pack-objects',
+          flag,
+          '--no-reuse-delta',
+          '--no-reuse-object',
+          '--window=50',
+          '--depth=50',
+          '-q',
+          join(out, 'pack'),
+        ],
+        { env, input: `${ids.join('\n')}\n`, encoding: 'utf8' },
+      ).trim();
       const packBase = join(out, `pack-${sum}`);
       const kinds = entries(packBase);
       expect(kinds.some((e) => e.type === (flag === '--no-delta-base-offset' ? 7 : 6))).toBe(true);
       const pack = new PackFile(packBase);
-      for (const f of files) expect(pack.read(f.oid)?.content.equals(readFileSync(join(wt, f.path))), `${flag} ${f.path}`).toBe(true);
+      for (const f of files)
+        expect(pack.read(f.oid)?.content.equals(readFileSync(join(wt, f.path))), `${flag} ${f.path}`).toBe(true);
       pack.close();
     }
     await store.close();
@@ -218,11 +255,13 @@ describe('deltas in packs', () => {
     // Damage the middle of every delta entry's zlib stream (found as the bytes between consecutive offsets).
     const idx = readFileSync(`${packBase as string}.idx`);
     const n = idx.readUInt32BE(8 + 255 * 4);
-    const offsets = Array.from({ length: n }, (_, i) => idx.readUInt32BE(8 + 1024 + n * 24 + i * 4)).sort((a, b) => a - b);
+    const offsets = Array.from({ length: n }, (_, i) => idx.readUInt32BE(8 + 1024 + n * 24 + i * 4)).sort(
+      (a, b) => a - b,
+    );
     offsets.push(pack.length - 20);
     for (let i = 0; i < n; i++) {
       const at = offsets[i] as number;
-      if (((pack[at] as number) >> 4 & 7) !== 6) continue;
+      if ((((pack[at] as number) >> 4) & 7) !== 6) continue;
       const mid = Math.floor((at + (offsets[i + 1] as number)) / 2) + 4;
       pack[mid] = (pack[mid] as number) ^ 0xff;
     }

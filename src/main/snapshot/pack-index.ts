@@ -69,9 +69,13 @@ export class PackFile {
    * Opens `<base>.idx` and `<base>.pack`; objects read are kept in `cache` (shared by an ObjectDb's packs).
    * Throws if the idx is not version 2.
    */
-  constructor(readonly base: string, private readonly cache = new ReadCache()) {
+  constructor(
+    readonly base: string,
+    private readonly cache = new ReadCache(),
+  ) {
     this.idx = readFileSync(`${base}.idx`);
-    if (this.idx.readUInt32BE(0) !== 0xff744f63 || this.idx.readUInt32BE(4) !== 2) throw new Error(`${base}.idx: not a v2 pack index`);
+    if (this.idx.readUInt32BE(0) !== 0xff744f63 || this.idx.readUInt32BE(4) !== 2)
+      throw new Error(`${base}.idx: not a v2 pack index`);
     this.count = this.idx.readUInt32BE(8 + 255 * 4);
     this.fd = openSync(`${base}.pack`, 'r');
     this.packSize = fstatSync(this.fd).size;
@@ -107,7 +111,8 @@ export class PackFile {
   /** Every object id in the pack (hex). */
   ids(): string[] {
     const out: string[] = [];
-    for (let i = 0; i < this.count; i++) out.push(this.idx.toString('hex', this.namesAt + i * 20, this.namesAt + i * 20 + 20));
+    for (let i = 0; i < this.count; i++)
+      out.push(this.idx.toString('hex', this.namesAt + i * 20, this.namesAt + i * 20 + 20));
     return out;
   }
 
@@ -125,7 +130,8 @@ export class PackFile {
       for (let i = 0; i < this.count; i++) offsets.push(this.offsetAt(i));
       offsets.sort((a, b) => a - b);
       this.ends = new Map();
-      for (let i = 0; i < offsets.length; i++) this.ends.set(offsets[i] as number, offsets[i + 1] ?? this.packSize - 20);
+      for (let i = 0; i < offsets.length; i++)
+        this.ends.set(offsets[i] as number, offsets[i + 1] ?? this.packSize - 20);
     }
     return this.ends.get(offset) ?? this.packSize - 20;
   }
@@ -142,7 +148,8 @@ export class PackFile {
   }
 
   private readAt(offset: number, depth: number): { type: ObjectType; content: Buffer } {
-    if (depth > MAX_CHAIN) throw new Error(`${this.base}.pack: delta chain longer than ${MAX_CHAIN} at offset ${offset}`);
+    if (depth > MAX_CHAIN)
+      throw new Error(`${this.base}.pack: delta chain longer than ${MAX_CHAIN} at offset ${offset}`);
     const cached = this.cache.get(`${this.id}:${offset}`);
     if (cached) return cached;
     const raw = Buffer.allocUnsafe(this.endOf(offset) - offset);
@@ -162,7 +169,8 @@ export class PackFile {
           byte = raw[p++] ?? 0;
           distance = (distance + 1) * 128 + (byte & 0x7f);
         }
-        if (distance <= 0 || distance > offset - 12) throw new Error(`${this.base}.pack: bad delta base distance at offset ${offset}`);
+        if (distance <= 0 || distance > offset - 12)
+          throw new Error(`${this.base}.pack: bad delta base distance at offset ${offset}`);
         base = this.readAt(offset - distance, depth + 1);
       } else {
         const baseId = raw.subarray(p, p + 20);

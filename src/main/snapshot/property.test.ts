@@ -4,7 +4,17 @@
  * (bytes, exec bits, links) must equal what it was when that tree was taken; then a revert of random file
  * subsets from random patches must give the expected mix (earliest patch per file wins, absent = deleted).
  */
-import { chmodSync, lstatSync, lutimesSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  lutimesSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +36,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ k: fc.constant('delete' as const), p: path }),
   fc.record({ k: fc.constant('rename' as const), p: path, q: path }),
   fc.record({ k: fc.constant('chmod' as const), p: path }),
-  fc.record({ k: fc.constant('link' as const), p: path, target: fc.constantFrom('a', '../b.txt', 'missing', '/tmp', 'd') }),
+  fc.record({
+    k: fc.constant('link' as const),
+    p: path,
+    target: fc.constantFrom('a', '../b.txt', 'missing', '/tmp', 'd'),
+  }),
 );
 
 function exists(abs: string): boolean {
@@ -102,7 +116,8 @@ describe('property: track then restore / revert', () => {
           try {
             const wt = join(base, 'wt');
             mkdirSync(wt);
-            const open = (): Promise<SnapshotStore> => SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data') });
+            const open = (): Promise<SnapshotStore> =>
+              SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data') });
             let store = await open();
             const states: TreeState[] = [readState(wt)];
             const trees: string[] = [await store.track()];
@@ -140,8 +155,12 @@ describe('property: track then restore / revert', () => {
             }
             const report = await store.revert(patches);
             // The only allowed failure: a file wanted where a folder with other files stands, or under a file or link.
-            for (const f of report.failed) expect(f.reason).toMatch(/non-empty folder on disk|is a file where the snapshot has a folder|is a symlink \(restore never writes through links\)/);
-            const clash = (p: string): boolean => report.failed.some((f) => p === f.path || p.startsWith(`${f.path}/`) || f.path.startsWith(`${p}/`));
+            for (const f of report.failed)
+              expect(f.reason).toMatch(
+                /non-empty folder on disk|is a file where the snapshot has a folder|is a symlink \(restore never writes through links\)/,
+              );
+            const clash = (p: string): boolean =>
+              report.failed.some((f) => p === f.path || p.startsWith(`${f.path}/`) || f.path.startsWith(`${p}/`));
             const keep = (s: TreeState): TreeState => Object.fromEntries(Object.entries(s).filter(([p]) => !clash(p)));
             expect(keep(readState(wt))).toEqual(keep(expected));
             conflicts += report.failed.length;

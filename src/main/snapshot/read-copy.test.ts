@@ -23,7 +23,12 @@ describe('readFile gives the caller its own bytes', () => {
     const text = Array.from({ length: 200 }, (_, i) => `export const value${i} = ${i * 7};`).join('\n');
     writeFileSync(join(wt, 'lib/a.js'), text);
     writeFileSync(join(wt, 'lib/a.mjs'), `${text}\n// twin`); // stored as a delta against lib/a.js
-    const store = await SnapshotStore.open({ worktree: wt, dataDir: join(root, 'data'), ignoreDefaults: [], log: () => {} });
+    const store = await SnapshotStore.open({
+      worktree: wt,
+      dataDir: join(root, 'data'),
+      ignoreDefaults: [],
+      log: () => {},
+    });
     try {
       const tree = await store.track(); // first track: one pack, read through the pack reader's cache
       const got = (await store.readFile(tree, 'lib/a.js')) as Uint8Array;

@@ -39,7 +39,6 @@ export class Cursor {
   }
 }
 
-
 /** Decodes one encoded cache at the cursor. Throws on a wrong magic/version or truncated data. */
 export function decodeCache(c: Cursor): StatCacheData {
   if (c.u32() !== MAGIC || c.u32() !== VERSION) throw new Error('format');
@@ -55,7 +54,15 @@ export function decodeCache(c: Cursor): StatCacheData {
   const entries = new Map<string, StatEntry>();
   for (let i = 0; i < nFiles; i++) {
     const k = i * 5;
-    entries.set(paths[i] as string, { size: nums[k]!, mtimeMs: nums[k + 1]!, ctimeMs: nums[k + 2]!, ino: nums[k + 3]!, mode: nums[k + 4]!, oid: oids.slice(i * 40, i * 40 + 40), racy: racy[i] === 1 });
+    entries.set(paths[i] as string, {
+      size: nums[k]!,
+      mtimeMs: nums[k + 1]!,
+      ctimeMs: nums[k + 2]!,
+      ino: nums[k + 3]!,
+      mode: nums[k + 4]!,
+      oid: oids.slice(i * 40, i * 40 + 40),
+      racy: racy[i] === 1,
+    });
   }
   const dirPaths = c.strings(nDirs);
   const dirNames = c.strings(nDirs);
@@ -63,7 +70,15 @@ export function decodeCache(c: Cursor): StatCacheData {
   const dirs = new Map<string, DirRecord>();
   for (let i = 0; i < nDirs; i++) {
     const k = i * 4;
-    dirs.set(dirPaths[i] as string, { mtimeMs: dnums[k]!, ctimeMs: dnums[k + 1]!, ino: dnums[k + 2]!, count: dnums[k + 3]!, names: dirNames[i] ?? '', oid: c.oid(), racy: c.bytes(1)[0] === 1 });
+    dirs.set(dirPaths[i] as string, {
+      mtimeMs: dnums[k]!,
+      ctimeMs: dnums[k + 1]!,
+      ino: dnums[k + 2]!,
+      count: dnums[k + 3]!,
+      names: dirNames[i] ?? '',
+      oid: c.oid(),
+      racy: c.bytes(1)[0] === 1,
+    });
   }
   if (paths.length !== nFiles || dirPaths.length !== nDirs) throw new Error('truncated');
   return { tree, trees, entries, dirs };
@@ -124,6 +139,18 @@ export function encodeCache(data: StatCacheData): Buffer {
   for (const id of data.trees) trees.write(id, t++ * 20, 'hex');
   const head = Buffer.alloc(20);
   [MAGIC, VERSION, n, m, data.trees.size].forEach((v, x) => head.writeUInt32LE(v, x * 4));
-  const parts = [head, oidBytes(data.tree), trees, ...stringsBlock(paths), Buffer.from(nums.buffer), oids, racy, ...stringsBlock(dirPaths), ...stringsBlock(dirNames), Buffer.from(dnums.buffer), dtail];
+  const parts = [
+    head,
+    oidBytes(data.tree),
+    trees,
+    ...stringsBlock(paths),
+    Buffer.from(nums.buffer),
+    oids,
+    racy,
+    ...stringsBlock(dirPaths),
+    ...stringsBlock(dirNames),
+    Buffer.from(dnums.buffer),
+    dtail,
+  ];
   return Buffer.concat(parts);
 }

@@ -20,7 +20,18 @@ describe('stat cache file', () => {
       tree: oid('a'),
       trees: new Set([oid('a'), oid('b')]),
       entries: new Map([
-        ['x.txt', { size: 3, mtimeMs: 1_700_000_000_123.456, ctimeMs: 1_700_000_001_000.5, ino: 2 ** 40 + 7, mode: 0o100644, oid: oid('c'), racy: false }],
+        [
+          'x.txt',
+          {
+            size: 3,
+            mtimeMs: 1_700_000_000_123.456,
+            ctimeMs: 1_700_000_001_000.5,
+            ino: 2 ** 40 + 7,
+            mode: 0o100644,
+            oid: oid('c'),
+            racy: false,
+          },
+        ],
         ['d/é\nnewline', { size: 0, mtimeMs: 1, ctimeMs: 2, ino: 3, mode: 0o120777, oid: oid('d'), racy: true }],
       ]),
       dirs: new Map([
@@ -31,7 +42,10 @@ describe('stat cache file', () => {
     };
     saveStatCache(file, data);
     expect(loadStatCache(file)).toEqual(data);
-    const rootOnly: StatCacheData = { ...emptyStatCache(), dirs: new Map([['', { mtimeMs: 1, ctimeMs: 1, ino: 1, names: '', oid: undefined, count: 0, racy: false }]]) };
+    const rootOnly: StatCacheData = {
+      ...emptyStatCache(),
+      dirs: new Map([['', { mtimeMs: 1, ctimeMs: 1, ino: 1, names: '', oid: undefined, count: 0, racy: false }]]),
+    };
     saveStatCache(file, rootOnly);
     expect(loadStatCache(file)).toEqual(rootOnly);
     writeFileSync(file, 'garbage');
@@ -43,16 +57,40 @@ describe('stat cache file', () => {
     const dir = tempDir('journal');
     dirs.push(dir);
     const file = join(dir, 'c');
-    const e = (n: number, oid: string) => ({ size: n, mtimeMs: n, ctimeMs: n, ino: n, mode: 0o100644, oid: oid.repeat(40), racy: false });
-    const d = (n: number, oid: string | undefined) => ({ mtimeMs: n, ctimeMs: n, ino: n, names: 'fa', oid: oid?.repeat(40), count: 1, racy: false });
+    const e = (n: number, oid: string) => ({
+      size: n,
+      mtimeMs: n,
+      ctimeMs: n,
+      ino: n,
+      mode: 0o100644,
+      oid: oid.repeat(40),
+      racy: false,
+    });
+    const d = (n: number, oid: string | undefined) => ({
+      mtimeMs: n,
+      ctimeMs: n,
+      ino: n,
+      names: 'fa',
+      oid: oid?.repeat(40),
+      count: 1,
+      racy: false,
+    });
     const v1: StatCacheData = {
       tree: '1'.repeat(40),
       trees: new Set(['1'.repeat(40), '2'.repeat(40)]),
       entries: new Map(Array.from({ length: 200 }, (_, i) => [`f${i}`, e(i, 'a')])),
-      dirs: new Map([['', d(1, '1')], ['gone', d(2, '2')]]),
+      dirs: new Map([
+        ['', d(1, '1')],
+        ['gone', d(2, '2')],
+      ]),
     };
     saveStatCache(file, v1);
-    const v2: StatCacheData = { tree: '3'.repeat(40), trees: new Set(['3'.repeat(40), '2'.repeat(40)]), entries: new Map(v1.entries), dirs: new Map([['', d(5, '3')]]) };
+    const v2: StatCacheData = {
+      tree: '3'.repeat(40),
+      trees: new Set(['3'.repeat(40), '2'.repeat(40)]),
+      entries: new Map(v1.entries),
+      dirs: new Map([['', d(5, '3')]]),
+    };
     v2.entries.set('f1', e(1000, 'b'));
     v2.entries.delete('f2');
     v2.entries.set('new', e(7, 'c'));

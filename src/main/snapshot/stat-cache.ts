@@ -115,7 +115,16 @@ export function saveStatCache(file: string, data: StatCacheData): void {
 }
 
 function sameDir(a: DirRecord | undefined, b: DirRecord): boolean {
-  return a !== undefined && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.names === b.names && a.oid === b.oid && a.count === b.count && a.racy === b.racy;
+  return (
+    a !== undefined &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs &&
+    a.ino === b.ino &&
+    a.names === b.names &&
+    a.oid === b.oid &&
+    a.count === b.count &&
+    a.racy === b.racy
+  );
 }
 
 /**
@@ -145,7 +154,15 @@ export function persistStatCache(file: string, prev: StatCacheData, next: StatCa
     b.writeUInt32LE(n);
     return b;
   };
-  const body = Buffer.concat([encodeCache(up), count(goneFiles.length), ...stringsBlock(goneFiles), count(goneDirs.length), ...stringsBlock(goneDirs), count(goneTrees.length), ...goneTrees.map(oidBytes)]);
+  const body = Buffer.concat([
+    encodeCache(up),
+    count(goneFiles.length),
+    ...stringsBlock(goneFiles),
+    count(goneDirs.length),
+    ...stringsBlock(goneDirs),
+    count(goneTrees.length),
+    ...goneTrees.map(oidBytes),
+  ]);
   const head = Buffer.alloc(8);
   head.writeUInt32LE(body.length, 0);
   head.writeUInt32LE(crc32(body), 4);
@@ -161,7 +178,15 @@ interface StatLike {
 
 /** True when a fresh lstat matches a cached file entry closely enough to reuse its blob id. */
 export function statMatches(e: StatEntry | undefined, st: StatLike): boolean {
-  return e !== undefined && !e.racy && e.size === st.size && e.mtimeMs === st.mtimeMs && e.ctimeMs === st.ctimeMs && e.ino === st.ino && e.mode === st.mode;
+  return (
+    e !== undefined &&
+    !e.racy &&
+    e.size === st.size &&
+    e.mtimeMs === st.mtimeMs &&
+    e.ctimeMs === st.ctimeMs &&
+    e.ino === st.ino &&
+    e.mode === st.mode
+  );
 }
 
 /** True when a folder's lstat matches its record, so its cached listing is still its listing. */
@@ -174,7 +199,16 @@ export function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>
   if (a.size !== b.size) return true;
   for (const [k, d] of b) {
     const o = a.get(k);
-    if (!o || o.mtimeMs !== d.mtimeMs || o.ctimeMs !== d.ctimeMs || o.ino !== d.ino || o.oid !== d.oid || o.names !== d.names || o.racy !== d.racy) return true;
+    if (
+      !o ||
+      o.mtimeMs !== d.mtimeMs ||
+      o.ctimeMs !== d.ctimeMs ||
+      o.ino !== d.ino ||
+      o.oid !== d.oid ||
+      o.names !== d.names ||
+      o.racy !== d.racy
+    )
+      return true;
   }
   return false;
 }

@@ -61,20 +61,33 @@ describe('stat prefetch', () => {
   });
 
   it('tracks with the helper give the tree a fresh store gives after same-size edits at the end of the walk', async () => {
-    const store = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [], log: () => undefined });
+    const store = await SnapshotStore.open({
+      worktree: wt,
+      dataDir: join(base, 'data'),
+      ignoreDefaults: [],
+      log: () => undefined,
+    });
     try {
       const first = await store.track();
       expect(await store.track()).toBe(first);
       expect(await store.track()).toBe(first); // the helper is warm by now
       const edited = rels.slice(-3);
       for (const rel of edited) {
-        writeFileSync(join(wt, rel), `FILE ${rel.slice(rel.indexOf('f') + 1, rel.indexOf('.'))}\n`.slice(0, lstatSync(join(wt, rel)).size));
+        writeFileSync(
+          join(wt, rel),
+          `FILE ${rel.slice(rel.indexOf('f') + 1, rel.indexOf('.'))}\n`.slice(0, lstatSync(join(wt, rel)).size),
+        );
         const t = new Date(OLD.getTime() + 60_000);
         utimesSync(join(wt, rel), t, t);
       }
       rmSync(join(wt, rels[COUNT - 10] as string));
       const after = await store.track();
-      const fresh = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'fresh'), ignoreDefaults: [], log: () => undefined });
+      const fresh = await SnapshotStore.open({
+        worktree: wt,
+        dataDir: join(base, 'fresh'),
+        ignoreDefaults: [],
+        log: () => undefined,
+      });
       const expected = await fresh.track();
       await fresh.close();
       expect(after).not.toBe(first);

@@ -60,7 +60,10 @@ export class Prefetch {
   /** Index in `paths` the walk expects next (walk order mostly repeats the last track's). */
   private next = 0;
 
-  constructor(private readonly paths: string[], sab: SharedArrayBuffer) {
+  constructor(
+    private readonly paths: string[],
+    sab: SharedArrayBuffer,
+  ) {
     this.ctl = new Int32Array(sab, 0, 2);
     this.nums = new Float64Array(sab, 8);
   }
@@ -77,7 +80,13 @@ export class Prefetch {
       const k = i * COLS;
       const size = this.nums[k] as number;
       if (Number.isNaN(size)) return undefined;
-      return { size, mtimeMs: this.nums[k + 1] as number, ctimeMs: this.nums[k + 2] as number, ino: this.nums[k + 3] as number, mode: this.nums[k + 4] as number };
+      return {
+        size,
+        mtimeMs: this.nums[k + 1] as number,
+        ctimeMs: this.nums[k + 2] as number,
+        ino: this.nums[k + 3] as number,
+        mode: this.nums[k + 4] as number,
+      };
     }
     Atomics.store(this.ctl, 0, i + 1);
     return undefined;

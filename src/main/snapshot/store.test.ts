@@ -2,7 +2,17 @@
  * SnapshotStore on real temp folders: tree ids equal git's, ignore rules re-read per track, size limit reported,
  * plain folders, symlinks and modes, restore/revert/patch/diff behaviour, gc retention, locking, and the worker.
  */
-import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync, lstatSync, readdirSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isFailure } from '../../shared/errors';
@@ -32,7 +42,15 @@ function put(root: string, files: Record<string, string>): void {
 describe('track', () => {
   it('gives the tree id native git gives (files, exec bit, symlinks, sort order, unicode)', async () => {
     const { wt, data, base } = setup('ids');
-    put(wt, { 'a.txt': 'a\n', 'src/x.ts': 'x\n', 'src-x': 's\n', 'src.d/y': 'y\n', 'é/ü.txt': 'u\n', 'bin/run': '#!/bin/sh\n', empty: '' });
+    put(wt, {
+      'a.txt': 'a\n',
+      'src/x.ts': 'x\n',
+      'src-x': 's\n',
+      'src.d/y': 'y\n',
+      'é/ü.txt': 'u\n',
+      'bin/run': '#!/bin/sh\n',
+      empty: '',
+    });
     chmodSync(join(wt, 'bin/run'), 0o755);
     symlinkSync('../a.txt', join(wt, 'src/link'));
     mkdirSync(join(wt, 'emptydir'));
@@ -110,7 +128,11 @@ describe('track', () => {
     expect((await s1.listFiles(await s1.track())).map((f) => f.path)).toEqual(['src/a.ts']);
     await s1.close();
     const s2 = await SnapshotStore.open({ worktree: wt, dataDir: join(data, 'other'), ignoreDefaults: ['dist/'] });
-    expect((await s2.listFiles(await s2.track())).map((f) => f.path)).toEqual(['.venv/x', 'node_modules/p/i.js', 'src/a.ts']);
+    expect((await s2.listFiles(await s2.track())).map((f) => f.path)).toEqual([
+      '.venv/x',
+      'node_modules/p/i.js',
+      'src/a.ts',
+    ]);
     await s2.close();
   });
 
@@ -142,12 +164,23 @@ describe('patch, diff, diffFull', () => {
     writeFileSync(join(wt, 'bin.dat'), Buffer.from([0, 1, 2]));
     expect(await store.patch(t1)).toEqual({ hash: t1, files: ['a.txt', 'bin.dat', 'gone.txt', 'new.txt'] });
     const text = await store.diff(t1);
-    expect(text).toContain('diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n');
-    expect(text).toContain('diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n');
+    expect(text).toContain(
+      'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n-two\n+TWO\n+three\n',
+    );
+    expect(text).toContain(
+      'diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n',
+    );
     expect(text).toContain('Binary files a/bin.dat and b/bin.dat differ');
     const t2 = await store.track();
     expect(await store.diffFull(t1, t2)).toEqual([
-      { path: 'a.txt', status: 'modified', before: 'one\ntwo\n', after: 'one\nTWO\nthree\n', additions: 2, deletions: 1 },
+      {
+        path: 'a.txt',
+        status: 'modified',
+        before: 'one\ntwo\n',
+        after: 'one\nTWO\nthree\n',
+        additions: 2,
+        deletions: 1,
+      },
       { path: 'bin.dat', status: 'modified', binary: true, additions: 0, deletions: 0 },
       { path: 'gone.txt', status: 'deleted', before: 'bye\n', additions: 0, deletions: 1 },
       { path: 'new.txt', status: 'added', after: 'hi\n', additions: 1, deletions: 0 },
@@ -221,7 +254,12 @@ describe('restore and revert', () => {
     // blocked/x.txt is absent from t1, but its folder is now a link out of the tree: nothing is deleted through it.
     expect(report.failed.map((f) => f.path)).toEqual(['../escape.txt', 'blocked/x.txt']);
     const r2 = await store.revert([{ hash: t3, files: ['blocked/x.txt'] }]);
-    expect(r2.failed).toEqual([{ path: 'blocked/x.txt', reason: 'not written: parent blocked is a symlink (restore never writes through links)' }]);
+    expect(r2.failed).toEqual([
+      {
+        path: 'blocked/x.txt',
+        reason: 'not written: parent blocked is a symlink (restore never writes through links)',
+      },
+    ]);
     expect(readdirSync(join(base, 'outside'))).toEqual([]);
     const r3 = await store.revert([{ hash: t1, files: ['c.txt'] }]);
     expect(r3).toEqual({ restored: [], deleted: ['c.txt'], failed: [] });
@@ -287,6 +325,8 @@ describe('locking and worker', () => {
     expect(readFileSync(join(wt, 'a.txt'), 'utf8')).toBe('a');
     await expect(w.patch('1'.repeat(40))).rejects.toSatisfy((e) => isFailure(e, 'not_found'));
     await w.close();
-    await expect(openInWorker({ worktree: join(wt, 'missing'), dataDir: data })).rejects.toSatisfy((e) => isFailure(e, 'file_not_found'));
+    await expect(openInWorker({ worktree: join(wt, 'missing'), dataDir: data })).rejects.toSatisfy((e) =>
+      isFailure(e, 'file_not_found'),
+    );
   });
 });

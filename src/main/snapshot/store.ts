@@ -23,9 +23,26 @@ import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './object-db';
 import { EMPTY_TREE, isObjectId, type ObjectType } from './object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import { cacheStamp, dirsChanged, loadStatCache, persistStatCache, saveStatCache, type StatCacheData } from './stat-cache';
+import {
+  cacheStamp,
+  dirsChanged,
+  loadStatCache,
+  persistStatCache,
+  saveStatCache,
+  type StatCacheData,
+} from './stat-cache';
 import { TreeReader, type TreeChange, type TreeFile } from './tree-read';
-import { DEFAULT_IGNORES, DEFAULT_MAX_FILE_BYTES, DEFAULT_RETENTION_MS, type GcOptions, type GcReport, type PatchInfo, type RestoreReport, type SkippedFile, type SnapshotOptions } from './types';
+import {
+  DEFAULT_IGNORES,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_RETENTION_MS,
+  type GcOptions,
+  type GcReport,
+  type PatchInfo,
+  type RestoreReport,
+  type SkippedFile,
+  type SnapshotOptions,
+} from './types';
 import { walkDir, type WalkContext } from './walk';
 import { PREFETCH_WARM_BYTES, sharedPrefetcher } from './stat-prefetch';
 import { revertFiles, restoreChanges } from './restore';
@@ -66,30 +83,45 @@ export class SnapshotStore {
    */
   static async open(options: SnapshotOptions): Promise<SnapshotStore> {
     const projectId = options.projectId ?? 'default';
-    if (!/^[A-Za-z0-9._-]+$/.test(projectId) || projectId.startsWith('.')) throw invalid(`bad projectId ${JSON.stringify(projectId)}`, 'use letters, digits, ".", "_" or "-"');
+    if (!/^[A-Za-z0-9._-]+$/.test(projectId) || projectId.startsWith('.'))
+      throw invalid(`bad projectId ${JSON.stringify(projectId)}`, 'use letters, digits, ".", "_" or "-"');
     let worktree: string;
     try {
       worktree = realpathSync(options.worktree);
       if (!statSync(worktree).isDirectory()) throw new Error('not a folder');
     } catch {
-      throw new LandfallFailure({ code: 'file_not_found', message: `work tree ${options.worktree} is not a folder`, hint: 'open an existing project folder' });
+      throw new LandfallFailure({
+        code: 'file_not_found',
+        message: `work tree ${options.worktree} is not a folder`,
+        hint: 'open an existing project folder',
+      });
     }
     const gitdir = storeDir(options.dataDir, projectId, worktree);
-    if (gitdir === worktree || gitdir.startsWith(`${worktree}/`)) throw invalid('the data folder lies inside the work tree', 'choose a data folder outside the project');
+    if (gitdir === worktree || gitdir.startsWith(`${worktree}/`))
+      throw invalid('the data folder lies inside the work tree', 'choose a data folder outside the project');
     mkdirSync(gitdir, { recursive: true });
     if (!existsSync(join(gitdir, 'HEAD'))) await git.init({ fs: nodeFs, gitdir, bare: true });
-    const store = new SnapshotStore(worktree, gitdir, new ObjectDb(gitdir), new StoreLock(join(gitdir, 'landfall.lock')), {
-      maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-      ignoreDefaults: options.ignoreDefaults ?? DEFAULT_IGNORES,
-      log: options.log ?? ((line) => console.warn(line)),
-    });
+    const store = new SnapshotStore(
+      worktree,
+      gitdir,
+      new ObjectDb(gitdir),
+      new StoreLock(join(gitdir, 'landfall.lock')),
+      {
+        maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        ignoreDefaults: options.ignoreDefaults ?? DEFAULT_IGNORES,
+        log: options.log ?? ((line) => console.warn(line)),
+      },
+    );
     await store.run(() => store.cleanTemporaries());
     store.warmPrefetch();
     return store;
   }
 
   private run<T>(fn: () => T): Promise<T> {
-    if (this.closed) return Promise.reject(new LandfallFailure({ code: 'unavailable', message: 'snapshot store is closed', hint: 'open the store again' }));
+    if (this.closed)
+      return Promise.reject(
+        new LandfallFailure({ code: 'unavailable', message: 'snapshot store is closed', hint: 'open the store again' }),
+      );
     return this.lock.run(fn);
   }
 
@@ -107,7 +139,8 @@ export class SnapshotStore {
         continue;
       }
       for (const n of names) {
-        const orphanPack = dir === packDir && n.startsWith('pack-') && n.endsWith('.pack') && !names.includes(`${n.slice(0, -5)}.idx`);
+        const orphanPack =
+          dir === packDir && n.startsWith('pack-') && n.endsWith('.pack') && !names.includes(`${n.slice(0, -5)}.idx`);
         if (n.startsWith('tmp_') || n.includes('.tmp-') || orphanPack) unlinkSync(join(dir, n));
       }
     }
@@ -138,7 +171,8 @@ export class SnapshotStore {
    */
   private persist(prev: StatCacheData): void {
     if (!this.cache) return;
-    if (this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp) persistStatCache(this.cacheFile, prev, this.cache);
+    if (this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp)
+      persistStatCache(this.cacheFile, prev, this.cache);
     else saveStatCache(this.cacheFile, this.cache);
     this.diskInSync = true;
     this.diskStamp = cacheStamp(this.cacheFile);
@@ -149,7 +183,8 @@ export class SnapshotStore {
   }
 
   private checkHash(hash: string): void {
-    if (!isObjectId(hash)) throw invalid(`not a tree hash: ${JSON.stringify(hash)}`, 'pass a 40-hex tree hash returned by track()');
+    if (!isObjectId(hash))
+      throw invalid(`not a tree hash: ${JSON.stringify(hash)}`, 'pass a 40-hex tree hash returned by track()');
     this.reader.read(hash);
   }
 
@@ -194,11 +229,13 @@ export class SnapshotStore {
       ctx.prefetch?.end();
     }
     if (memory) return tree;
-    const changed = ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
+    const changed =
+      ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
     if (changed) this.persist(cache);
     this.lastSkipped = ctx.skipped;
-    for (const s of ctx.skipped) this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
+    for (const s of ctx.skipped)
+      this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
     return tree;
   }
 
@@ -300,7 +337,9 @@ export class SnapshotStore {
   gc(options: GcOptions): Promise<GcReport> {
     return this.run(() => {
       const cache = this.loadedCache();
-      for (const k of options.keep) if (!isObjectId(k)) throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
+      for (const k of options.keep)
+        if (!isObjectId(k))
+          throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
       // The cache file must name only objects gc keeps: bring it in line with the last track first.
       if (!this.diskInSync) this.persist(cache);
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;

@@ -85,7 +85,10 @@ export function oracleTreeId(dir: string): string | undefined {
       id = gitHash('blob', readFileSync(abs));
     }
     if (!id) continue;
-    rows.push({ key: Buffer.from(mode === '40000' ? `${name}/` : name), line: Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(id, 'hex')]) });
+    rows.push({
+      key: Buffer.from(mode === '40000' ? `${name}/` : name),
+      line: Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(id, 'hex')]),
+    });
   }
   if (rows.length === 0) return undefined;
   rows.sort((a, b) => Buffer.compare(a.key, b.key));

@@ -98,7 +98,9 @@ export class TreeReader {
     const byName = new Map<string, [TreeEntry | undefined, TreeEntry | undefined]>();
     for (const e of left) byName.set(e.name, [e, undefined]);
     for (const e of right) byName.set(e.name, [byName.get(e.name)?.[0], e]);
-    const names = [...byName.keys()].sort((x, y) => compareEntries({ name: x, mode: '100644', oid: '' }, { name: y, mode: '100644', oid: '' }));
+    const names = [...byName.keys()].sort((x, y) =>
+      compareEntries({ name: x, mode: '100644', oid: '' }, { name: y, mode: '100644', oid: '' }),
+    );
     for (const name of names) {
       const [l, r] = byName.get(name) as [TreeEntry | undefined, TreeEntry | undefined];
       if (l && r && l.mode === r.mode && l.oid === r.oid) continue;

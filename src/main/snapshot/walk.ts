@@ -11,7 +11,18 @@
  * only changed subtrees are written; a folder whose entries all came back unchanged (same count, every file a
  * cache hit, every subfolder unchanged) reuses its last tree id without encoding it. Untracked files over the size limit and special files are reported.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { hashObject } from './object-id';
 import type { IgnoreRules } from './ignore-rules';
 import type { ObjectSink } from './object-db';
@@ -61,7 +72,8 @@ const READ_ATTEMPTS = 4;
 /** The folder's names: from the cache when its stat is unchanged, else from readdir. */
 function listing(abs: string, rec: DirRecord | undefined, st: Stats): { items: Item[]; names: string } | undefined {
   if (rec && dirMatches(rec, st)) {
-    const items: Item[] = rec.names === '' ? [] : rec.names.split('/').map((n) => ({ name: n.slice(1), isDir: n[0] === 'd' }));
+    const items: Item[] =
+      rec.names === '' ? [] : rec.names.split('/').map((n) => ({ name: n.slice(1), isDir: n[0] === 'd' }));
     return { items, names: rec.names };
   }
   let dirents: Dirent[];
@@ -106,7 +118,15 @@ export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: 
   }
   if (oid) ctx.trees.add(oid);
   const racy = st.mtimeMs >= ctx.startedAt - RACY_MS;
-  ctx.dirs.set(rel, { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, names: list.names, oid, count: entries.length, racy });
+  ctx.dirs.set(rel, {
+    mtimeMs: st.mtimeMs,
+    ctimeMs: st.ctimeMs,
+    ino: st.ino,
+    names: list.names,
+    oid,
+    count: entries.length,
+    racy,
+  });
   return { oid, same: rec !== undefined && oid === rec.oid };
 }
 
@@ -171,7 +191,11 @@ function modeOfBits(mode: number): EntryMode | undefined {
 }
 
 /** The cached entry when the helper thread's lstat of `path` matches it (and it is still kept), else undefined. */
-function prefetchedHit(ctx: WalkContext, path: string, isTracked: boolean): { mode: EntryMode; oid: string; same: boolean } | undefined {
+function prefetchedHit(
+  ctx: WalkContext,
+  path: string,
+  isTracked: boolean,
+): { mode: EntryMode; oid: string; same: boolean } | undefined {
   const pre = ctx.prefetch?.take(path);
   if (!pre) return undefined;
   const mode = modeOfBits(pre.mode);
@@ -183,7 +207,12 @@ function prefetchedHit(ctx: WalkContext, path: string, isTracked: boolean): { mo
 }
 
 /** One file or symlink: its mode and blob id, from the stat cache or by reading it. */
-function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boolean): { mode: EntryMode; oid: string; same: boolean } | 'dir' | undefined {
+function fileEntry(
+  ctx: WalkContext,
+  abs: string,
+  path: string,
+  isTracked: boolean,
+): { mode: EntryMode; oid: string; same: boolean } | 'dir' | undefined {
   const hit = prefetchedHit(ctx, path, isTracked);
   if (hit) return hit;
   let st: Stats;
@@ -220,7 +249,8 @@ function fileEntry(ctx: WalkContext, abs: string, path: string, isTracked: boole
   const racy = !got.stable || s.mtimeMs >= ctx.startedAt - RACY_MS;
   const entry = { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode, oid, racy };
   // Worth saving: a new id or stat data, or a racy entry that can now be trusted (else every reopen re-hashes it).
-  if (!cached || cached.oid !== oid || cached.racy !== racy || !statMatches({ ...cached, racy: false }, s)) ctx.dirty = true;
+  if (!cached || cached.oid !== oid || cached.racy !== racy || !statMatches({ ...cached, racy: false }, s))
+    ctx.dirty = true;
   ctx.entries.set(path, entry);
   return { mode: finalMode, oid, same: false };
 }
@@ -253,7 +283,8 @@ function readStable(abs: string): Read | undefined {
       const before = fstatSync(fd);
       const bytes = readFileSync(fd);
       const after = fstatSync(fd);
-      const stable = after.size === bytes.length && after.mtimeMs === before.mtimeMs && after.ctimeMs === before.ctimeMs;
+      const stable =
+        after.size === bytes.length && after.mtimeMs === before.mtimeMs && after.ctimeMs === before.ctimeMs;
       last = { bytes, st: after, stable };
       if (stable) return last;
     } catch {

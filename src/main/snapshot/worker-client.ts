@@ -32,7 +32,11 @@ function defaultWorkerUrl(): URL {
 /** Starts a TypeScript worker script through tsx's loader (development and tests, where sources are not built). */
 function tsWorker(url: URL, workerData: unknown): Worker {
   // require.resolve gives the CommonJS build; the worker imports the ESM build beside it.
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const api = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const boot = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(boot, { eval: true, workerData });
 }
@@ -54,7 +58,9 @@ export class SnapshotWorker {
   static async open(options: SnapshotOptions & { workerUrl?: URL }): Promise<SnapshotWorker> {
     const { log, workerUrl, ...data } = options;
     const url = workerUrl ?? defaultWorkerUrl();
-    const w = new SnapshotWorker(url.pathname.endsWith('.ts') ? tsWorker(url, data) : new Worker(url, { workerData: data }));
+    const w = new SnapshotWorker(
+      url.pathname.endsWith('.ts') ? tsWorker(url, data) : new Worker(url, { workerData: data }),
+    );
     w.log = log ?? ((line) => console.warn(line));
     try {
       await w.call('ready');
@@ -77,7 +83,12 @@ export class SnapshotWorker {
     this.pending.delete(m.id);
     if (m.skipped) this.lastSkipped = m.skipped;
     if (m.ok) p.resolve(m.value);
-    else p.reject(new LandfallFailure(m.error ?? { code: 'internal', message: 'snapshot worker failed', hint: 'report this as a bug' }));
+    else
+      p.reject(
+        new LandfallFailure(
+          m.error ?? { code: 'internal', message: 'snapshot worker failed', hint: 'report this as a bug' },
+        ),
+      );
   }
 
   private failAll(e: unknown): void {

@@ -35,7 +35,9 @@ port.on('message', (call: Call) => {
       port.postMessage({ id: call.id, ok: true, value, skipped: store.lastSkipped });
       if (call.method === 'close') port.close();
     } catch (e) {
-      const error = isFailure(e) ? e.error : { code: 'internal', message: e instanceof Error ? e.message : String(e), hint: 'report this as a bug' };
+      const error = isFailure(e)
+        ? e.error
+        : { code: 'internal', message: e instanceof Error ? e.message : String(e), hint: 'report this as a bug' };
       port.postMessage({ id: call.id, ok: false, error });
     }
   })();

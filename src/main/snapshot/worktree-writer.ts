@@ -6,14 +6,34 @@
  * final name was removed (the link itself, never its target). Contents equal to what is on disk are not
  * rewritten (mtimes stay, editors do not reload). Folders emptied by deletions are removed afterwards.
  */
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
 import { LandfallFailure } from '../../shared/errors';
 import type { ObjectDb } from './object-db';
 import type { EntryMode } from './tree';
 
 /** A failure to write one path: becomes a `failed` row of the report. */
 function refuse(path: string, reason: string): never {
-  throw new LandfallFailure({ code: 'io_error', message: reason, hint: 'fix the path by hand, then revert again', data: { path } });
+  throw new LandfallFailure({
+    code: 'io_error',
+    message: reason,
+    hint: 'fix the path by hand, then revert again',
+    data: { path },
+  });
 }
 
 function lstatOrUndefined(abs: string): Stats | undefined {
@@ -32,7 +52,10 @@ export class WorktreeWriter {
   /** Folders this writer created: nothing else can be in them but what it wrote (checked again by O_EXCL). */
   private readonly madeDirs = new Set<string>();
 
-  constructor(private readonly root: string, private readonly db: ObjectDb) {}
+  constructor(
+    private readonly root: string,
+    private readonly db: ObjectDb,
+  ) {}
 
   /** Throws unless `path` is a clean relative path outside any `.git`. */
   static check(path: string): void {
@@ -87,10 +110,16 @@ export class WorktreeWriter {
     }
     if (mode === '120000') return this.writeLink(abs, st?.isDirectory() ? undefined : st, obj.content);
     if (st?.isSymbolicLink()) unlinkSync(abs);
-    else if (st?.isFile() && st.size === obj.content.length && sameExec(st.mode, mode) && readFileSync(abs).equals(obj.content)) return false;
+    else if (
+      st?.isFile() &&
+      st.size === obj.content.length &&
+      sameExec(st.mode, mode) &&
+      readFileSync(abs).equals(obj.content)
+    )
+      return false;
     const { fd, created } = openForWrite(abs, mode, !st);
     try {
-      for (let off = 0; off < obj.content.length; ) off += writeSync(fd, obj.content, off, obj.content.length - off);
+      for (let off = 0; off < obj.content.length;) off += writeSync(fd, obj.content, off, obj.content.length - off);
       // A file this call created got 0o666 & ~umask: no exec bit, right for 100644, so no fstat is needed.
       if (created && mode !== '100755') return true;
       const cur = fstatSync(fd).mode & 0o7777;

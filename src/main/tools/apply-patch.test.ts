@@ -34,20 +34,40 @@ describe('apply_patch tool', () => {
     await ws.put('old.txt', 'x\n');
     await ws.run(readTool, { filePath: 'a.txt' });
     await ws.run(readTool, { filePath: 'old.txt' });
-    const out = await ws.run(applyPatchTool, { patchText: patch('*** Update File: a.txt', '@@', '-1', '+2', '*** Add File: n.txt', '+n', '*** Delete File: old.txt') });
+    const out = await ws.run(applyPatchTool, {
+      patchText: patch(
+        '*** Update File: a.txt',
+        '@@',
+        '-1',
+        '+2',
+        '*** Add File: n.txt',
+        '+n',
+        '*** Delete File: old.txt',
+      ),
+    });
     expect(out.ok && out.output).toBe('Success. Updated the following files:\nM a.txt\nA n.txt\nD old.txt');
     expect(out.ok && out.metadata.landed).toEqual(['a.txt', 'n.txt', 'old.txt']);
     expect(await ws.raw('a.txt')).toBe('2\n');
     expect(await ws.raw('n.txt')).toBe('n\n');
   });
 
-  it('asks once with every file\'s diff; a refusal writes nothing', async () => {
+  it("asks once with every file's diff; a refusal writes nothing", async () => {
     await ws.put('a.txt', '1\n');
     await ws.run(readTool, { filePath: 'a.txt' });
     const asked: PermissionRequest[] = [];
     const out = await ws.run(
       applyPatchTool,
-      { patchText: patch('*** Update File: a.txt', '*** Move to: b/a.txt', '@@', '-1', '+2', '*** Add File: c.txt', '+c') },
+      {
+        patchText: patch(
+          '*** Update File: a.txt',
+          '*** Move to: b/a.txt',
+          '@@',
+          '-1',
+          '+2',
+          '*** Add File: c.txt',
+          '+c',
+        ),
+      },
       {
         ask: async (req) => {
           asked.push(req);
@@ -77,9 +97,24 @@ describe('apply_patch tool', () => {
         return { text: 'e.ts:2:14 error TS2322', diagnostics: {} };
       },
     };
-    const out = await ws.run(applyPatchTool, { patchText: patch('*** Update File: e.ts', '@@', ' export const a: number = 1;', '+export const b: boolean = 123;', '*** Add File: n.ts', '+export const c: string = 5;') }, { diagnostics });
+    const out = await ws.run(
+      applyPatchTool,
+      {
+        patchText: patch(
+          '*** Update File: e.ts',
+          '@@',
+          ' export const a: number = 1;',
+          '+export const b: boolean = 123;',
+          '*** Add File: n.ts',
+          '+export const c: string = 5;',
+        ),
+      },
+      { diagnostics },
+    );
     expect(calls).toEqual([['e.ts', 'n.ts']]);
-    expect(out.ok && out.output).toBe('Success. Updated the following files:\nM e.ts\nA n.ts\n\ne.ts:2:14 error TS2322');
+    expect(out.ok && out.output).toBe(
+      'Success. Updated the following files:\nM e.ts\nA n.ts\n\ne.ts:2:14 error TS2322',
+    );
   });
 
   it('an Add onto an existing file is refused as exists', async () => {

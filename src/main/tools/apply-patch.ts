@@ -37,7 +37,9 @@ async function approve(ctx: ToolContext, files: PatchFileResult[]) {
   return fail(
     'permission_denied',
     `The user did not allow apply_patch on ${patterns.join(', ')}.`,
-    answer.reason ? `The user said: ${answer.reason}` : 'Ask the user how to proceed instead of retrying the same patch.',
+    answer.reason
+      ? `The user said: ${answer.reason}`
+      : 'Ask the user how to proceed instead of retrying the same patch.',
     { paths: patterns },
   );
 }
@@ -68,7 +70,8 @@ async function executeApplyPatch(input: ApplyPatchInput, ctx: ToolContext): Prom
   const { files, landed, summary } = result.value;
   return {
     ok: true,
-    title: files.length === 1 ? `apply_patch ${files[0]?.movePath ?? files[0]?.path}` : `apply_patch ${files.length} files`,
+    title:
+      files.length === 1 ? `apply_patch ${files[0]?.movePath ?? files[0]?.path}` : `apply_patch ${files.length} files`,
     output: withDiagnostics(summary, diagnosticsText),
     metadata: { files, diffs: files.map((f) => f.change), landed, diagnostics: diagnostics?.diagnostics },
   };

@@ -58,7 +58,11 @@ describe('bash', () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(), 300);
-    const o = await ws.run(bashTool, { command: "trap '' TERM; echo started; sleep 30 & echo $! > child.pid; wait" }, { signal: controller.signal });
+    const o = await ws.run(
+      bashTool,
+      { command: "trap '' TERM; echo started; sleep 30 & echo $! > child.pid; wait" },
+      { signal: controller.signal },
+    );
     expect(!o.ok && o.error.code).toBe('interrupted');
     expect(!o.ok && o.error.message).toContain('started');
     expect(Date.now() - started).toBeLessThan(6000);
@@ -79,7 +83,9 @@ describe('bash', () => {
     if (!o.ok) return;
     expect(o.metadata.outputCapped).toBe(true);
     expect(o.output).not.toContain('done-marker');
-    expect(o.output).toMatch(/\(stopped: the output passed \d+ MB; the command and its child processes were stopped\)$/);
+    expect(o.output).toMatch(
+      /\(stopped: the output passed \d+ MB; the command and its child processes were stopped\)$/,
+    );
     expect(o.metadata.chars as number).toBeLessThanOrEqual(MAX_CAPTURE_BYTES);
   });
 });

@@ -26,7 +26,13 @@ const KILL_GRACE_MS = 2_000;
 
 const bashInput = z.object({
   command: z.string().min(1).describe('The command to run with bash in the project folder.'),
-  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Milliseconds before the command is stopped (default ${DEFAULT_TIMEOUT_MS}).`),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Milliseconds before the command is stopped (default ${DEFAULT_TIMEOUT_MS}).`),
   description: z.string().optional().describe('Five to ten words saying what the command does.'),
 });
 export type BashInput = z.infer<typeof bashInput>;
@@ -52,7 +58,12 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn('bash', ['-c', command], {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
+    });
     const chunks: Buffer[] = [];
     let kept = 0;
     let capped = false;
@@ -62,7 +73,7 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
     const stop = (): void => {
       if (child.pid === undefined) return;
       killGroup(child.pid, 'SIGTERM');
-      killTimer ??= setTimeout(() => child.pid !== undefined && killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+      killTimer ??= setTimeout(() => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -92,7 +103,14 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
       signal?.removeEventListener('abort', onAbort);
       if (killTimer && !(timedOut || aborted || capped)) clearTimeout(killTimer);
       const e = exit ?? { code: null, sig: null };
-      resolve({ output: Buffer.concat(chunks).toString('utf8'), exitCode: e.code, signal: e.sig, timedOut, aborted, capped });
+      resolve({
+        output: Buffer.concat(chunks).toString('utf8'),
+        exitCode: e.code,
+        signal: e.sig,
+        timedOut,
+        aborted,
+        capped,
+      });
     };
     child.on('error', (err) => {
       chunks.push(Buffer.from(`\n${err.message}\n`));
@@ -134,16 +152,33 @@ function statusLine(run: Run, timeoutMs: number): string {
 
 async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutcome> {
   if (ctx.ask) {
-    const answer = await ctx.ask({ tool: 'bash', permission: 'bash', patterns: [input.command], title: input.description ?? input.command });
+    const answer = await ctx.ask({
+      tool: 'bash',
+      permission: 'bash',
+      patterns: [input.command],
+      title: input.description ?? input.command,
+    });
     if (!answer.allow) {
-      return failed(fail('permission_denied', `The user did not allow: ${input.command}`, answer.reason ? `The user said: ${answer.reason}` : 'Ask the user how to proceed.').error);
+      return failed(
+        fail(
+          'permission_denied',
+          `The user did not allow: ${input.command}`,
+          answer.reason ? `The user said: ${answer.reason}` : 'Ask the user how to proceed.',
+        ).error,
+      );
     }
   }
   const timeout = input.timeout ?? DEFAULT_TIMEOUT_MS;
   const run = await runCommand(input.command, ctx.root, timeout, ctx.signal);
   const shown = await shownOutput(run.output, ctx);
   if (run.aborted) {
-    return failed(fail('interrupted', `The command was stopped by the user. Output so far:\n${shown.text}`, 'Ask the user before running it again.').error);
+    return failed(
+      fail(
+        'interrupted',
+        `The command was stopped by the user. Output so far:\n${shown.text}`,
+        'Ask the user before running it again.',
+      ).error,
+    );
   }
   const status = statusLine(run, timeout);
   const output = `${shown.text}${shown.text.endsWith('\n') || shown.text === '' ? '' : '\n'}${status}`;
@@ -151,13 +186,21 @@ async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutc
     ok: true,
     title: input.description ?? input.command,
     output,
-    metadata: { exitCode: run.exitCode, signal: run.signal, timedOut: run.timedOut, outputCapped: run.capped, fullOutputPath: shown.fullOutputPath, chars: run.output.length },
+    metadata: {
+      exitCode: run.exitCode,
+      signal: run.signal,
+      timedOut: run.timedOut,
+      outputCapped: run.capped,
+      fullOutputPath: shown.fullOutputPath,
+      chars: run.output.length,
+    },
   };
 }
 
 export const bashTool: ToolDefinition<BashInput> = {
   name: 'bash',
-  description: 'Run a shell command (bash) in the project folder. Output over 30,000 characters is shortened; the full text is kept in a file.',
+  description:
+    'Run a shell command (bash) in the project folder. Output over 30,000 characters is shortened; the full text is kept in a file.',
   input: bashInput,
   execute: executeBash,
 };

@@ -53,10 +53,15 @@ export async function commitWrite(
   try {
     await writeFileAtomic(r.real, after.bytes, before.mode === undefined ? {} : { mode: before.mode });
   } catch (e) {
-    return fail('io_error', `Could not write ${r.rel}: ${(e as Error).message}`, 'Check the file and folder permissions; nothing was changed.', {
-      path: r.rel,
-      errno: (e as NodeJS.ErrnoException).code,
-    });
+    return fail(
+      'io_error',
+      `Could not write ${r.rel}: ${(e as Error).message}`,
+      'Check the file and folder permissions; nothing was changed.',
+      {
+        path: r.rel,
+        errno: (e as NodeJS.ErrnoException).code,
+      },
+    );
   }
   const written = await fsp.readFile(r.real);
   await recordWrite(ctx, r.real, written);

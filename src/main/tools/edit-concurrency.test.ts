@@ -30,13 +30,16 @@ describe('edit: concurrency (per-file lock)', () => {
     const gate = new Promise<void>((r) => (release = r));
     let firstAsked!: () => void;
     const asked = new Promise<void>((r) => (firstAsked = r));
-    const first = edit({ filePath: 'two.txt', oldString: 'top', newString: 'TOP' }, {
-      ask: async () => {
-        firstAsked();
-        await gate; // held inside the lock, after matching, before writing
-        return { allow: true };
+    const first = edit(
+      { filePath: 'two.txt', oldString: 'top', newString: 'TOP' },
+      {
+        ask: async () => {
+          firstAsked();
+          await gate; // held inside the lock, after matching, before writing
+          return { allow: true };
+        },
       },
-    });
+    );
     await asked;
     const second = edit({ filePath: 'two.txt', oldString: 'bottom', newString: 'BOTTOM' });
     await new Promise((r) => setTimeout(r, 30));
@@ -58,7 +61,9 @@ describe('edit: concurrency (per-file lock)', () => {
     for (let round = 0; round < 20; round++) {
       await given('n.txt', seq);
       const lines = [10, 20, 30, 40, 50, 60, 70, 80];
-      const outs = await Promise.all(lines.map((n) => edit({ filePath: 'n.txt', oldString: `\n${n}\n`, newString: `\nL${n}\n` })));
+      const outs = await Promise.all(
+        lines.map((n) => edit({ filePath: 'n.txt', oldString: `\n${n}\n`, newString: `\nL${n}\n` })),
+      );
       expect(outs.map(codeOf)).toEqual(lines.map(() => 'ok'));
       let expected = seq;
       for (const n of lines) expected = expected.replace(`\n${n}\n`, `\nL${n}\n`);
@@ -87,12 +92,15 @@ describe('edit: concurrency (per-file lock)', () => {
       await new Promise((r) => setTimeout(r, 30));
       inside = false;
     });
-    const o = await edit({ filePath: 'alias.ts', oldString: 'a', newString: 'A' }, {
-      ask: async () => {
-        expect(inside).toBe(false);
-        return { allow: true };
+    const o = await edit(
+      { filePath: 'alias.ts', oldString: 'a', newString: 'A' },
+      {
+        ask: async () => {
+          expect(inside).toBe(false);
+          return { allow: true };
+        },
       },
-    });
+    );
     await held;
     expect(codeOf(o)).toBe('ok');
     expect(await ws.raw('src/lib.ts')).toBe('A\nb\n');

@@ -41,9 +41,18 @@ export async function editExistingFile(
   const bytes = encodeText(afterText, f.encoding);
   if (!bytes.ok) return failed(bytes.error);
   if (bytes.value.equals(f.bytes)) {
-    return failed(fail('no_change', `The edit would leave ${r.rel} byte-identical.`, 'Send an edit that changes the text.').error);
+    return failed(
+      fail('no_change', `The edit would leave ${r.rel} byte-identical.`, 'Send an edit that changes the text.').error,
+    );
   }
-  const committed = await commitWrite(ctx, tool, r, { text: f.text, bytes: f.bytes, mode: f.mode }, { text: afterText, bytes: bytes.value }, false);
+  const committed = await commitWrite(
+    ctx,
+    tool,
+    r,
+    { text: f.text, bytes: f.bytes, mode: f.mode },
+    { text: afterText, bytes: bytes.value },
+    false,
+  );
   if (!committed.ok) return failed(committed.error);
   const { diff, diagnosticsText, diagnostics } = committed.value;
   return {

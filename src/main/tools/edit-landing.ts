@@ -29,13 +29,22 @@ function countOccurrences(text: string, needle: string): number {
  * occurrences. Errors: the engine's (`not_found`, `ambiguous`, `no_change`, `too_broad`, `already_applied`,
  * `search_budget`), and `stale` when `stale` is set and oldString is not exactly and uniquely present.
  */
-export function landEdit(text: string, oldString: string, newString: string, options: { replaceAll: boolean; stale: boolean; rel: string }): Result<Landing> {
+export function landEdit(
+  text: string,
+  oldString: string,
+  newString: string,
+  options: { replaceAll: boolean; stale: boolean; rel: string },
+): Result<Landing> {
   const oldIn = stripBomChar(oldString);
   const newIn = stripBomChar(newString);
   if (toLineEnding(oldIn, '\n') === toLineEnding(newIn, '\n')) {
     if (oldIn !== newIn) {
       const eol = lineEnding(text) === '\r\n' ? 'CRLF' : 'LF';
-      return fail('no_change', `oldString and newString differ only in line endings; ${options.rel} keeps its ${eol} line endings, so nothing would change.`, 'Line endings are preserved automatically; send an edit that changes text.');
+      return fail(
+        'no_change',
+        `oldString and newString differ only in line endings; ${options.rel} keeps its ${eol} line endings, so nothing would change.`,
+        'Line endings are preserved automatically; send an edit that changes text.',
+      );
     }
     return fail('no_change', 'oldString and newString are identical.', 'Send the text you want in newString.');
   }
@@ -54,7 +63,12 @@ export function landEdit(text: string, oldString: string, newString: string, opt
   const landed = replace(text, oldIn, newIn, { replaceAll: options.replaceAll });
   if (!landed.ok) return landed;
   if (options.stale && !EXACT_RUNGS.has(landed.value.rung)) {
-    return fail('stale', `${options.rel} changed on disk since you last read it.`, `Read ${options.rel} again and base your edit on its current content.`, { path: options.rel });
+    return fail(
+      'stale',
+      `${options.rel} changed on disk since you last read it.`,
+      `Read ${options.rel} again and base your edit on its current content.`,
+      { path: options.rel },
+    );
   }
   return ok(landed.value);
 }

@@ -1,4 +1,13 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileChange } from '../../shared/model';
@@ -32,7 +41,8 @@ describe('edit: landing and reporting', () => {
       file: 'a.txt',
       additions: 1,
       deletions: 1,
-      patch: '===================================================================\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n',
+      patch:
+        '===================================================================\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n',
     });
     expect(await ws.raw('a.txt')).toBe('one\nTWO\nthree\n');
   });
@@ -91,8 +101,12 @@ describe('edit: line endings', () => {
 
   it('B16: inserting lines into a CRLF .pas unit keeps every line CRLF', async () => {
     await given('Unit1.pas', 'unit Unit1;\r\n\r\ninterface\r\n\r\nimplementation\r\n\r\nend.\r\n');
-    expect(codeOf(await edit({ filePath: 'Unit1.pas', oldString: 'interface', newString: 'interface\n\nuses SysUtils;' }))).toBe('ok');
-    expect(await ws.raw('Unit1.pas')).toBe('unit Unit1;\r\n\r\ninterface\r\n\r\nuses SysUtils;\r\n\r\nimplementation\r\n\r\nend.\r\n');
+    expect(
+      codeOf(await edit({ filePath: 'Unit1.pas', oldString: 'interface', newString: 'interface\n\nuses SysUtils;' })),
+    ).toBe('ok');
+    expect(await ws.raw('Unit1.pas')).toBe(
+      'unit Unit1;\r\n\r\ninterface\r\n\r\nuses SysUtils;\r\n\r\nimplementation\r\n\r\nend.\r\n',
+    );
   });
 
   it('B14: strings that differ only in line endings are no_change, said as such', async () => {
@@ -158,7 +172,7 @@ describe('edit: BOM and encodings', () => {
 });
 
 describe('edit: observed versions', () => {
-  it('not_observed for a file the session never read (another session\'s read does not count)', async () => {
+  it("not_observed for a file the session never read (another session's read does not count)", async () => {
     await ws.put('cfg.py', 'A = 1\n');
     expect(codeOf(await edit({ filePath: 'cfg.py', oldString: 'A = 1', newString: 'A = 2' }))).toBe('not_observed');
     await ws.run(readTool, { filePath: 'cfg.py' }, { sessionId: 'other' });
@@ -188,12 +202,15 @@ describe('edit: observed versions', () => {
 
   it('a file changed while the permission prompt is open is not overwritten (stale)', async () => {
     await given('p.txt', 'v1\n');
-    const o = await edit({ filePath: 'p.txt', oldString: 'v1', newString: 'v2' }, {
-      ask: async () => {
-        writeFileSync(path.join(ws.root, 'p.txt'), 'user\n');
-        return { allow: true };
+    const o = await edit(
+      { filePath: 'p.txt', oldString: 'v1', newString: 'v2' },
+      {
+        ask: async () => {
+          writeFileSync(path.join(ws.root, 'p.txt'), 'user\n');
+          return { allow: true };
+        },
       },
-    });
+    );
     expect(codeOf(o)).toBe('stale');
     expect(await ws.raw('p.txt')).toBe('user\n');
   });
@@ -202,7 +219,15 @@ describe('edit: observed versions', () => {
 describe('edit: bug reproductions', () => {
   it('B24: an appended method appears exactly once', async () => {
     await given('Form.java', 'class Form {\n  void a() {}\n}\n');
-    expect(codeOf(await edit({ filePath: 'Form.java', oldString: '  void a() {}\n}', newString: '  void a() {}\n  void b() {}\n}' }))).toBe('ok');
+    expect(
+      codeOf(
+        await edit({
+          filePath: 'Form.java',
+          oldString: '  void a() {}\n}',
+          newString: '  void a() {}\n  void b() {}\n}',
+        }),
+      ),
+    ).toBe('ok');
     const text = await ws.raw('Form.java');
     expect(text).toBe('class Form {\n  void a() {}\n  void b() {}\n}\n');
     expect(text.split('void b').length - 1).toBe(1);
@@ -234,25 +259,39 @@ describe('edit: permission and diagnostics', () => {
   it('asks with a preview diff before writing; the answer no leaves the file untouched', async () => {
     await given('a.txt', 'x\n');
     const asked: PermissionRequest[] = [];
-    const o = await edit({ filePath: 'a.txt', oldString: 'x', newString: 'y' }, {
-      ask: async (r) => {
-        asked.push(r);
-        return { allow: false };
+    const o = await edit(
+      { filePath: 'a.txt', oldString: 'x', newString: 'y' },
+      {
+        ask: async (r) => {
+          asked.push(r);
+          return { allow: false };
+        },
       },
-    });
+    );
     expect(codeOf(o)).toBe('permission_denied');
-    expect((asked[0]?.preview as FileChange[])[0]).toMatchObject({ file: 'a.txt', additions: 1, deletions: 1, patch: expect.stringContaining('-x\n+y') });
+    expect((asked[0]?.preview as FileChange[])[0]).toMatchObject({
+      file: 'a.txt',
+      additions: 1,
+      deletions: 1,
+      patch: expect.stringContaining('-x\n+y'),
+    });
     expect(await ws.raw('a.txt')).toBe('x\n');
   });
 
   it('calls afterWrite with the real path inside the lock and appends its text', async () => {
     await given('e.ts', 'export const a: number = "x";\n');
-    const o = await edit({ filePath: 'e.ts', oldString: '"x"', newString: '1' }, {
-      diagnostics: {
-        touch: () => undefined,
-        afterWrite: async (paths, opts) => ({ text: `checked ${path.basename(paths[0] ?? '')} other=${opts.reportOtherFiles}`, diagnostics: {} }),
+    const o = await edit(
+      { filePath: 'e.ts', oldString: '"x"', newString: '1' },
+      {
+        diagnostics: {
+          touch: () => undefined,
+          afterWrite: async (paths, opts) => ({
+            text: `checked ${path.basename(paths[0] ?? '')} other=${opts.reportOtherFiles}`,
+            diagnostics: {},
+          }),
+        },
       },
-    });
+    );
     expect(o.ok && o.output).toBe('e.ts: Edited line 1 (rung simple, exact match).\n\nchecked e.ts other=false');
   });
 });

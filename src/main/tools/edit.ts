@@ -20,40 +20,73 @@ import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 
 const editInput = z.object({
   filePath: z.string().min(1).describe('File to edit, relative to the project root.'),
-  oldString: z.string().describe('The exact text to replace, copied from the file (without the "N: " line prefixes). Empty creates a new file.'),
+  oldString: z
+    .string()
+    .describe(
+      'The exact text to replace, copied from the file (without the "N: " line prefixes). Empty creates a new file.',
+    ),
   newString: z.string().describe('The text to put in its place.'),
-  replaceAll: z.boolean().optional().describe('Replace every occurrence of oldString (default false: it must occur once).'),
+  replaceAll: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence of oldString (default false: it must occur once).'),
 });
 export type EditInput = z.infer<typeof editInput>;
 
 async function createFile(input: EditInput, ctx: ToolContext, r: ResolvedPath): Promise<ToolOutcome> {
   if (r.exists) {
     return failed(
-      fail('exists', `${r.rel} already exists; an empty oldString only creates new files.`, 'To add text, put the lines next to where it goes in oldString and repeat them in newString with your addition; to replace the whole file, read it and use write.', { path: r.rel }).error,
+      fail(
+        'exists',
+        `${r.rel} already exists; an empty oldString only creates new files.`,
+        'To add text, put the lines next to where it goes in oldString and repeat them in newString with your addition; to replace the whole file, read it and use write.',
+        { path: r.rel },
+      ).error,
     );
   }
   const created = newFileContent(input.newString);
   if (!created.ok) return failed(created.error);
   const committed = await commitWrite(ctx, 'edit', r, { text: '', bytes: null }, created.value, false);
   if (!committed.ok) return failed(committed.error);
-  const output = withDiagnostics(`Created ${r.rel} (${committed.value.diff.additions} lines).`, committed.value.diagnosticsText);
-  return { ok: true, title: `edit ${r.rel}`, output, metadata: { diff: committed.value.diff, created: true, diagnostics: committed.value.diagnostics?.diagnostics } };
+  const output = withDiagnostics(
+    `Created ${r.rel} (${committed.value.diff.additions} lines).`,
+    committed.value.diagnosticsText,
+  );
+  return {
+    ok: true,
+    title: `edit ${r.rel}`,
+    output,
+    metadata: { diff: committed.value.diff, created: true, diagnostics: committed.value.diagnostics?.diagnostics },
+  };
 }
 
 function describe(rel: string, landing: Landing, staleNote: boolean): string {
-  const note = staleNote ? `\nNote: ${rel} had changed on disk since you last read it; your oldString was found exactly once in the current content and the edit was applied there. Read the file again before further edits elsewhere.` : '';
+  const note = staleNote
+    ? `\nNote: ${rel} had changed on disk since you last read it; your oldString was found exactly once in the current content and the edit was applied there. Read the file again before further edits elsewhere.`
+    : '';
   return `${rel}: ${describeLanding(landing)}${note}`;
 }
 
 function landOne(input: EditInput, rel: string): (text: string, stale: boolean) => Result<Landed> {
   return (text, stale) => {
-    const landing = landEdit(text, input.oldString, input.newString, { replaceAll: input.replaceAll ?? false, stale, rel });
+    const landing = landEdit(text, input.oldString, input.newString, {
+      replaceAll: input.replaceAll ?? false,
+      stale,
+      rel,
+    });
     if (!landing.ok) return landing;
     const v = landing.value;
     return ok({
       content: v.content,
       summary: describe(rel, v, stale),
-      metadata: { rung: v.rung, startLine: v.startLine, endLine: v.endLine, replacements: v.replacements, corrections: v.corrections, staleApplied: stale },
+      metadata: {
+        rung: v.rung,
+        startLine: v.startLine,
+        endLine: v.endLine,
+        replacements: v.replacements,
+        corrections: v.corrections,
+        staleApplied: stale,
+      },
     });
   };
 }
@@ -66,7 +99,14 @@ async function executeEdit(input: EditInput, ctx: ToolContext): Promise<ToolOutc
   return withFileLock(r.real, async () => {
     if (input.oldString === '') return createFile(input, ctx, r);
     if (!r.exists) {
-      return failed(fail('file_not_found', `${r.rel} does not exist.`, 'Check the path with glob; to create a new file use write, or edit with an empty oldString.', { path: r.rel }).error);
+      return failed(
+        fail(
+          'file_not_found',
+          `${r.rel} does not exist.`,
+          'Check the path with glob; to create a new file use write, or edit with an empty oldString.',
+          { path: r.rel },
+        ).error,
+      );
     }
     return editExistingFile(ctx, 'edit', r, landOne(input, r.rel));
   });

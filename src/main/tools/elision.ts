@@ -39,7 +39,10 @@ export function newPlaceholderLines(before: string, after: string): string[] {
  * The elision verdict for replacing `before` with `after`: undefined when fine, else the placeholder lines and
  * the line counts (for the error the model reads).
  */
-export function detectElision(before: string, after: string): { placeholders: string[]; oldLines: number; newLines: number } | undefined {
+export function detectElision(
+  before: string,
+  after: string,
+): { placeholders: string[]; oldLines: number; newLines: number } | undefined {
   const oldLines = lines(before).length;
   const newLines = lines(after).length;
   const lost = oldLines - newLines;

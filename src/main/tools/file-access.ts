@@ -23,7 +23,12 @@ export function failed(error: LandfallError): ToolFailure {
  * Ask `ctx.ask` whether `tool` may write `resolved` (preview diff attached). No `ask` in the context means
  * allowed. Error: `permission_denied` with the user's reason as the hint.
  */
-export async function askToWrite(ctx: ToolContext, tool: string, resolved: ResolvedPath, preview: FileChange): Promise<Result<void>> {
+export async function askToWrite(
+  ctx: ToolContext,
+  tool: string,
+  resolved: ResolvedPath,
+  preview: FileChange,
+): Promise<Result<void>> {
   if (!ctx.ask) return ok(undefined);
   const answer = await ctx.ask({
     tool,
@@ -36,7 +41,9 @@ export async function askToWrite(ctx: ToolContext, tool: string, resolved: Resol
   return fail(
     'permission_denied',
     `The user did not allow ${tool} on ${resolved.rel}.`,
-    answer.reason ? `The user said: ${answer.reason}` : 'Ask the user how to proceed instead of retrying the same change.',
+    answer.reason
+      ? `The user said: ${answer.reason}`
+      : 'Ask the user how to proceed instead of retrying the same change.',
     { path: resolved.rel },
   );
 }

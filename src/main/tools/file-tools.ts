@@ -12,4 +12,13 @@ import { writeTool } from './write';
 export { bashTool, editTool, globTool, grepTool, listTool, multieditTool, readTool, writeTool };
 
 /** Every file tool, in the order a model is shown them. Input types differ, hence the widened element type. */
-export const fileTools = [readTool, editTool, multieditTool, writeTool, listTool, globTool, grepTool, bashTool] as unknown as ToolDefinition[];
+export const fileTools = [
+  readTool,
+  editTool,
+  multieditTool,
+  writeTool,
+  listTool,
+  globTool,
+  grepTool,
+  bashTool,
+] as unknown as ToolDefinition[];

@@ -37,20 +37,34 @@ function leavesFolder(pattern: string): boolean {
 
 async function executeGlob(input: GlobInput, ctx: ToolContext): Promise<ToolOutcome> {
   if (leavesFolder(input.pattern)) {
-    return failed(fail('invalid_input', `The pattern ${input.pattern} leaves the search folder.`, 'Patterns are relative to `path` (the project root by default); to search another folder inside the project, set path.').error);
+    return failed(
+      fail(
+        'invalid_input',
+        `The pattern ${input.pattern} leaves the search folder.`,
+        'Patterns are relative to `path` (the project root by default); to search another folder inside the project, set path.',
+      ).error,
+    );
   }
   const resolved = await resolveToolPath(ctx, input.path ?? '.');
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
   const isMatch = picomatch(input.pattern, { dot: true });
   const prefix = r.rel === '' ? '' : `${r.rel}/`;
-  const rels = [...(await visibleFiles(ctx.root, r.real))].filter((rel) => rel.startsWith(prefix) && isMatch(rel.slice(prefix.length)));
+  const rels = [...(await visibleFiles(ctx.root, r.real))].filter(
+    (rel) => rel.startsWith(prefix) && isMatch(rel.slice(prefix.length)),
+  );
   const withTimes = await Promise.all(
-    rels.map(async (rel) => ({ rel, mtime: (await fsp.stat(path.join(ctx.root, rel)).catch(() => ({ mtimeMs: 0 }))).mtimeMs })),
+    rels.map(async (rel) => ({
+      rel,
+      mtime: (await fsp.stat(path.join(ctx.root, rel)).catch(() => ({ mtimeMs: 0 }))).mtimeMs,
+    })),
   );
   withTimes.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : 1));
   const shown = withTimes.slice(0, MAX_RESULTS).map((f) => f.rel);
-  const notes = withTimes.length > MAX_RESULTS ? [`(${withTimes.length - MAX_RESULTS} more matches; narrow the pattern or the path)`] : [];
+  const notes =
+    withTimes.length > MAX_RESULTS
+      ? [`(${withTimes.length - MAX_RESULTS} more matches; narrow the pattern or the path)`]
+      : [];
   const output = shown.length === 0 ? 'No files found.' : [...shown, ...notes].join('\n');
   return { ok: true, title: `glob ${input.pattern}`, output, metadata: { count: withTimes.length, files: shown } };
 }

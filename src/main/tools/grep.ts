@@ -25,7 +25,10 @@ const MATCH_BUDGET_MS = 3_000;
 const grepInput = z.object({
   pattern: z.string().min(1).describe('Regular expression (JavaScript syntax) to search for.'),
   path: z.string().optional().describe('Folder (or file) to search, relative to the project root (default: the root).'),
-  include: z.string().optional().describe('Only files whose path matches this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
+  include: z
+    .string()
+    .optional()
+    .describe('Only files whose path matches this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
   ignoreCase: z.boolean().optional().describe('Case-insensitive search.'),
 });
 export type GrepInput = z.infer<typeof grepInput>;
@@ -34,7 +37,13 @@ export type GrepInput = z.infer<typeof grepInput>;
  * Up to `limit` matches of one file appended to `out` (`path:` then `  N: text` lines). Returns how many, or
  * undefined when the matching budget ran out. Unreadable, binary and over-5-MB files count as no match.
  */
-async function searchFile(abs: string, rel: string, runner: RegexRunner, out: string[], limit: number): Promise<number | undefined> {
+async function searchFile(
+  abs: string,
+  rel: string,
+  runner: RegexRunner,
+  out: string[],
+  limit: number,
+): Promise<number | undefined> {
   let bytes: Buffer;
   try {
     const st = await fsp.stat(abs);
@@ -61,13 +70,21 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
   try {
     re = new RegExp(input.pattern, input.ignoreCase ? 'iu' : 'u');
   } catch (e) {
-    return failed(fail('invalid_input', `Invalid regular expression: ${(e as Error).message}`, 'Fix the pattern (JavaScript RegExp syntax; escape ( ) [ ] { } . * + ? with \\).').error);
+    return failed(
+      fail(
+        'invalid_input',
+        `Invalid regular expression: ${(e as Error).message}`,
+        'Fix the pattern (JavaScript RegExp syntax; escape ( ) [ ] { } . * + ? with \\).',
+      ).error,
+    );
   }
   const resolved = await resolveToolPath(ctx, input.path ?? '.');
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
   if (!r.exists) return failed(fail('file_not_found', `${r.rel} does not exist.`, 'Check the path with list.').error);
-  const include = input.include ? picomatch(input.include, { dot: true, basename: !input.include.includes('/') }) : undefined;
+  const include = input.include
+    ? picomatch(input.include, { dot: true, basename: !input.include.includes('/') })
+    : undefined;
   const targets = await searchTargets(ctx, r.real, r.rel, include);
   const runner = new RegexRunner(input.pattern, re.flags, MATCH_BUDGET_MS);
   const out: string[] = [];
@@ -87,14 +104,28 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
   const capped = matches >= MAX_MATCHES;
   const notes = [
     ...(capped ? [`(stopped after ${matches} matches; narrow the pattern, path or include)`] : []),
-    ...(runner.exhausted ? [`(stopped after ${MATCH_BUDGET_MS / 1000} s of matching: the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or narrow path or include)`] : []),
+    ...(runner.exhausted
+      ? [
+          `(stopped after ${MATCH_BUDGET_MS / 1000} s of matching: the pattern may backtrack catastrophically (nested quantifiers such as (a+)+); simplify it, or narrow path or include)`,
+        ]
+      : []),
   ];
   const output = matches === 0 && notes.length === 0 ? 'No matches found.' : [...out, ...notes].join('\n');
-  return { ok: true, title: `grep ${input.pattern}`, output, metadata: { matches, files, capped, budgetExhausted: runner.exhausted } };
+  return {
+    ok: true,
+    title: `grep ${input.pattern}`,
+    output,
+    metadata: { matches, files, capped, budgetExhausted: runner.exhausted },
+  };
 }
 
 /** The files to search: `real` itself when it is a file, else the visible files under it; only those `include` keeps. */
-async function searchTargets(ctx: ToolContext, real: string, rel: string, include: ((p: string) => boolean) | undefined): Promise<Array<{ rel: string; abs: string }>> {
+async function searchTargets(
+  ctx: ToolContext,
+  real: string,
+  rel: string,
+  include: ((p: string) => boolean) | undefined,
+): Promise<Array<{ rel: string; abs: string }>> {
   const targets: Array<{ rel: string; abs: string }> = [];
   if ((await fsp.stat(real)).isFile()) targets.push({ rel, abs: real });
   else for await (const e of walk(ctx.root, real)) if (e.kind === 'file') targets.push({ rel: e.rel, abs: e.abs });
@@ -103,7 +134,8 @@ async function searchTargets(ctx: ToolContext, real: string, rel: string, includ
 
 export const grepTool: ToolDefinition<GrepInput> = {
   name: 'grep',
-  description: 'Search file contents with a regular expression; answers "path:" then "  line: text" per match; respects .gitignore.',
+  description:
+    'Search file contents with a regular expression; answers "path:" then "  line: text" per match; respects .gitignore.',
   input: grepInput,
   execute: executeGrep,
 };

@@ -21,7 +21,6 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-
 /** A permission answer that, before allowing, replaces <root>/sub by a symlink to <outer>/outside. */
 function swapSubDuringAsk(): () => Promise<PermissionAnswer> {
   return async () => {
@@ -43,7 +42,11 @@ describe('a folder swapped for an outward symlink during the permission prompt',
 
   it('edit with an empty oldString (create) is refused outside_root and nothing is created outside', async () => {
     mkdirSync(path.join(ws.root, 'sub'));
-    const o = await ws.run(editTool, { filePath: 'sub/new.txt', oldString: '', newString: 'x\n' }, { ask: swapSubDuringAsk() });
+    const o = await ws.run(
+      editTool,
+      { filePath: 'sub/new.txt', oldString: '', newString: 'x\n' },
+      { ask: swapSubDuringAsk() },
+    );
     expect(codeOf(o)).toBe('outside_root');
     expect(readdirSync(path.join(ws.outer, 'outside'))).toEqual([]);
   });

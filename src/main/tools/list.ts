@@ -21,7 +21,10 @@ async function executeList(input: ListInput, ctx: ToolContext): Promise<ToolOutc
   const resolved = await resolveToolPath(ctx, input.path ?? '.');
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
-  if (!r.exists) return failed(fail('file_not_found', `${r.rel || '.'} does not exist.`, 'Check the path, or list the project root.').error);
+  if (!r.exists)
+    return failed(
+      fail('file_not_found', `${r.rel || '.'} does not exist.`, 'Check the path, or list the project root.').error,
+    );
   const found: Array<{ rel: string; kind: string }> = [];
   let more = 0;
   const start = r.rel === '' ? '' : `${r.rel}/`;
@@ -36,7 +39,11 @@ async function executeList(input: ListInput, ctx: ToolContext): Promise<ToolOutc
     return `${'  '.repeat(depth)}${path.posix.basename(e.rel)}${e.kind === 'dir' ? '/' : e.kind === 'symlink' ? ' ->' : ''}`;
   });
   const entries = lines.length;
-  const output = [`${r.rel || '.'}/`, ...lines, ...(more > 0 ? [`… and ${more} more (list a subfolder to see them)`] : [])].join('\n');
+  const output = [
+    `${r.rel || '.'}/`,
+    ...lines,
+    ...(more > 0 ? [`… and ${more} more (list a subfolder to see them)`] : []),
+  ].join('\n');
   return { ok: true, title: `list ${r.rel || '.'}`, output, metadata: { entries, more } };
 }
 

@@ -9,7 +9,6 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-
 describe('multiedit', () => {
   it('B12: edits resolve against the original text — A gains the prop, B loses it', async () => {
     await ws.put('v.jsx', '<A />\n<B onGen={g} />\n');
@@ -29,20 +28,40 @@ describe('multiedit', () => {
   it('all or nothing: one failing edit writes nothing and the error names it', async () => {
     await ws.put('c.txt', 'a\r\nb\r\n');
     await ws.run(readTool, { filePath: 'c.txt' });
-    const o = await ws.run(multieditTool, { filePath: 'c.txt', edits: [{ oldString: 'a', newString: 'A' }, { oldString: 'zzz', newString: 'q' }] });
+    const o = await ws.run(multieditTool, {
+      filePath: 'c.txt',
+      edits: [
+        { oldString: 'a', newString: 'A' },
+        { oldString: 'zzz', newString: 'q' },
+      ],
+    });
     expect(codeOf(o)).toBe('not_found');
     expect(o.output).toContain('Edit 2 of 2');
     expect(await ws.raw('c.txt')).toBe('a\r\nb\r\n');
-    expect(codeOf(await ws.run(multieditTool, { filePath: 'c.txt', edits: [{ oldString: 'a', newString: 'A' }, { oldString: 'b', newString: 'B' }] }))).toBe('ok');
+    expect(
+      codeOf(
+        await ws.run(multieditTool, {
+          filePath: 'c.txt',
+          edits: [
+            { oldString: 'a', newString: 'A' },
+            { oldString: 'b', newString: 'B' },
+          ],
+        }),
+      ),
+    ).toBe('ok');
     expect(await ws.raw('c.txt')).toBe('A\r\nB\r\n');
   });
 
   it('not_observed and stale are refused', async () => {
     await ws.put('s.txt', 'x\n');
-    expect(codeOf(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] }))).toBe('not_observed');
+    expect(
+      codeOf(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] })),
+    ).toBe('not_observed');
     await ws.run(readTool, { filePath: 's.txt' });
     await ws.put('s.txt', 'x\nz\n');
-    expect(codeOf(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] }))).toBe('stale');
+    expect(
+      codeOf(await ws.run(multieditTool, { filePath: 's.txt', edits: [{ oldString: 'x', newString: 'y' }] })),
+    ).toBe('stale');
     expect(await ws.raw('s.txt')).toBe('x\nz\n');
   });
 });

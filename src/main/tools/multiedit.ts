@@ -32,9 +32,18 @@ export type MultieditInput = z.infer<typeof multieditInput>;
 function landBatch(input: MultieditInput, rel: string): (text: string, stale: boolean) => Result<Landed> {
   return (text, stale) => {
     if (stale) {
-      return fail('stale', `${rel} changed on disk since you last read it.`, `Read ${rel} again and base your edits on its current content.`, { path: rel });
+      return fail(
+        'stale',
+        `${rel} changed on disk since you last read it.`,
+        `Read ${rel} again and base your edits on its current content.`,
+        { path: rel },
+      );
     }
-    const edits = input.edits.map((e) => ({ oldString: stripBomChar(e.oldString), newString: stripBomChar(e.newString), replaceAll: e.replaceAll ?? false }));
+    const edits = input.edits.map((e) => ({
+      oldString: stripBomChar(e.oldString),
+      newString: stripBomChar(e.newString),
+      replaceAll: e.replaceAll ?? false,
+    }));
     const landed = applyEdits(text, edits);
     if (!landed.ok) {
       const index = landed.error.data?.edit;
@@ -45,7 +54,15 @@ function landBatch(input: MultieditInput, rel: string): (text: string, stale: bo
     return ok({
       content: landed.value.content,
       summary: `${rel}: ${edits.length} edits landed\n${lines.join('\n')}`,
-      metadata: { edits: landed.value.edits.map((e) => ({ rung: e.rung, startLine: e.startLine, endLine: e.endLine, replacements: e.replacements, corrections: e.corrections })) },
+      metadata: {
+        edits: landed.value.edits.map((e) => ({
+          rung: e.rung,
+          startLine: e.startLine,
+          endLine: e.endLine,
+          replacements: e.replacements,
+          corrections: e.corrections,
+        })),
+      },
     });
   };
 }
@@ -54,7 +71,10 @@ async function executeMultiedit(input: MultieditInput, ctx: ToolContext): Promis
   const resolved = await resolveToolPath(ctx, input.filePath);
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
-  if (!r.exists) return failed(fail('file_not_found', `${r.rel} does not exist.`, 'Create it with write first.', { path: r.rel }).error);
+  if (!r.exists)
+    return failed(
+      fail('file_not_found', `${r.rel} does not exist.`, 'Create it with write first.', { path: r.rel }).error,
+    );
   return withFileLock(r.real, () => editExistingFile(ctx, 'multiedit', r, landBatch(input, r.rel)));
 }
 

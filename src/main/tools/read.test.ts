@@ -17,7 +17,13 @@ describe('read', () => {
     await ws.put('t.txt', '\xef\xbb\xbfa\r\nb\r\nc\r\n');
     const o = await ws.run(readTool, { filePath: 't.txt' });
     expect(out(o)).toBe('1: a\n2: b\n3: c');
-    expect(o.ok && o.metadata).toMatchObject({ lines: 3, encoding: 'utf8', bom: true, lineEnding: 'crlf', truncated: false });
+    expect(o.ok && o.metadata).toMatchObject({
+      lines: 3,
+      encoding: 'utf8',
+      bom: true,
+      lineEnding: 'crlf',
+      truncated: false,
+    });
     expect(ws.ctx.observed.get('s1', path.join(ws.root, 't.txt'))?.size).toBe(12);
   });
 
@@ -25,7 +31,9 @@ describe('read', () => {
     await ws.put('n.txt', Array.from({ length: 10 }, (_, i) => `${i + 1}`).join('\n') + '\n');
     const o = await ws.run(readTool, { filePath: 'n.txt', offset: 4, limit: 3 });
     expect(out(o)).toBe('4: 4\n5: 5\n6: 6\n(showing lines 4-6 of 10; call read with offset=7 to read further)');
-    expect(out(await ws.run(readTool, { filePath: 'n.txt', offset: 20 }))).toBe('(the file has only 10 lines; offset 20 is past its end)');
+    expect(out(await ws.run(readTool, { filePath: 'n.txt', offset: 20 }))).toBe(
+      '(the file has only 10 lines; offset 20 is past its end)',
+    );
   });
 
   it('cuts lines over 2,000 characters with a marker', async () => {
@@ -40,9 +48,17 @@ describe('read', () => {
     const text = out(o);
     expect(Buffer.byteLength(text)).toBeLessThan(51 * 1024);
     const last = o.ok ? (o.metadata.to as number) : 0;
-    expect(text.endsWith(`(output cut at 50 KB after line ${last} of 2000; call read with offset=${last + 1} to read further)`)).toBe(true);
+    expect(
+      text.endsWith(
+        `(output cut at 50 KB after line ${last} of 2000; call read with offset=${last + 1} to read further)`,
+      ),
+    ).toBe(true);
     expect(last).toBeGreaterThan(700);
-    expect(out(await ws.run(readTool, { filePath: 'big.txt', offset: last + 1, limit: 1 })).startsWith(`${last + 1}: ${last}:`)).toBe(true);
+    expect(
+      out(await ws.run(readTool, { filePath: 'big.txt', offset: last + 1, limit: 1 })).startsWith(
+        `${last + 1}: ${last}:`,
+      ),
+    ).toBe(true);
   });
 
   it('a directory lists its entries', async () => {
@@ -80,10 +96,14 @@ describe('read', () => {
     expect(out(await ws.run(readTool, { filePath: '../OUTSIDE/victim.txt' }))).toBe('ERR outside_root');
   });
 
-  it('warms the file\'s language server up', async () => {
+  it("warms the file's language server up", async () => {
     await ws.put('a.ts', 'export {}\n');
     const touched: string[] = [];
-    await ws.run(readTool, { filePath: 'a.ts' }, { diagnostics: { touch: (p) => touched.push(p), afterWrite: async () => ({ text: '', diagnostics: {} }) } });
+    await ws.run(
+      readTool,
+      { filePath: 'a.ts' },
+      { diagnostics: { touch: (p) => touched.push(p), afterWrite: async () => ({ text: '', diagnostics: {} }) } },
+    );
     expect(touched).toEqual([path.join(ws.root, 'a.ts')]);
   });
 });

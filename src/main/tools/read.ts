@@ -28,7 +28,11 @@ const readInput = z.object({
 export type ReadInput = z.infer<typeof readInput>;
 
 /** Render lines `[from, to)` of `lines` as `N: text`, cutting long lines and stopping at the byte budget. */
-export function numberLines(lines: string[], from: number, to: number): { text: string; lastShown: number; cutForSize: boolean } {
+export function numberLines(
+  lines: string[],
+  from: number,
+  to: number,
+): { text: string; lastShown: number; cutForSize: boolean } {
   const out: string[] = [];
   let bytes = 0;
   let lastShown = from;
@@ -61,7 +65,11 @@ async function readDirectory(abs: string, rel: string): Promise<ToolOutcome> {
   const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
   const shown = names.slice(0, MAX_DIR_ENTRIES);
   const more = names.length - shown.length;
-  const output = [`${rel || '.'}/ (${names.length} entries)`, ...shown, ...(more > 0 ? [`… and ${more} more`] : [])].join('\n');
+  const output = [
+    `${rel || '.'}/ (${names.length} entries)`,
+    ...shown,
+    ...(more > 0 ? [`… and ${more} more`] : []),
+  ].join('\n');
   return { ok: true, title: `read ${rel || '.'}/`, output, metadata: { directory: true, entries: names.length } };
 }
 
@@ -99,14 +107,20 @@ async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutc
     const body = numberLines(lines, from, to);
     const notes: string[] = [];
     if (lines.length === 0) notes.push('(empty file)');
-    else if (from >= lines.length) notes.push(`(the file has only ${lines.length} lines; offset ${from + 1} is past its end)`);
+    else if (from >= lines.length)
+      notes.push(`(the file has only ${lines.length} lines; offset ${from + 1} is past its end)`);
     else if (body.cutForSize) {
-      notes.push(`(output cut at 50 KB after line ${body.lastShown} of ${lines.length}; call read with offset=${body.lastShown + 1} to read further)`);
+      notes.push(
+        `(output cut at 50 KB after line ${body.lastShown} of ${lines.length}; call read with offset=${body.lastShown + 1} to read further)`,
+      );
     } else if (to < lines.length) {
-      notes.push(`(showing lines ${from + 1}-${to} of ${lines.length}; call read with offset=${to + 1} to read further)`);
+      notes.push(
+        `(showing lines ${from + 1}-${to} of ${lines.length}; call read with offset=${to + 1} to read further)`,
+      );
     }
     const enc = file.value.encoding;
-    if (enc.encoding !== 'utf8') notes.push(`(encoding: ${enc.encoding}${enc.bom ? ' with BOM' : ''}; edits are written back in it)`);
+    if (enc.encoding !== 'utf8')
+      notes.push(`(encoding: ${enc.encoding}${enc.bom ? ' with BOM' : ''}; edits are written back in it)`);
     const output = [body.text, ...notes].filter((s) => s !== '').join('\n');
     return {
       ok: true,

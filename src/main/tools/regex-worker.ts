@@ -29,7 +29,11 @@ export class RegexRunner {
   /** True once the budget ran out (the worker is then gone and every later `match` answers undefined). */
   exhausted = false;
 
-  constructor(pattern: string, flags: string, private readonly budgetMs: number) {
+  constructor(
+    pattern: string,
+    flags: string,
+    private readonly budgetMs: number,
+  ) {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pattern, flags } });
     this.worker.unref();
   }
@@ -48,10 +52,13 @@ export class RegexRunner {
         this.worker.off('message', onMessage);
         this.worker.off('error', onError);
       };
-      const timer = setTimeout(() => {
-        done();
-        resolve(undefined);
-      }, Math.max(0, this.budgetMs - this.spentMs));
+      const timer = setTimeout(
+        () => {
+          done();
+          resolve(undefined);
+        },
+        Math.max(0, this.budgetMs - this.spentMs),
+      );
       const onMessage = (m: { id: number; hits: number[] }): void => {
         if (m.id !== id) return;
         done();

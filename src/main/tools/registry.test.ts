@@ -11,7 +11,8 @@ describe('tool registry', () => {
     const tools = defaultTools();
     const names = tools.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const n of ['read', 'edit', 'write', 'apply_patch', 'list', 'glob', 'grep', 'bash']) expect(names).toContain(n);
+    for (const n of ['read', 'edit', 'write', 'apply_patch', 'list', 'glob', 'grep', 'bash'])
+      expect(names).toContain(n);
     const sdk = toSdkTools(tools);
     expect(Object.keys(sdk)).toEqual(names);
     for (const t of tools) {

@@ -32,7 +32,20 @@ const out = (o: ToolOutcome): string => (o.ok ? o.output : `ERR ${o.error.code}`
 describe('list', () => {
   it('shows a tree that respects .gitignore at every level, does not enter node_modules or symlinks', async () => {
     expect(out(await ws.run(listTool, {}))).toBe(
-      ['./', '.gitignore', 'img.bin', 'legacy.txt', 'node_modules/', 'outbox ->', 'src/', '  a.ts', '  b.ts', '  gen/', '    .gitignore', '    keep.ts'].join('\n'),
+      [
+        './',
+        '.gitignore',
+        'img.bin',
+        'legacy.txt',
+        'node_modules/',
+        'outbox ->',
+        'src/',
+        '  a.ts',
+        '  b.ts',
+        '  gen/',
+        '    .gitignore',
+        '    keep.ts',
+      ].join('\n'),
     );
     expect(out(await ws.run(listTool, { path: 'src/gen' }))).toBe('src/gen/\n.gitignore\nkeep.ts');
     expect(out(await ws.run(listTool, { path: '../OUTSIDE' }))).toBe('ERR outside_root');
@@ -58,11 +71,22 @@ describe('glob', () => {
 
 describe('grep', () => {
   it('finds lines by regex in visible text files, decoding legacy encodings, skipping binary/ignored/outside', async () => {
-    expect(out(await ws.run(grepTool, { pattern: 'alpha' }))).toBe(['legacy.txt:', '  1: café alpha', 'src/a.ts:', '  1: export const alpha = 1;', 'src/b.ts:', '  2: // alpha mention'].join('\n'));
+    expect(out(await ws.run(grepTool, { pattern: 'alpha' }))).toBe(
+      [
+        'legacy.txt:',
+        '  1: café alpha',
+        'src/a.ts:',
+        '  1: export const alpha = 1;',
+        'src/b.ts:',
+        '  2: // alpha mention',
+      ].join('\n'),
+    );
     expect(out(await ws.run(grepTool, { pattern: 'ALPHA', include: '*.ts', ignoreCase: true }))).toBe(
       ['src/a.ts:', '  1: export const alpha = 1;', 'src/b.ts:', '  2: // alpha mention'].join('\n'),
     );
-    expect(out(await ws.run(grepTool, { pattern: 'beta', path: 'src/b.ts' }))).toBe('src/b.ts:\n  1: export const beta = 2;');
+    expect(out(await ws.run(grepTool, { pattern: 'beta', path: 'src/b.ts' }))).toBe(
+      'src/b.ts:\n  1: export const beta = 2;',
+    );
     expect(out(await ws.run(grepTool, { pattern: 'nomatch' }))).toBe('No matches found.');
     expect(out(await ws.run(grepTool, { pattern: '(' }))).toBe('ERR invalid_input');
   });

@@ -26,7 +26,12 @@ export function makeWorkspace(): Workspace {
   const outer = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-tools-')));
   const root = path.join(outer, 'ws');
   mkdirSync(root);
-  const ctx: ToolContext = { root, sessionId: 's1', observed: new ObservedVersions(), scratchDir: path.join(outer, 'scratch') };
+  const ctx: ToolContext = {
+    root,
+    sessionId: 's1',
+    observed: new ObservedVersions(),
+    scratchDir: path.join(outer, 'scratch'),
+  };
   return {
     outer,
     root,
@@ -46,7 +51,6 @@ export function makeWorkspace(): Workspace {
     cleanup: () => fsp.rm(outer, { recursive: true, force: true }),
   };
 }
-
 
 /** 'ok' for a success, else the error code — the one word most tool tests compare. */
 export function codeOf(o: ToolOutcome): string {

@@ -52,7 +52,10 @@ export interface DiagnosticsHook {
   /** A file was read: warm its server up. Never waits. */
   touch(absPath: string): void;
   /** Files were written (absolute paths): sync them and wait for fresh diagnostics. */
-  afterWrite(absPaths: string[], options: { reportOtherFiles: boolean; signal?: AbortSignal }): Promise<DiagnosticsReport>;
+  afterWrite(
+    absPaths: string[],
+    options: { reportOtherFiles: boolean; signal?: AbortSignal },
+  ): Promise<DiagnosticsReport>;
 }
 
 export interface ToolContext {

@@ -52,7 +52,11 @@ async function rootRules(root: string): Promise<Rules[]> {
  * are not ignored. `maxDepth` counts folders below `start` (default unlimited); `skipDefault` (default true) lists
  * but does not enter dependency/build folders (DEFAULT_SKIPPED) even when no .gitignore names them.
  */
-export async function* walk(root: string, start: string, options: { maxDepth?: number; skipDefault?: boolean } = {}): AsyncGenerator<WalkEntry> {
+export async function* walk(
+  root: string,
+  start: string,
+  options: { maxDepth?: number; skipDefault?: boolean } = {},
+): AsyncGenerator<WalkEntry> {
   const base = await rootRules(root);
   // Rules from .gitignore files between the root and `start` apply as well.
   const startRel = path.relative(root, start).split(path.sep).join('/');
@@ -93,4 +97,15 @@ async function withFolderRules(root: string, stack: Rules[], rel: string): Promi
 }
 
 /** Folders skipped even without a .gitignore (dependency and build output trees). */
-export const DEFAULT_SKIPPED = new Set(['node_modules', '.git', 'dist', 'build', 'out', '.next', '.venv', '__pycache__', 'target', '.cache']);
+export const DEFAULT_SKIPPED = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'out',
+  '.next',
+  '.venv',
+  '__pycache__',
+  'target',
+  '.cache',
+]);

@@ -34,7 +34,12 @@ describe('write: new files', () => {
     const content = 'class NewForm {\n  void a() {}\n  void b() {}\n}\n';
     const o = await write('NewForm.java', content);
     expect(await ws.raw('NewForm.java')).toBe(content);
-    expect(o.ok && o.metadata.diff).toEqual({ file: 'NewForm.java', additions: 4, deletions: 0, patch: expect.stringContaining('+  void b() {}') });
+    expect(o.ok && o.metadata.diff).toEqual({
+      file: 'NewForm.java',
+      additions: 4,
+      deletions: 0,
+      patch: expect.stringContaining('+  void b() {}'),
+    });
   });
 
   it('a leading U+FEFF asks for a BOM and is written once', async () => {
@@ -96,24 +101,35 @@ describe('write: overwriting', () => {
     await ws.put('u16.txt', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hé\r\nwörld\r\n', 'utf16le')]));
     await read('u16.txt');
     await write('u16.txt', 'hé\nWÖRLD\n');
-    expect((await ws.bytes('u16.txt')).equals(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hé\r\nWÖRLD\r\n', 'utf16le')]))).toBe(true);
+    expect(
+      (await ws.bytes('u16.txt')).equals(
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hé\r\nWÖRLD\r\n', 'utf16le')]),
+      ),
+    ).toBe(true);
   });
 
   it('GBK text is written back as GBK', async () => {
     await ws.put('zh.txt', iconv.encode('// 中文注释：这是一个测试文件，包含一些汉字。\nx = 1\n', 'gbk'));
     await read('zh.txt');
     await write('zh.txt', '// 中文注释：这是一个测试文件，包含一些汉字。\nx = 2\n');
-    expect((await ws.bytes('zh.txt')).equals(iconv.encode('// 中文注释：这是一个测试文件，包含一些汉字。\nx = 2\n', 'gbk'))).toBe(true);
+    expect(
+      (await ws.bytes('zh.txt')).equals(iconv.encode('// 中文注释：这是一个测试文件，包含一些汉字。\nx = 2\n', 'gbk')),
+    ).toBe(true);
   });
 });
 
 describe('write: B22 elided content', () => {
-  const views = Array.from({ length: 13 }, (_, i) => `def v${i + 1}():\n    return ${i + 1}\n\n`).join('') + 'def target():\n    return 0\n';
+  const views =
+    Array.from({ length: 13 }, (_, i) => `def v${i + 1}():\n    return ${i + 1}\n\n`).join('') +
+    'def target():\n    return 0\n';
 
   it('refuses a write that stands for left-out code with a placeholder and shrinks the file; file unchanged', async () => {
     await ws.put('views.py', views);
     await read('views.py');
-    const o = await write('views.py', 'def v1():\n    return 1\n\n# ... (rest of the code remains unchanged)\n\ndef target():\n    return 42\n');
+    const o = await write(
+      'views.py',
+      'def v1():\n    return 1\n\n# ... (rest of the code remains unchanged)\n\ndef target():\n    return 42\n',
+    );
     expect(codeOf(o)).toBe('elided');
     expect(o.output).toContain('Use edit');
     expect(await ws.raw('views.py')).toBe(views);
@@ -138,7 +154,13 @@ describe('write: boundary, permission, diagnostics', () => {
     symlinkSync('../OUTSIDE', path.join(ws.root, 'outbox'));
     symlinkSync('../OUTSIDE/victim.txt', path.join(ws.root, 'notes.md'));
     symlinkSync('../OUTSIDE/new.txt', path.join(ws.root, 'dangling.txt'));
-    for (const [p, c] of [['outbox/escaped.txt', 'ESCAPED\n'], ['notes.md', 'OWNED\n'], ['dangling.txt', 'NEW\n'], ['../OUTSIDE/x.txt', 'x'], [path.join(outside, 'y.txt'), 'y']]) {
+    for (const [p, c] of [
+      ['outbox/escaped.txt', 'ESCAPED\n'],
+      ['notes.md', 'OWNED\n'],
+      ['dangling.txt', 'NEW\n'],
+      ['../OUTSIDE/x.txt', 'x'],
+      [path.join(outside, 'y.txt'), 'y'],
+    ]) {
       const o = await write(p as string, c as string);
       expect(codeOf(o)).toBe('outside_root');
     }
@@ -150,12 +172,16 @@ describe('write: boundary, permission, diagnostics', () => {
 
   it('asks permission with the preview diff; a refusal writes nothing', async () => {
     const asked: PermissionRequest[] = [];
-    const o = await ws.run(writeTool, { filePath: 'p.txt', content: 'x\n' }, {
-      ask: async (req) => {
-        asked.push(req);
-        return { allow: false, reason: 'not now' };
+    const o = await ws.run(
+      writeTool,
+      { filePath: 'p.txt', content: 'x\n' },
+      {
+        ask: async (req) => {
+          asked.push(req);
+          return { allow: false, reason: 'not now' };
+        },
       },
-    });
+    );
     expect(codeOf(o)).toBe('permission_denied');
     expect(o.output).toContain('not now');
     expect(asked[0]).toMatchObject({ tool: 'write', permission: 'edit', patterns: ['p.txt'] });
@@ -165,15 +191,19 @@ describe('write: boundary, permission, diagnostics', () => {
 
   it('appends the diagnostics text and asks for other files too', async () => {
     let seen: { paths: string[]; other: boolean } | undefined;
-    const o = await ws.run(writeTool, { filePath: 'e.ts', content: 'export const a: number = "x";\n' }, {
-      diagnostics: {
-        touch: () => undefined,
-        afterWrite: async (paths, opts) => {
-          seen = { paths, other: opts.reportOtherFiles };
-          return { text: 'e.ts:1:14 error TS2322', diagnostics: {} };
+    const o = await ws.run(
+      writeTool,
+      { filePath: 'e.ts', content: 'export const a: number = "x";\n' },
+      {
+        diagnostics: {
+          touch: () => undefined,
+          afterWrite: async (paths, opts) => {
+            seen = { paths, other: opts.reportOtherFiles };
+            return { text: 'e.ts:1:14 error TS2322', diagnostics: {} };
+          },
         },
       },
-    });
+    );
     expect(o.ok && o.output).toBe('Created e.ts (+1 -0 lines).\n\ne.ts:1:14 error TS2322');
     expect(seen).toEqual({ paths: [path.join(ws.root, 'e.ts')], other: true });
   });

@@ -67,7 +67,12 @@ async function executeWrite(input: WriteInput, ctx: ToolContext): Promise<ToolOu
     const { diff, diagnosticsText, diagnostics } = committed.value;
     const verb = plan.before.bytes === null ? 'Created' : 'Wrote';
     const output = withDiagnostics(`${verb} ${r.rel} (+${diff.additions} -${diff.deletions} lines).`, diagnosticsText);
-    return { ok: true, title: `write ${r.rel}`, output, metadata: { diff, created: plan.before.bytes === null, diagnostics: diagnostics?.diagnostics } };
+    return {
+      ok: true,
+      title: `write ${r.rel}`,
+      output,
+      metadata: { diff, created: plan.before.bytes === null, diagnostics: diagnostics?.diagnostics },
+    };
   });
 }
 

@@ -19,7 +19,11 @@ export function App(): React.JSX.Element {
     void useStore.getState().boot();
     return installShortcuts();
   }, []);
-  const main = screen === 'settings' ? <SettingsView /> : screen === 'chat' && project ? <ChatView /> : <ProjectPicker />;
-  const review = screen === 'chat' && project && sessionId ? <ReviewPanel sessionId={sessionId} session={session} api={contractReviewApi} /> : undefined;
+  const main =
+    screen === 'settings' ? <SettingsView /> : screen === 'chat' && project ? <ChatView /> : <ProjectPicker />;
+  const review =
+    screen === 'chat' && project && sessionId ? (
+      <ReviewPanel sessionId={sessionId} session={session} api={contractReviewApi} />
+    ) : undefined;
   return <Shell main={main} review={review} />;
 }

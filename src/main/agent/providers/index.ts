@@ -15,7 +15,12 @@ import type { ProviderSettings, Settings } from '../service-types';
 export function findProvider(settings: Settings, id?: string): Result<ProviderSettings> {
   const want = id ?? settings.defaultProvider;
   const p = settings.providers.find((x) => x.id === want);
-  if (!p) return fail('invalid_input', `No provider named ${want}.`, `Use one of: ${settings.providers.map((x) => x.id).join(', ')}, or add it in settings.`);
+  if (!p)
+    return fail(
+      'invalid_input',
+      `No provider named ${want}.`,
+      `Use one of: ${settings.providers.map((x) => x.id).join(', ')}, or add it in settings.`,
+    );
   return ok(p);
 }
 
@@ -23,16 +28,31 @@ export function findProvider(settings: Settings, id?: string): Result<ProviderSe
  * The AI SDK language model for a provider. `env` supplies keys (default process.env). Error `unauthorized` when
  * a hosted provider's key variable is unset.
  */
-export function createModel(p: ProviderSettings, modelId?: string, env: NodeJS.ProcessEnv = process.env): Result<LanguageModel> {
+export function createModel(
+  p: ProviderSettings,
+  modelId?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Result<LanguageModel> {
   const apiKey = p.apiKeyEnv ? env[p.apiKeyEnv] : undefined;
   const model = modelId ?? p.model;
   if (p.kind !== 'openai-compatible' && !apiKey) {
-    return fail('unauthorized', `No API key for ${p.id}: the environment variable ${p.apiKeyEnv ?? '(none named)'} is not set.`, `Set ${p.apiKeyEnv ?? 'the key variable'} (or store the key in the app settings) and try again.`);
+    return fail(
+      'unauthorized',
+      `No API key for ${p.id}: the environment variable ${p.apiKeyEnv ?? '(none named)'} is not set.`,
+      `Set ${p.apiKeyEnv ?? 'the key variable'} (or store the key in the app settings) and try again.`,
+    );
   }
   switch (p.kind) {
     case 'openai-compatible': {
-      if (!p.baseURL) return fail('invalid_input', `Provider ${p.id} has no base URL.`, 'Set baseURL, e.g. http://127.0.0.1:11434/v1 for Ollama.');
-      return ok(createOpenAICompatible({ name: p.id, baseURL: p.baseURL, apiKey, includeUsage: true }).chatModel(model));
+      if (!p.baseURL)
+        return fail(
+          'invalid_input',
+          `Provider ${p.id} has no base URL.`,
+          'Set baseURL, e.g. http://127.0.0.1:11434/v1 for Ollama.',
+        );
+      return ok(
+        createOpenAICompatible({ name: p.id, baseURL: p.baseURL, apiKey, includeUsage: true }).chatModel(model),
+      );
     }
     case 'anthropic':
       return ok(createAnthropic({ apiKey, baseURL: p.baseURL }).languageModel(model));

@@ -19,13 +19,22 @@ let replies: Reply[] = [];
 let requests: { messages: { role: string; content: unknown; tool_calls?: unknown }[] }[] = [];
 let h: Harness;
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 const text = (t: string, finish: string | null = null) => chunk({ content: t }, finish);
-const toolCall = (id: string, name: string, args: string) => chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: args } }] });
+const toolCall = (id: string, name: string, args: string) =>
+  chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: args } }] });
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   let body = '';
-  req.on('data', (d: Buffer) => { body += d.toString(); });
+  req.on('data', (d: Buffer) => {
+    body += d.toString();
+  });
   req.on('end', () => {
     requests.push(JSON.parse(body));
     const reply = replies.shift() ?? { sse: [text('(no more replies)', 'stop')] };
@@ -48,7 +57,11 @@ beforeEach(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   h = await harness({ retry: { maxRetries: 2, baseMs: 5, capMs: 20 } });
   const port = (server.address() as AddressInfo).port;
-  const saved = await h.svc.saveSettings({ ...h.svc.getSettings(), defaultProvider: 'local', providers: [{ id: 'local', kind: 'openai-compatible', baseURL: `http://127.0.0.1:${port}/v1`, model: 'm' }] });
+  const saved = await h.svc.saveSettings({
+    ...h.svc.getSettings(),
+    defaultProvider: 'local',
+    providers: [{ id: 'local', kind: 'openai-compatible', baseURL: `http://127.0.0.1:${port}/v1`, model: 'm' }],
+  });
   expect(saved.ok).toBe(true);
 });
 
@@ -65,24 +78,44 @@ describe('OpenAI-compatible provider against a local server', () => {
   it('streams text, runs a tool call, sends its result back, and ends the turn', async () => {
     writeFileSync(path.join(h.root, 'a.txt'), 'hello from disk\n');
     replies = [
-      { sse: [text('Let me look. '), toolCall('call_1', 'read', '{"filePath":'), chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }), chunk({}, 'tool_calls')] },
+      {
+        sse: [
+          text('Let me look. '),
+          toolCall('call_1', 'read', '{"filePath":'),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }),
+          chunk({}, 'tool_calls'),
+        ],
+      },
       { sse: [text('It says hello.', 'stop')] },
     ];
     const s = h.newSession();
     const deltas: string[] = [];
-    h.svc.on((e) => { if (e.type === 'text.delta') deltas.push(e.delta); });
+    h.svc.on((e) => {
+      if (e.type === 'text.delta') deltas.push(e.delta);
+    });
     const r = await h.svc.prompt(s, 'what is in a.txt?');
     expect(r.ok && r.value.finishReason).toBe('stop');
     expect(requests).toHaveLength(2);
     expect(toolMessages(1)).toContain('hello from disk');
     expect(deltas.join('')).toBe('Let me look. It says hello.');
     const v = h.svc.getSession(s);
-    const parts = v.ok ? v.value.messages[1]?.parts ?? [] : [];
-    expect(parts.map((p) => (p.type === 'tool' ? `tool:${p.tool}:${p.state}` : p.type))).toEqual(['step-start', 'text', 'tool:read:completed', 'step-finish', 'step-start', 'text', 'step-finish']);
+    const parts = v.ok ? (v.value.messages[1]?.parts ?? []) : [];
+    expect(parts.map((p) => (p.type === 'tool' ? `tool:${p.tool}:${p.state}` : p.type))).toEqual([
+      'step-start',
+      'text',
+      'tool:read:completed',
+      'step-finish',
+      'step-start',
+      'text',
+      'step-finish',
+    ]);
   });
 
   it('retries a 429 before the stream began, then succeeds', async () => {
-    replies = [{ status: 429, json: { error: { message: 'rate limited', type: 'rate_limit' } } }, { sse: [text('fine', 'stop')] }];
+    replies = [
+      { status: 429, json: { error: { message: 'rate limited', type: 'rate_limit' } } },
+      { sse: [text('fine', 'stop')] },
+    ];
     const s = h.newSession();
     const r = await h.svc.prompt(s, 'hi');
     expect(r.ok && r.value.finishReason).toBe('stop');
@@ -99,18 +132,36 @@ describe('OpenAI-compatible provider against a local server', () => {
   });
 
   it('does not retry a 500 after the stream began; the partial text is kept', async () => {
-    replies = [{ sse: [text('partial answer')], raw: ['data: {"error":{"message":"Internal server error","type":"server_error","code":"500"}}\n\n'] }];
+    replies = [
+      {
+        sse: [text('partial answer')],
+        raw: ['data: {"error":{"message":"Internal server error","type":"server_error","code":"500"}}\n\n'],
+      },
+    ];
     const s = h.newSession();
     const r = await h.svc.prompt(s, 'hi');
     expect(r.ok && r.value.error?.code).toBe('provider_error');
     expect(requests).toHaveLength(1);
     const v = h.svc.getSession(s);
-    const texts = v.ok ? v.value.messages[1]?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text) : [];
+    const texts = v.ok
+      ? v.value.messages[1]?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)
+      : [];
     expect(texts).toEqual(['partial answer']);
   });
 
   it('reports a context-length error clearly and does not retry it', async () => {
-    replies = [{ status: 400, json: { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", code: 'context_length_exceeded' } } }];
+    replies = [
+      {
+        status: 400,
+        json: {
+          error: {
+            message:
+              "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+            code: 'context_length_exceeded',
+          },
+        },
+      },
+    ];
     const s = h.newSession();
     const r = await h.svc.prompt(s, 'hi');
     expect(r.ok && r.value.error?.code).toBe('context_length');
@@ -119,7 +170,12 @@ describe('OpenAI-compatible provider against a local server', () => {
 
   it('B23: a write whose arguments were cut off by the output limit is not executed; model and user are told', async () => {
     replies = [
-      { sse: [toolCall('call_w', 'write', '{"filePath":"big.txt","content":"line 1\\nline 2\\nli'), chunk({}, 'length')] },
+      {
+        sse: [
+          toolCall('call_w', 'write', '{"filePath":"big.txt","content":"line 1\\nline 2\\nli'),
+          chunk({}, 'length'),
+        ],
+      },
       { sse: [text('I will split it.', 'stop')] },
     ];
     const s = h.newSession();

@@ -5,7 +5,13 @@
  * parts, permissions, the edit engine, events. It is a real provider (command line `landfall replay`, the app's
  * replay action), not a test fixture.
  */
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart, LanguageModelV3StreamResult, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3GenerateResult,
+} from '@ai-sdk/provider';
 import type { PlannedCall, ReplayPlan } from '../replay/plan';
 
 const USAGE = {
@@ -21,7 +27,10 @@ export class ReplayModel implements LanguageModelV3 {
   private turn = 0;
   private call = 0;
 
-  constructor(private readonly plan: ReplayPlan, readonly modelId = 'replay') {}
+  constructor(
+    private readonly plan: ReplayPlan,
+    readonly modelId = 'replay',
+  ) {}
 
   /** Number of turns in the plan. */
   get turns(): number {
@@ -46,10 +55,19 @@ export class ReplayModel implements LanguageModelV3 {
     const { call, text } = this.next();
     const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
     if (call) {
-      parts.push({ type: 'tool-call', toolCallId: call.callId, toolName: call.toolName, input: JSON.stringify(call.input) });
+      parts.push({
+        type: 'tool-call',
+        toolCallId: call.callId,
+        toolName: call.toolName,
+        input: JSON.stringify(call.input),
+      });
       parts.push({ type: 'finish', usage: USAGE, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } });
     } else {
-      parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: text ?? '' }, { type: 'text-end', id: 't' });
+      parts.push(
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: text ?? '' },
+        { type: 'text-end', id: 't' },
+      );
       parts.push({ type: 'finish', usage: USAGE, finishReason: { unified: 'stop', raw: 'stop' } });
     }
     return parts;
@@ -71,8 +89,27 @@ export class ReplayModel implements LanguageModelV3 {
   /** Non-streaming form of the same: the next call or text as content. */
   doGenerate(): PromiseLike<LanguageModelV3GenerateResult> {
     const { call, text } = this.next();
-    return Promise.resolve(call
-      ? { content: [{ type: 'tool-call', toolCallId: call.callId, toolName: call.toolName, input: JSON.stringify(call.input) }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: USAGE, warnings: [] }
-      : { content: [{ type: 'text', text: text ?? '' }], finishReason: { unified: 'stop', raw: 'stop' }, usage: USAGE, warnings: [] });
+    return Promise.resolve(
+      call
+        ? {
+            content: [
+              {
+                type: 'tool-call',
+                toolCallId: call.callId,
+                toolName: call.toolName,
+                input: JSON.stringify(call.input),
+              },
+            ],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage: USAGE,
+            warnings: [],
+          }
+        : {
+            content: [{ type: 'text', text: text ?? '' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage: USAGE,
+            warnings: [],
+          },
+    );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Reading a recorded session in the corpus format (../shared/corpus/README.md): calls.jsonl (ordered calls),
+ * Reading a recorded session in the corpus format (fixtures/corpus/README.md): calls.jsonl (ordered calls),
  * files.jsonl (base files), final.diff (the recorded end state). Validated with zod; a bad line is a typed
  * `invalid_input` naming the file and line.
  */
@@ -10,21 +10,23 @@ import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
 import { writeFileAtomic } from '../../fs/atomic-write';
 
-export const corpusCallSchema = z.object({
-  seq: z.number().int(),
-  tool: z.string(),
-  path: z.string().optional(),
-  orig_outcome: z.string().optional(),
-  old_string: z.string().optional(),
-  new_string: z.string().optional(),
-  replace_all: z.boolean().optional(),
-  content: z.string().optional(),
-  landed_in: z.string().optional(),
-  outside_repo: z.boolean().optional(),
-  response_index: z.number().optional(),
-  command: z.string().optional(),
-  insert_line: z.number().optional(),
-}).passthrough();
+export const corpusCallSchema = z
+  .object({
+    seq: z.number().int(),
+    tool: z.string(),
+    path: z.string().optional(),
+    orig_outcome: z.string().optional(),
+    old_string: z.string().optional(),
+    new_string: z.string().optional(),
+    replace_all: z.boolean().optional(),
+    content: z.string().optional(),
+    landed_in: z.string().optional(),
+    outside_repo: z.boolean().optional(),
+    response_index: z.number().optional(),
+    command: z.string().optional(),
+    insert_line: z.number().optional(),
+  })
+  .passthrough();
 
 export type CorpusCall = z.infer<typeof corpusCallSchema>;
 
@@ -49,7 +51,11 @@ async function readJsonl<T>(file: string, schema: z.ZodType<T>): Promise<Result<
   try {
     text = await fsp.readFile(file, 'utf8');
   } catch {
-    return fail('file_not_found', `${file} does not exist.`, 'Point at a corpus session folder (it holds calls.jsonl, files.jsonl, final.diff).');
+    return fail(
+      'file_not_found',
+      `${file} does not exist.`,
+      'Point at a corpus session folder (it holds calls.jsonl, files.jsonl, final.diff).',
+    );
   }
   const out: T[] = [];
   const lines = text.split('\n');
@@ -57,11 +63,18 @@ async function readJsonl<T>(file: string, schema: z.ZodType<T>): Promise<Result<
     const line = (lines[i] as string).trim();
     if (line === '') continue;
     let json: unknown;
-    try { json = JSON.parse(line); } catch (e) {
-      return fail('invalid_input', `${file}:${i + 1} is not JSON: ${(e as Error).message}`, 'Fix or regenerate that line.');
+    try {
+      json = JSON.parse(line);
+    } catch (e) {
+      return fail(
+        'invalid_input',
+        `${file}:${i + 1} is not JSON: ${(e as Error).message}`,
+        'Fix or regenerate that line.',
+      );
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) return fail('invalid_input', `${file}:${i + 1}: ${parsed.error.message}`, 'Fix or regenerate that line.');
+    if (!parsed.success)
+      return fail('invalid_input', `${file}:${i + 1}: ${parsed.error.message}`, 'Fix or regenerate that line.');
     out.push(parsed.data);
   }
   return ok(out);

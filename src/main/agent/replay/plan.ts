@@ -38,12 +38,28 @@ export function deletePatch(p: string): string {
   return `*** Begin Patch\n*** Delete File: ${p}\n*** End Patch`;
 }
 
-function mapCall(c: CorpusCall, target: string, patchField: string): { toolName: string; input: Record<string, unknown> } {
+function mapCall(
+  c: CorpusCall,
+  target: string,
+  patchField: string,
+): { toolName: string; input: Record<string, unknown> } {
   switch (c.tool) {
-    case 'edit': return { toolName: 'edit', input: { filePath: target, oldString: c.old_string ?? '', newString: c.new_string ?? '', replaceAll: c.replace_all ?? false } };
-    case 'write': return { toolName: 'write', input: { filePath: target, content: c.content ?? '' } };
-    case 'delete': return { toolName: 'apply_patch', input: { [patchField]: deletePatch(target) } };
-    default: return { toolName: 'read', input: { filePath: target } };
+    case 'edit':
+      return {
+        toolName: 'edit',
+        input: {
+          filePath: target,
+          oldString: c.old_string ?? '',
+          newString: c.new_string ?? '',
+          replaceAll: c.replace_all ?? false,
+        },
+      };
+    case 'write':
+      return { toolName: 'write', input: { filePath: target, content: c.content ?? '' } };
+    case 'delete':
+      return { toolName: 'apply_patch', input: { [patchField]: deletePatch(target) } };
+    default:
+      return { toolName: 'read', input: { filePath: target } };
   }
 }
 
@@ -54,14 +70,24 @@ function splitTurns(calls: CorpusCall[]): CorpusCall[][] {
   let changed = false;
   for (const c of calls) {
     if (c.response_index !== undefined) {
-      if (lastResponse !== undefined && c.response_index !== lastResponse && cur.some((x) => x.response_index !== undefined)) {
-        turns.push(cur); cur = []; changed = false;
+      if (
+        lastResponse !== undefined &&
+        c.response_index !== lastResponse &&
+        cur.some((x) => x.response_index !== undefined)
+      ) {
+        turns.push(cur);
+        cur = [];
+        changed = false;
       }
       lastResponse = c.response_index;
     }
     cur.push(c);
     if (CHANGES.has(c.tool)) changed = true;
-    if ((c.tool === 'bash' || c.tool === 'submit') && changed) { turns.push(cur); cur = []; changed = false; }
+    if ((c.tool === 'bash' || c.tool === 'submit') && changed) {
+      turns.push(cur);
+      cur = [];
+      changed = false;
+    }
   }
   if (cur.length > 0) turns.push(cur);
   return turns;
@@ -71,7 +97,12 @@ function splitTurns(calls: CorpusCall[]): CorpusCall[][] {
  * Build the replay plan for `mode`. `existing` holds the paths present before the replay (files.jsonl): only
  * those get a synthetic read (a new file needs none). `patchField` is apply_patch's input field.
  */
-export function planReplay(calls: CorpusCall[], mode: 'recorded' | 'live', existing: ReadonlySet<string>, patchField = 'patchText'): ReplayPlan {
+export function planReplay(
+  calls: CorpusCall[],
+  mode: 'recorded' | 'live',
+  existing: ReadonlySet<string>,
+  patchField = 'patchText',
+): ReplayPlan {
   const plan: ReplayPlan = { turns: [], notReplayed: [] };
   const seen = new Set<string>();
   for (const turn of splitTurns(calls)) {
@@ -79,7 +110,12 @@ export function planReplay(calls: CorpusCall[], mode: 'recorded' | 'live', exist
     for (const c of turn) {
       const recorded = c.orig_outcome ?? 'context';
       if (!FILE_TOOLS.has(c.tool)) {
-        plan.notReplayed.push({ seq: c.seq, tool: c.tool, recorded, reason: c.tool === 'bash' || c.tool === 'submit' || c.tool === 'unparsed_response' ? 'context' : 'skipped' });
+        plan.notReplayed.push({
+          seq: c.seq,
+          tool: c.tool,
+          recorded,
+          reason: c.tool === 'bash' || c.tool === 'submit' || c.tool === 'unparsed_response' ? 'context' : 'skipped',
+        });
         continue;
       }
       if (mode === 'recorded' && recorded !== 'ok') {
@@ -88,11 +124,20 @@ export function planReplay(calls: CorpusCall[], mode: 'recorded' | 'live', exist
       }
       const target = c.landed_in ?? c.path ?? '.';
       if (CHANGES.has(c.tool) && !seen.has(target) && existing.has(target)) {
-        out.push({ seq: c.seq, callId: `replay-${c.seq}-read`, toolName: 'read', input: { filePath: target }, synthetic: true, recorded: 'ok', path: target });
+        out.push({
+          seq: c.seq,
+          callId: `replay-${c.seq}-read`,
+          toolName: 'read',
+          input: { filePath: target },
+          synthetic: true,
+          recorded: 'ok',
+          path: target,
+        });
       }
       const mapped = mapCall(c, target, patchField);
       out.push({ seq: c.seq, callId: `replay-${c.seq}`, ...mapped, synthetic: false, recorded, path: target });
-      if (c.tool === 'delete') seen.delete(target); else if (c.tool !== 'list') seen.add(target);
+      if (c.tool === 'delete') seen.delete(target);
+      else if (c.tool !== 'list') seen.add(target);
     }
     if (out.length > 0) plan.turns.push(out);
   }

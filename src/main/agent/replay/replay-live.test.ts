@@ -10,7 +10,9 @@ import { corpusSessions, harness, SESSIONS_DIR } from '../testing/fixtures';
 
 const rescued: string[] = [];
 afterAll(() => {
-  process.stdout.write(`\nlive replay — calls Landfall landed although the original failed (${rescued.length}):\n${rescued.join('\n')}\n`);
+  process.stdout.write(
+    `\nlive replay — calls Landfall landed although the original failed (${rescued.length}):\n${rescued.join('\n')}\n`,
+  );
 });
 
 describe('replay of the corpus, live mode (every call)', () => {
@@ -23,7 +25,8 @@ describe('replay of the corpus, live mode (every call)', () => {
         if (!r.ok) throw new Error(r.error.message);
         const real = r.value.calls.filter((c) => !c.synthetic && c.landfall !== 'skipped');
         expect(real.length).toBeGreaterThan(0);
-        for (const c of real.filter((x) => x.recorded === 'ambiguous')) expect(c.landfall, `seq ${c.seq}`).not.toBe('ok');
+        for (const c of real.filter((x) => x.recorded === 'ambiguous'))
+          expect(c.landfall, `seq ${c.seq}`).not.toBe('ok');
         const landed = real.filter((c) => c.tool === 'edit' && c.recorded === 'not_found' && c.landfall === 'ok');
         for (const c of landed) {
           expect(c.rung, `seq ${c.seq}`).toBeDefined();

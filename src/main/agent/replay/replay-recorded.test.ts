@@ -16,7 +16,13 @@ import { loadCorpusSession } from './corpus';
 import { applyFinalDiff, CORPUS, corpusSessions, harness, readTree, SESSIONS_DIR, treeText } from '../testing/fixtures';
 import type { Harness } from '../testing/fixtures';
 
-interface Fuzzy { session: string; seq: number; exact_match_count: number; content: string; old_string: string }
+interface Fuzzy {
+  session: string;
+  seq: number;
+  exact_match_count: number;
+  content: string;
+  old_string: string;
+}
 
 /**
  * Places where aider's matcher could put `old` in `content`: windows whose lines equal old's lines up to ONE
@@ -43,14 +49,19 @@ function aiderPlaces(content: string, old: string): number {
   return n;
 }
 
-const guessed = readFileSync(path.join(CORPUS, 'fuzzy-landed-edits.jsonl'), 'utf8').trim().split('\n')
-  .map((l) => JSON.parse(l) as Fuzzy).filter((f) => aiderPlaces(f.content, f.old_string) > 1);
+const guessed = readFileSync(path.join(CORPUS, 'fuzzy-landed-edits.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Fuzzy)
+  .filter((f) => aiderPlaces(f.content, f.old_string) > 1);
 
 const open: Harness[] = [];
 let shaChecked = 0;
 afterAll(async () => {
   for (const h of open) await h.close();
-  process.stdout.write(`\nrecorded replay: ${shaChecked} landed calls matched the original tool's expected_after_sha256\n`);
+  process.stdout.write(
+    `\nrecorded replay: ${shaChecked} landed calls matched the original tool's expected_after_sha256\n`,
+  );
 });
 
 describe('replay of the corpus, recorded mode', () => {
@@ -66,7 +77,14 @@ describe('replay of the corpus, recorded mode', () => {
       // every file-changing call: the file right after it has the sha256 the original tool produced
       // (once Landfall refused a call the original guessed, later texts legitimately differ: checked up to there)
       const firstGuess = Math.min(...guessed.filter((g) => g.session === id).map((g) => g.seq));
-      const expectedSha = new Map(corpus.value.calls.filter((c) => typeof c.expected_after_sha256 === 'string' && c.seq < firstGuess).map((c) => [`replay-${c.seq}`, { sha: c.expected_after_sha256 as string, path: (c.landed_in ?? c.path) as string }]));
+      const expectedSha = new Map(
+        corpus.value.calls
+          .filter((c) => typeof c.expected_after_sha256 === 'string' && c.seq < firstGuess)
+          .map((c) => [
+            `replay-${c.seq}`,
+            { sha: c.expected_after_sha256 as string, path: (c.landed_in ?? c.path) as string },
+          ]),
+      );
       const shaMismatch: string[] = [];
       let checked = 0;
       h.svc.on((e) => {
@@ -74,10 +92,21 @@ describe('replay of the corpus, recorded mode', () => {
         const want = expectedSha.get(e.part.callId);
         if (!want) return;
         checked++;
-        const got = createHash('sha256').update(readFileSync(path.join(h.root, want.path))).digest('hex');
+        const got = createHash('sha256')
+          .update(readFileSync(path.join(h.root, want.path)))
+          .digest('hex');
         if (got !== want.sha) shaMismatch.push(e.part.callId);
       });
-      const r = await h.svc.replay(session, path.join(SESSIONS_DIR, id), { mode: 'recorded' }, { beforeTurn: () => { points.push(readTree(h.root)); } });
+      const r = await h.svc.replay(
+        session,
+        path.join(SESSIONS_DIR, id),
+        { mode: 'recorded' },
+        {
+          beforeTurn: () => {
+            points.push(readTree(h.root));
+          },
+        },
+      );
       if (!r.ok) throw new Error(r.error.message);
       const edits = r.value.calls.filter((c) => c.tool === 'edit');
       const refused = edits.filter((c) => c.landfall === 'ambiguous').map((c) => c.seq);
@@ -85,13 +114,19 @@ describe('replay of the corpus, recorded mode', () => {
       expect(refused).toEqual(expectGuessed);
       expect(shaMismatch).toEqual([]);
       shaChecked += checked;
-      expect(checked).toBe(r.value.calls.filter((c) => !c.synthetic && c.landfall === 'ok' && expectedSha.has(`replay-${c.seq}`)).length);
+      expect(checked).toBe(
+        r.value.calls.filter((c) => !c.synthetic && c.landfall === 'ok' && expectedSha.has(`replay-${c.seq}`)).length,
+      );
       const end = readTree(h.root);
       // an edit whose newString equals its oldString changed nothing in the original tool: Landfall says no_change
-      const noOps = corpus.value.calls.filter((c) => c.tool === 'edit' && c.orig_outcome === 'ok' && c.old_string === c.new_string).map((c) => c.seq);
+      const noOps = corpus.value.calls
+        .filter((c) => c.tool === 'edit' && c.orig_outcome === 'ok' && c.old_string === c.new_string)
+        .map((c) => c.seq);
       expect(edits.filter((c) => c.landfall === 'no_change').map((c) => c.seq)).toEqual(noOps);
       if (expectGuessed.length === 0) {
-        const unexpected = r.value.calls.filter((c) => !c.synthetic && c.landfall !== 'ok' && c.landfall !== 'skipped' && !noOps.includes(c.seq));
+        const unexpected = r.value.calls.filter(
+          (c) => !c.synthetic && c.landfall !== 'ok' && c.landfall !== 'skipped' && !noOps.includes(c.seq),
+        );
         expect(unexpected).toEqual([]);
         const expected = applyFinalDiff(corpus.value.files, corpus.value.finalDiff);
         for (const [file, text] of expected) {
@@ -121,9 +156,14 @@ describe('replay of the corpus, recorded mode', () => {
       for (let i = Math.max(0, users.length - 3) + 1; i <= users.length; i++) {
         const d = await h.svc.redo(session);
         if (!d.ok) throw new Error(d.error.message);
-        expect(treeText(readTree(h.root))).toEqual(treeText(i < users.length ? points[i] as Map<string, Buffer> : end));
+        expect(treeText(readTree(h.root))).toEqual(
+          treeText(i < users.length ? (points[i] as Map<string, Buffer>) : end),
+        );
       }
-      expect(h.svc.getSession(session).ok && (h.svc.getSession(session) as { value: { session: { revert?: unknown } } }).value.session.revert).toBeUndefined();
+      expect(
+        h.svc.getSession(session).ok &&
+          (h.svc.getSession(session) as { value: { session: { revert?: unknown } } }).value.session.revert,
+      ).toBeUndefined();
       await h.close();
       open.splice(open.indexOf(h), 1);
     }, 60_000);

@@ -41,17 +41,30 @@ function outcomeOf(part: Extract<Part, { type: 'tool' }> | undefined): { landfal
  * Failed tool calls are outcomes in the report, not errors.
  */
 export async function replayCorpusSession(
-  svc: AgentService, rt: ProjectRuntime, sessionId: string, dir: string, options: ReplayOptions, hooks: ReplayHooks = {},
+  svc: AgentService,
+  rt: ProjectRuntime,
+  sessionId: string,
+  dir: string,
+  options: ReplayOptions,
+  hooks: ReplayHooks = {},
 ): Promise<Result<ReplayReport>> {
   const corpus = await loadCorpusSession(dir);
   if (!corpus.ok) return corpus;
   let seed: SeedReport | undefined;
   if (options.seed !== false) {
-    const seeded = await seedSafely(rt.project.root, corpus.value.files, { force: options.force === true, backupRoot: path.join(svc.options.dataDir, 'replay-backups') });
+    const seeded = await seedSafely(rt.project.root, corpus.value.files, {
+      force: options.force === true,
+      backupRoot: path.join(svc.options.dataDir, 'replay-backups'),
+    });
     if (!seeded.ok) return seeded;
     seed = seeded.value;
   }
-  const plan = planReplay(corpus.value.calls, options.mode, new Set(corpus.value.files.map((f) => f.path)), hooks.patchField);
+  const plan = planReplay(
+    corpus.value.calls,
+    options.mode,
+    new Set(corpus.value.files.map((f) => f.path)),
+    hooks.patchField,
+  );
   const model = new ReplayModel(plan, `replay:${corpus.value.id}`);
   const start = await rt.snapshot.track();
   const userMessageIds: string[] = [];
@@ -60,7 +73,12 @@ export async function replayCorpusSession(
     for (let i = 0; i < plan.turns.length; i++) {
       await hooks.beforeTurn?.(i);
       const turn = plan.turns[i] ?? [];
-      const r: Result<TurnResult> = await svc.runWithModel(sessionId, model, `Replay turn ${i + 1} of ${plan.turns.length} of ${corpus.value.id}: calls ${turn[0]?.seq}–${turn[turn.length - 1]?.seq}.`, turn.length + 2);
+      const r: Result<TurnResult> = await svc.runWithModel(
+        sessionId,
+        model,
+        `Replay turn ${i + 1} of ${plan.turns.length} of ${corpus.value.id}: calls ${turn[0]?.seq}–${turn[turn.length - 1]?.seq}.`,
+        turn.length + 2,
+      );
       if (!r.ok) return r;
       userMessageIds.push(r.value.userMessageId);
       if (r.value.finishReason === 'aborted') break;
@@ -70,10 +88,18 @@ export async function replayCorpusSession(
   }
   const parts = new Map<string, Extract<Part, { type: 'tool' }>>();
   const view = svc.getSession(sessionId);
-  if (view.ok) for (const m of view.value.messages) for (const p of m.parts) if (p.type === 'tool') parts.set(p.callId, p);
+  if (view.ok)
+    for (const m of view.value.messages) for (const p of m.parts) if (p.type === 'tool') parts.set(p.callId, p);
   const calls: ReplayCallOutcome[] = [];
   for (const c of plan.turns.flat()) {
-    calls.push({ seq: c.seq, tool: c.toolName, path: c.path, recorded: c.recorded, ...outcomeOf(parts.get(c.callId)), ...(c.synthetic ? { synthetic: true } : {}) });
+    calls.push({
+      seq: c.seq,
+      tool: c.toolName,
+      path: c.path,
+      recorded: c.recorded,
+      ...outcomeOf(parts.get(c.callId)),
+      ...(c.synthetic ? { synthetic: true } : {}),
+    });
   }
   for (const n of plan.notReplayed) calls.push({ seq: n.seq, tool: n.tool, recorded: n.recorded, landfall: 'skipped' });
   calls.sort((a, b) => a.seq - b.seq || Number(b.synthetic ?? false) - Number(a.synthetic ?? false));

@@ -13,7 +13,10 @@ import { planSeed } from './seed';
 
 const HYDRA = path.join(SESSIONS_DIR, 'swea-hydra-1915-kimik2');
 let h: Harness | undefined;
-afterEach(async () => { await h?.close(); h = undefined; });
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
 async function baseOf(rel: string): Promise<Buffer> {
   const c = await loadCorpusSession(HYDRA);
@@ -23,7 +26,7 @@ async function baseOf(rel: string): Promise<Buffer> {
   return fileBytes(f);
 }
 
-describe('replay seeding keeps the user\'s files', () => {
+describe("replay seeding keeps the user's files", () => {
   it('refuses with `exists` listing the differing file; nothing is written, no turn runs', async () => {
     h = await harness();
     mkdirSync(path.join(h.root, 'hydra'));
@@ -58,7 +61,10 @@ describe('replay seeding keeps the user\'s files', () => {
     const r = await h.svc.replay(h.newSession(), HYDRA, { mode: 'recorded' });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.seed?.unchanged).toEqual(['hydra/utils.py']);
-    expect(r.value.seed?.written.sort()).toEqual(['hydra/_internal/instantiate/_instantiate2.py', 'hydra/_internal/utils.py']);
+    expect(r.value.seed?.written.sort()).toEqual([
+      'hydra/_internal/instantiate/_instantiate2.py',
+      'hydra/_internal/utils.py',
+    ]);
     expect(r.value.seed?.backupDir).toBeUndefined();
   });
 
@@ -66,8 +72,14 @@ describe('replay seeding keeps the user\'s files', () => {
     const root = tempDir('seed');
     try {
       mkdirSync(path.join(root, 'a.txt'));
-      const plan = await planSeed(root, [{ path: 'a.txt', encoding: 'utf8', content: 'x' }, { path: 'b.txt', encoding: 'utf8', content: 'y' }]);
-      expect(plan.ok && [plan.value.differing.map((f) => f.path), plan.value.missing.map((f) => f.path)]).toEqual([['a.txt'], ['b.txt']]);
+      const plan = await planSeed(root, [
+        { path: 'a.txt', encoding: 'utf8', content: 'x' },
+        { path: 'b.txt', encoding: 'utf8', content: 'y' },
+      ]);
+      expect(plan.ok && [plan.value.differing.map((f) => f.path), plan.value.missing.map((f) => f.path)]).toEqual([
+        ['a.txt'],
+        ['b.txt'],
+      ]);
       const out = await planSeed(root, [{ path: '../escape.txt', encoding: 'utf8', content: 'x' }]);
       expect(!out.ok && out.error.code).toBe('invalid_input');
     } finally {

@@ -61,7 +61,12 @@ export async function planSeed(root: string, files: CorpusFile[]): Promise<Resul
   const plan: SeedPlan = { missing: [], same: [], differing: [] };
   for (const f of files) {
     const abs = inside(root, f.path);
-    if (abs === undefined) return fail('invalid_input', `The recording's base file ${f.path} lies outside the project folder.`, 'Fix files.jsonl: paths are relative to the project root.');
+    if (abs === undefined)
+      return fail(
+        'invalid_input',
+        `The recording's base file ${f.path} lies outside the project folder.`,
+        'Fix files.jsonl: paths are relative to the project root.',
+      );
     const how = await compare(abs, fileBytes(f));
     if (how === 'missing') plan.missing.push(f);
     else if (how === 'same') plan.same.push(f.path);
@@ -73,7 +78,12 @@ export async function planSeed(root: string, files: CorpusFile[]): Promise<Resul
 /** The refusal for files seeding would overwrite: error `exists`, `data.files` lists them. */
 export function overwriteRefusal(files: string[], forceHint: string): Result<never> {
   const shown = files.slice(0, 10).join(', ') + (files.length > 10 ? `, … (${files.length} in all)` : '');
-  return fail('exists', `The project already holds ${files.length} file(s) that differ from the recording's base: ${shown}. Nothing was written.`, forceHint, { files });
+  return fail(
+    'exists',
+    `The project already holds ${files.length} file(s) that differ from the recording's base: ${shown}. Nothing was written.`,
+    forceHint,
+    { files },
+  );
 }
 
 /**
@@ -81,16 +91,26 @@ export function overwriteRefusal(files: string[], forceHint: string): Result<nev
  * Errors: `invalid_input` (path outside the project), `exists` (differing files, no force). Throws fs errors
  * (EACCES, ENOSPC) as bugs of the environment.
  */
-export async function seedSafely(root: string, files: CorpusFile[], options: { force?: boolean; backupRoot: string }): Promise<Result<SeedReport>> {
+export async function seedSafely(
+  root: string,
+  files: CorpusFile[],
+  options: { force?: boolean; backupRoot: string },
+): Promise<Result<SeedReport>> {
   const plan = await planSeed(root, files);
   if (!plan.ok) return plan;
   const { missing, same, differing } = plan.value;
   if (differing.length > 0 && !options.force) {
-    return overwriteRefusal(differing.map((f) => f.path), 'Replay into an empty folder (or a checkout at the recorded commit), pass --no-seed to use the files as they are, or --force to back the originals up into the data folder and overwrite them.');
+    return overwriteRefusal(
+      differing.map((f) => f.path),
+      'Replay into an empty folder (or a checkout at the recorded commit), pass --no-seed to use the files as they are, or --force to back the originals up into the data folder and overwrite them.',
+    );
   }
   let backupDir: string | undefined;
   if (differing.length > 0) {
-    backupDir = path.join(options.backupRoot, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`);
+    backupDir = path.join(
+      options.backupRoot,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`,
+    );
     for (const f of differing) {
       const abs = path.resolve(root, f.path);
       const dest = path.join(backupDir, f.path);
@@ -102,5 +122,10 @@ export async function seedSafely(root: string, files: CorpusFile[], options: { f
     }
   }
   await seedProject(root, [...missing, ...differing]);
-  return ok({ written: [...missing, ...differing].map((f) => f.path), unchanged: same, backedUp: differing.map((f) => f.path), ...(backupDir ? { backupDir } : {}) });
+  return ok({
+    written: [...missing, ...differing].map((f) => f.path),
+    unchanged: same,
+    backedUp: differing.map((f) => f.path),
+    ...(backupDir ? { backupDir } : {}),
+  });
 }

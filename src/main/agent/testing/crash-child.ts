@@ -12,18 +12,22 @@ const [dataDir, root, mode] = process.argv.slice(2) as [string, string, 'tool' |
 
 function hangingModel(): LanguageModelV3 {
   return {
-    specificationVersion: 'v3', provider: 'test-hang', modelId: 'hang', supportedUrls: {},
+    specificationVersion: 'v3',
+    provider: 'test-hang',
+    modelId: 'hang',
+    supportedUrls: {},
     doGenerate: () => Promise.reject(new Error('stream only')),
-    doStream: () => Promise.resolve({
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
-        start(c) {
-          c.enqueue({ type: 'stream-start', warnings: [] });
-          c.enqueue({ type: 'text-start', id: 't' });
-          c.enqueue({ type: 'text-delta', id: 't', delta: 'I will now look at ' });
-          setTimeout(() => c.enqueue({ type: 'text-delta', id: 't', delta: 'the file' }), 300);
-        },
+    doStream: () =>
+      Promise.resolve({
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(c) {
+            c.enqueue({ type: 'stream-start', warnings: [] });
+            c.enqueue({ type: 'text-start', id: 't' });
+            c.enqueue({ type: 'text-delta', id: 't', delta: 'I will now look at ' });
+            setTimeout(() => c.enqueue({ type: 'text-delta', id: 't', delta: 'the file' }), 300);
+          },
+        }),
       }),
-    }),
   };
 }
 
@@ -31,20 +35,36 @@ async function main(): Promise<void> {
   const opened = await AgentService.open({ dataDir });
   if (!opened.ok) throw new Error(opened.error.message);
   const svc = opened.value;
-  await svc.saveSettings({ ...svc.getSettings(), permissions: [{ permission: 'bash', pattern: '*', action: 'allow' }] });
+  await svc.saveSettings({
+    ...svc.getSettings(),
+    permissions: [{ permission: 'bash', pattern: '*', action: 'allow' }],
+  });
   const project = await svc.openProject(root);
   if (!project.ok) throw new Error(project.error.message);
   const session = svc.createSession(project.value.id);
   if (!session.ok) throw new Error(session.error.message);
   svc.on((e) => {
-    if (mode === 'tool' && e.type === 'part.updated' && e.part.type === 'tool' && e.part.tool === 'bash' && e.part.state === 'running') {
+    if (
+      mode === 'tool' &&
+      e.type === 'part.updated' &&
+      e.part.type === 'tool' &&
+      e.part.tool === 'bash' &&
+      e.part.state === 'running'
+    ) {
       setTimeout(() => process.stdout.write('READY\n'), 200);
     }
-    if (mode === 'step' && e.type === 'part.updated' && e.part.type === 'text' && e.part.text.includes('the file')) process.stdout.write('READY\n');
+    if (mode === 'step' && e.type === 'part.updated' && e.part.type === 'text' && e.part.text.includes('the file'))
+      process.stdout.write('READY\n');
   });
-  const model = mode === 'tool'
-    ? scripted([[{ callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } }, { callId: 'sleep', toolName: 'bash', input: { command: 'sleep 5' } }]])
-    : hangingModel();
+  const model =
+    mode === 'tool'
+      ? scripted([
+          [
+            { callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } },
+            { callId: 'sleep', toolName: 'bash', input: { command: 'sleep 5' } },
+          ],
+        ])
+      : hangingModel();
   await svc.runWithModel(session.value.id, model, 'crash me');
 }
 

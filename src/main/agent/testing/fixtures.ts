@@ -14,12 +14,14 @@ import { fileBytes } from '../replay/corpus';
 import { ReplayModel } from '../providers/replay';
 import type { PlannedCall } from '../replay/plan';
 
-export const CORPUS = path.resolve(process.cwd(), '../shared/corpus');
+export const CORPUS = path.resolve(process.cwd(), 'fixtures/corpus');
 export const SESSIONS_DIR = path.join(CORPUS, 'sessions');
 
 /** Names of the corpus sessions. */
 export function corpusSessions(): string[] {
-  return readdirSync(SESSIONS_DIR).filter((n) => !n.startsWith('.')).sort();
+  return readdirSync(SESSIONS_DIR)
+    .filter((n) => !n.startsWith('.'))
+    .sort();
 }
 
 /** A fresh temp folder; remember to remove it (`cleanupTemp`). */
@@ -49,7 +51,10 @@ export async function harness(extras: ServiceExtras = {}, root = tempDir('proj')
   const project = await svc.openProject(root);
   if (!project.ok) throw new Error(project.error.message);
   return {
-    svc, dataDir, root: project.value.root, projectId: project.value.id,
+    svc,
+    dataDir,
+    root: project.value.root,
+    projectId: project.value.id,
     newSession(title) {
       const s = svc.createSession(project.value.id, title);
       if (!s.ok) throw new Error(s.error.message);
@@ -78,7 +83,9 @@ export function readTree(root: string): Map<string, Buffer> {
 
 /** Text form of a tree for readable assertion diffs. */
 export function treeText(tree: Map<string, Buffer>): Record<string, string> {
-  return Object.fromEntries([...tree.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.toString('utf8')]));
+  return Object.fromEntries(
+    [...tree.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.toString('utf8')]),
+  );
 }
 
 /** Expected end state: each base file with final.diff applied (jsdiff); `null` marks a deleted file. */
@@ -89,8 +96,11 @@ export function applyFinalDiff(files: CorpusFile[], finalDiff: string): Map<stri
     const newName = p.newFileName?.replace(/^b\//, '');
     const deleted = newName === '/dev/null';
     const name = (deleted ? oldName : newName) as string;
-    const base = oldName && oldName !== '/dev/null' ? out.get(oldName) ?? '' : '';
-    if (deleted) { out.set(name, null); continue; }
+    const base = oldName && oldName !== '/dev/null' ? (out.get(oldName) ?? '') : '';
+    if (deleted) {
+      out.set(name, null);
+      continue;
+    }
     const applied = applyPatch(base ?? '', p);
     if (applied === false) throw new Error(`final.diff does not apply to ${name}`);
     out.set(name, applied);
@@ -101,10 +111,13 @@ export function applyFinalDiff(files: CorpusFile[], finalDiff: string): Map<stri
 /** A replay model playing hand-written calls (one turn per array). */
 export function scripted(turns: Omit<PlannedCall, 'synthetic' | 'recorded' | 'seq'>[][]): ReplayModel {
   let seq = 0;
-  return new ReplayModel({
-    turns: turns.map((t) => t.map((c) => ({ ...c, seq: ++seq, synthetic: false, recorded: 'ok' }))),
-    notReplayed: [],
-  }, 'scripted');
+  return new ReplayModel(
+    {
+      turns: turns.map((t) => t.map((c) => ({ ...c, seq: ++seq, synthetic: false, recorded: 'ok' }))),
+      notReplayed: [],
+    },
+    'scripted',
+  );
 }
 
 /**
@@ -113,17 +126,21 @@ export function scripted(turns: Omit<PlannedCall, 'synthetic' | 'recorded' | 'se
  */
 export function untilAborted(delta = 'Working on it'): LanguageModelV3 {
   return {
-    specificationVersion: 'v3', provider: 'test', modelId: 'slow', supportedUrls: {},
+    specificationVersion: 'v3',
+    provider: 'test',
+    modelId: 'slow',
+    supportedUrls: {},
     doGenerate: () => Promise.reject(new Error('stream only')),
-    doStream: (options) => Promise.resolve({
-      stream: new ReadableStream<LanguageModelV3StreamPart>({
-        start(c) {
-          c.enqueue({ type: 'stream-start', warnings: [] });
-          c.enqueue({ type: 'text-start', id: 't' });
-          c.enqueue({ type: 'text-delta', id: 't', delta });
-          options.abortSignal?.addEventListener('abort', () => c.error(options.abortSignal?.reason));
-        },
+    doStream: (options) =>
+      Promise.resolve({
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(c) {
+            c.enqueue({ type: 'stream-start', warnings: [] });
+            c.enqueue({ type: 'text-start', id: 't' });
+            c.enqueue({ type: 'text-delta', id: 't', delta });
+            options.abortSignal?.addEventListener('abort', () => c.error(options.abortSignal?.reason));
+          },
+        }),
       }),
-    }),
   };
 }

@@ -14,7 +14,9 @@ const REAL: Record<string, string> = { n: '\n', t: '\t', r: '\r' };
 
 /** Turn escape sequences (`\n`, `\"`, `\u2019`, …) into the characters they stand for; CRLF comes out as LF. */
 export function unescapeText(s: string): string {
-  const plain = s.replace(ESCAPE, (_m, c: string) => (c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : (REAL[c] ?? c)));
+  const plain = s.replace(ESCAPE, (_m, c: string) =>
+    c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : (REAL[c] ?? c),
+  );
   return plain.replace(/\r\n/g, '\n');
 }
 
@@ -54,7 +56,10 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   for (const i of ctx.text.linesWithTrimmed(keys[0] ?? '')) {
     if (ctx.budget.exhausted) return;
     if (windowEquals(ctx, i, keys, trimmedAt(ctx))) {
-      yield lineWindow(ctx, i, keys.length, 'escape-normalized', { matched: splitBlock(plain).lines.join('\n'), distortions: [{ kind: 'escape' }] });
+      yield lineWindow(ctx, i, keys.length, 'escape-normalized', {
+        matched: splitBlock(plain).lines.join('\n'),
+        distortions: [{ kind: 'escape' }],
+      });
     }
   }
 }

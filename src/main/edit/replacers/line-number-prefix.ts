@@ -37,7 +37,12 @@ function find(ctx: SearchContext): Candidate[] {
     const have = ctx.text.line(at + k);
     if (want !== have && want.trim() !== have.trim()) return [];
   }
-  return [lineWindow(ctx, at, n, 'line-number-prefix', { matched: stripped.lines.join('\n'), distortions: [{ kind: 'line_prefix' }] })];
+  return [
+    lineWindow(ctx, at, n, 'line-number-prefix', {
+      matched: stripped.lines.join('\n'),
+      distortions: [{ kind: 'line_prefix' }],
+    }),
+  ];
 }
 
 export const lineNumberPrefix: Replacer = { name: 'line-number-prefix', find };

@@ -39,7 +39,12 @@ export function lineWindow(
  * True when file lines [first, first + keys.length) equal `keys` once read through `lineAt` (e.g. trimmed).
  * Stops at the first difference; every line compared is charged to the budget (false once it is spent).
  */
-export function windowEquals(ctx: SearchContext, first: number, keys: readonly string[], lineAt: (i: number) => string): boolean {
+export function windowEquals(
+  ctx: SearchContext,
+  first: number,
+  keys: readonly string[],
+  lineAt: (i: number) => string,
+): boolean {
   if (first < 0 || first + keys.length > ctx.text.lineCount) return false;
   for (let k = 0; k < keys.length; k++) {
     if (!ctx.budget.spend(LINE_VISIT) || lineAt(first + k) !== keys[k]) return false;
@@ -48,10 +53,18 @@ export function windowEquals(ctx: SearchContext, first: number, keys: readonly s
 }
 
 /** The file line `i`, trimmed (an accessor for windowEquals). */
-export const trimmedAt = (ctx: SearchContext) => (i: number): string => ctx.text.trimmedLine(i);
+export const trimmedAt =
+  (ctx: SearchContext) =>
+  (i: number): string =>
+    ctx.text.trimmedLine(i);
 
 /** Exact occurrences of `needle` as candidates (overlapping ones included, so 'aa' in 'aaa' is two places). */
-export function exactCandidates(ctx: SearchContext, needle: string, rung: RungName, distortions: Distortion[] = []): Candidate[] {
+export function exactCandidates(
+  ctx: SearchContext,
+  needle: string,
+  rung: RungName,
+  distortions: Distortion[] = [],
+): Candidate[] {
   const out: Candidate[] = [];
   if (needle.length === 0) return out;
   for (let at = ctx.content.indexOf(needle); at !== -1; at = ctx.content.indexOf(needle, at + 1)) {

@@ -12,14 +12,36 @@ import type { Candidate, Replacer, SearchContext } from '../types';
 import { allIndexesOf } from '../text';
 
 const FOLD: Record<string, string> = {
-  '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'", '\u2032': "'",
-  '\u201C': '"', '\u201D': '"', '\u201E': '"', '\u201F': '"', '\u2033': '"', '\u00AB': '"', '\u00BB': '"',
-  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2015': '-', '\u2212': '-',
-  '\u00A0': ' ', '\u2007': ' ', '\u202F': ' ', '\u205F': ' ', '\u3000': ' ', '\u2026': '...',
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201A': "'",
+  '\u201B': "'",
+  '\u2032': "'",
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u201E': '"',
+  '\u201F': '"',
+  '\u2033': '"',
+  '\u00AB': '"',
+  '\u00BB': '"',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2015': '-',
+  '\u2212': '-',
+  '\u00A0': ' ',
+  '\u2007': ' ',
+  '\u202F': ' ',
+  '\u205F': ' ',
+  '\u3000': ' ',
+  '\u2026': '...',
 };
 for (let c = 0x2000; c <= 0x200a; c++) FOLD[String.fromCharCode(c)] = ' ';
 
-const FOLDABLE = /[\u2018-\u201F\u2032\u2033\u00AB\u00BB\u2010-\u2015\u2212\u00A0\u2000-\u200A\u202F\u205F\u3000\u2026\p{M}]/u;
+const FOLDABLE =
+  /[\u2018-\u201F\u2032\u2033\u00AB\u00BB\u2010-\u2015\u2212\u00A0\u2000-\u200A\u202F\u205F\u3000\u2026\p{M}]/u;
 // folds that keep the length (one UTF-16 unit for one): done with one native replace, offsets unchanged
 const SAME_LENGTH = /[\u2018-\u201F\u2032\u2033\u00AB\u00BB\u2010-\u2015\u2212\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 // folds that may change the length: the ellipsis, and a character followed by combining marks (NFC); the scan

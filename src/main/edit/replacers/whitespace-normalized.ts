@@ -29,7 +29,10 @@ function* multiLine(ctx: SearchContext): Generator<Candidate> {
 }
 
 function* singleLine(ctx: SearchContext): Generator<Candidate> {
-  const words = ctx.old.trim().split(/\s+/).filter((w) => w.length > 0);
+  const words = ctx.old
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
   if (words.length === 0) return;
   const body = words.map(escapeRegExp).join('[ \\t]+');
   const trailing = /\s*$/.exec(ctx.old)?.[0] ?? '';
@@ -44,7 +47,14 @@ function* singleLine(ctx: SearchContext): Generator<Candidate> {
     let found = false;
     for (let m = re.exec(ctx.content); m !== null; m = re.exec(ctx.content)) {
       found = true;
-      yield { start: m.index, end: m.index + m[0].length, rung: 'whitespace-normalized', matched: ctx.old, lineAligned: wholeLine, distortions };
+      yield {
+        start: m.index,
+        end: m.index + m[0].length,
+        rung: 'whitespace-normalized',
+        matched: ctx.old,
+        lineAligned: wholeLine,
+        distortions,
+      };
       re.lastIndex = m.index + 1;
     }
     if (found) return;

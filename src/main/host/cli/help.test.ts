@@ -41,7 +41,21 @@ describe('landfall --help', () => {
     }
     expect(out.match(/^ {4}example: /gm)).toHaveLength(ALL.length);
     expect(out).toContain('landfall sessions revert ID MESSAGE [--part P] [--force] [--preview]');
-    for (const flag of ['--old', '--new', '--old-file', '--content-file', '--replace-all', '--ignore-case', '--file', '--provider', '--model', '--session', '--mode', '--no-seed', '--data'])
+    for (const flag of [
+      '--old',
+      '--new',
+      '--old-file',
+      '--content-file',
+      '--replace-all',
+      '--ignore-case',
+      '--file',
+      '--provider',
+      '--model',
+      '--session',
+      '--mode',
+      '--no-seed',
+      '--data',
+    ])
       expect(out).toContain(flag);
     expect(out).toContain('landfall <command> --help');
   });

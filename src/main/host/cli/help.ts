@@ -20,17 +20,33 @@ const DATA: [string, string] = ['--data DATA', 'the data folder (default: $LANDF
 export const COMMAND_HELP: Record<string, CommandHelp> = {
   read: {
     usage: ['landfall read --dir D --path P [--offset N] [--limit N]'],
-    flags: [DIR, ['--path P', 'the file, relative to D'], ['--offset N', 'first line to show (1-based)'], ['--limit N', 'how many lines']],
+    flags: [
+      DIR,
+      ['--path P', 'the file, relative to D'],
+      ['--offset N', 'first line to show (1-based)'],
+      ['--limit N', 'how many lines'],
+    ],
     example: 'landfall read --dir . --path src/app.ts --offset 40 --limit 20',
   },
   edit: {
     usage: ['landfall edit --dir D --path P (--old TEXT | --old-file F) (--new TEXT | --new-file F) [--replace-all]'],
-    flags: [DIR, ['--path P', 'the file, relative to D'], ['--old TEXT', 'the text to replace (--old-file F: from a file, - for stdin)'], ['--new TEXT', 'the replacement (--new-file F: from a file, - for stdin)'], ['--replace-all', 'replace every occurrence, not exactly one']],
+    flags: [
+      DIR,
+      ['--path P', 'the file, relative to D'],
+      ['--old TEXT', 'the text to replace (--old-file F: from a file, - for stdin)'],
+      ['--new TEXT', 'the replacement (--new-file F: from a file, - for stdin)'],
+      ['--replace-all', 'replace every occurrence, not exactly one'],
+    ],
     example: "landfall edit --dir . --path src/app.ts --old 'port = 80' --new 'port = 8080'",
   },
   write: {
     usage: ['landfall write --dir D --path P (--content TEXT | --content-file F | --content-file -) [--force]'],
-    flags: [DIR, ['--path P', 'the file, relative to D'], ['--content TEXT', 'the whole new content (--content-file F: from a file, - for stdin)'], ['--force', 'replace an existing file (the command line cannot know you have read it)']],
+    flags: [
+      DIR,
+      ['--path P', 'the file, relative to D'],
+      ['--content TEXT', 'the whole new content (--content-file F: from a file, - for stdin)'],
+      ['--force', 'replace an existing file (the command line cannot know you have read it)'],
+    ],
     example: 'landfall write --dir . --path notes/plan.md --content-file draft.md',
   },
   list: {
@@ -45,23 +61,48 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   grep: {
     usage: ['landfall grep --dir D --pattern RE [--include G] [--path P] [--ignore-case]'],
-    flags: [DIR, ['--pattern RE', 'a regular expression'], ['--include G', 'only files matching this glob'], ['--path P', 'search below this folder of D'], ['--ignore-case', 'match regardless of case']],
+    flags: [
+      DIR,
+      ['--pattern RE', 'a regular expression'],
+      ['--include G', 'only files matching this glob'],
+      ['--path P', 'search below this folder of D'],
+      ['--ignore-case', 'match regardless of case'],
+    ],
     example: "landfall grep --dir . --pattern 'deprecated|legacy' --include '*.ts'",
   },
   apply_patch: {
     usage: ['landfall apply_patch --dir D [--file patch.txt | --file -]   (no --file: the patch is read from stdin)'],
-    flags: [['--dir D', 'the project folder (required)'], ['--file F', 'the patch (*** Begin Patch … *** End Patch); - for stdin']],
+    flags: [
+      ['--dir D', 'the project folder (required)'],
+      ['--file F', 'the patch (*** Begin Patch … *** End Patch); - for stdin'],
+    ],
     example: 'landfall apply_patch --dir . --file fix.patch',
   },
   run: {
     usage: ['landfall run --dir D [--provider ID] [--model M] [--data DATA] [--no-lsp] "prompt"'],
-    flags: [['--dir D', 'the project folder (required)'], ['--provider ID', 'a provider id from settings.json (default: its defaultProvider)'], ['--model M', 'the model to use instead of the provider\'s'], DATA, ['--no-lsp', 'no language servers (by default the settings\' `lsp` servers report errors after each edit)']],
+    flags: [
+      ['--dir D', 'the project folder (required)'],
+      ['--provider ID', 'a provider id from settings.json (default: its defaultProvider)'],
+      ['--model M', "the model to use instead of the provider's"],
+      DATA,
+      ['--no-lsp', "no language servers (by default the settings' `lsp` servers report errors after each edit)"],
+    ],
     example: 'landfall run --dir . --provider ollama "add a --verbose flag to the CLI"',
   },
   replay: {
     usage: ['landfall replay --dir D --session FOLDER [--mode recorded|live] [--no-seed] [--force] [--data DATA]'],
-    flags: [['--dir D', 'the folder to replay into (created when missing)'], ['--session FOLDER', 'a recorded session folder'], ['--mode M', 'recorded (default): only the calls that succeeded originally; live: every file call'], ['--no-seed', 'do not seed D from the recording\'s files.jsonl first'], ['--force', 'seed over files that differ from the recording (they are backed up into DATA/replay-backups/ first; without it the replay refuses)'], DATA],
-    example: 'landfall replay --dir /tmp/try --session ../shared/corpus/sessions/aider-requests-863-a4-gpt4o',
+    flags: [
+      ['--dir D', 'the folder to replay into (created when missing)'],
+      ['--session FOLDER', 'a recorded session folder'],
+      ['--mode M', 'recorded (default): only the calls that succeeded originally; live: every file call'],
+      ['--no-seed', "do not seed D from the recording's files.jsonl first"],
+      [
+        '--force',
+        'seed over files that differ from the recording (they are backed up into DATA/replay-backups/ first; without it the replay refuses)',
+      ],
+      DATA,
+    ],
+    example: 'landfall replay --dir /tmp/try --session fixtures/corpus/sessions/aider-requests-863-a4-gpt4o',
   },
   sessions: {
     usage: [
@@ -72,7 +113,13 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       'landfall sessions undo ID [--force] [--preview]',
       'landfall sessions redo ID [--force] [--preview]',
     ],
-    flags: [['--dir D', 'list: the project whose sessions to list'], ['--part P', 'revert: start at this part of MESSAGE'], ['--force', 'overwrite files you changed after the agent\'s step'], ['--preview', 'show what would change; change nothing'], DATA],
+    flags: [
+      ['--dir D', 'list: the project whose sessions to list'],
+      ['--part P', 'revert: start at this part of MESSAGE'],
+      ['--force', "overwrite files you changed after the agent's step"],
+      ['--preview', 'show what would change; change nothing'],
+      DATA,
+    ],
     example: 'landfall sessions revert ses_abc123 msg_def456 --preview',
   },
 };
@@ -92,12 +139,20 @@ export function commandUsage(command: string): string {
   const h = COMMAND_HELP[command];
   if (!h) return overview();
   const [first, ...more] = h.usage;
-  return [`usage: ${first ?? ''}`, ...more.map((u) => `       ${u}`), 'flags:', ...flagLines(h, '  '), `example: ${h.example}`].join('\n');
+  return [
+    `usage: ${first ?? ''}`,
+    ...more.map((u) => `       ${u}`),
+    'flags:',
+    ...flagLines(h, '  '),
+    `example: ${h.example}`,
+  ].join('\n');
 }
 
 /** Every command with its flags and an example (what `landfall --help` prints). */
 export function overview(): string {
-  const blocks = Object.values(COMMAND_HELP).map((h) => [...h.usage.map((u) => `  ${u}`), ...flagLines(h, '      '), `    example: ${h.example}`].join('\n'));
+  const blocks = Object.values(COMMAND_HELP).map((h) =>
+    [...h.usage.map((u) => `  ${u}`), ...flagLines(h, '      '), `    example: ${h.example}`].join('\n'),
+  );
   return [
     'usage: landfall <command> [flags]        landfall <command> --help: one command',
     '',

@@ -13,7 +13,11 @@ function strictUtf8(bytes: Buffer, what: string): Result<string> {
   try {
     return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
-    return fail('invalid_input', `${what} is not valid UTF-8 text.`, `Convert ${what} to UTF-8 first (e.g. iconv -t UTF-8).`);
+    return fail(
+      'invalid_input',
+      `${what} is not valid UTF-8 text.`,
+      `Convert ${what} to UTF-8 first (e.g. iconv -t UTF-8).`,
+    );
   }
 }
 
@@ -30,7 +34,12 @@ export async function readTextInput(file: string): Promise<Result<string>> {
   try {
     return strictUtf8(await fsp.readFile(file), file);
   } catch (e) {
-    return fail('invalid_input', `Cannot read ${file}: ${(e as Error).message}`, 'Name an existing, readable file (or - for stdin).', { errno: (e as NodeJS.ErrnoException).code });
+    return fail(
+      'invalid_input',
+      `Cannot read ${file}: ${(e as Error).message}`,
+      'Name an existing, readable file (or - for stdin).',
+      { errno: (e as NodeJS.ErrnoException).code },
+    );
   }
 }
 
@@ -42,11 +51,17 @@ export async function projectRoot(dir: string): Promise<Result<string>> {
   } catch {
     // reported below
   }
-  return fail('invalid_input', `The project folder ${dir} does not exist or is not a folder.`, 'Pass --dir with an existing folder.');
+  return fail(
+    'invalid_input',
+    `The project folder ${dir} does not exist or is not a folder.`,
+    'Pass --dir with an existing folder.',
+  );
 }
 
 /** Print `error` as the JSON outcome every tool command prints; returns exit code 2 (bad usage). */
 export function printUsageError(error: LandfallError): number {
-  process.stdout.write(`${JSON.stringify({ ok: false, error, output: `Error (${error.code}): ${error.message}\n${error.hint}` }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ok: false, error, output: `Error (${error.code}): ${error.message}\n${error.hint}` }, null, 2)}\n`,
+  );
   return 2;
 }

@@ -12,13 +12,18 @@ import { toolFailure } from '../../tools/types';
 import { applyPatch } from '../../patch';
 import { printUsageError, projectRoot, readTextInput } from './input';
 
-const USAGE = 'usage: landfall apply_patch --dir D [--file patch.txt | --file -]   (no --file: the patch is read from stdin)';
+const USAGE =
+  'usage: landfall apply_patch --dir D [--file patch.txt | --file -]   (no --file: the patch is read from stdin)';
 
 /** Run `apply_patch` with its arguments; prints JSON to stdout and returns the exit code. */
 export async function run(_command: string, args: string[]): Promise<number> {
   let values: { dir?: string; file?: string };
   try {
-    values = parseArgs({ args, options: { dir: { type: 'string' }, file: { type: 'string' } }, allowPositionals: false }).values;
+    values = parseArgs({
+      args,
+      options: { dir: { type: 'string' }, file: { type: 'string' } },
+      allowPositionals: false,
+    }).values;
   } catch (e) {
     process.stderr.write(`landfall apply_patch: ${(e as Error).message}\n${USAGE}\n`);
     return 2;
@@ -37,7 +42,12 @@ export async function run(_command: string, args: string[]): Promise<number> {
     return 1;
   }
   const { files, landed, summary } = result.value;
-  const outcome = { ok: true, title: `apply_patch ${files.length} file(s)`, output: summary, metadata: { files, landed } };
+  const outcome = {
+    ok: true,
+    title: `apply_patch ${files.length} file(s)`,
+    output: summary,
+    metadata: { files, landed },
+  };
   process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
   return 0;
 }

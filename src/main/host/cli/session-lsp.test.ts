@@ -23,8 +23,15 @@ let dirs: string[] = [];
 /** When set, the second model request presses Ctrl+C (calls the SIGINT listeners `run` added) and never answers. */
 let ctrlC: (() => void) | undefined;
 
-const sse = (chunks: unknown[]): string => `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
-const chunk = (delta: Record<string, unknown>, finish: string | null = null): unknown => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const sse = (chunks: unknown[]): string =>
+  `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+const chunk = (delta: Record<string, unknown>, finish: string | null = null): unknown => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 
 beforeEach(async () => {
   toolResults = [];
@@ -33,14 +40,23 @@ beforeEach(async () => {
   let calls = 0;
   http = createServer((req, res) => {
     let body = '';
-    req.on('data', (d: Buffer) => { body += d.toString(); });
+    req.on('data', (d: Buffer) => {
+      body += d.toString();
+    });
     req.on('end', () => {
       const messages = (JSON.parse(body) as { messages: { role: string; content: unknown }[] }).messages;
       toolResults.push(...messages.filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content)));
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (calls++ === 0) {
         const args = JSON.stringify({ filePath: 'broken.json', content: '{"a": 1,,\n "b": 2}\n' });
-        res.end(sse([chunk({ tool_calls: [{ index: 0, id: 'w1', type: 'function', function: { name: 'write', arguments: args } }] }), chunk({}, 'tool_calls')]));
+        res.end(
+          sse([
+            chunk({
+              tool_calls: [{ index: 0, id: 'w1', type: 'function', function: { name: 'write', arguments: args } }],
+            }),
+            chunk({}, 'tool_calls'),
+          ]),
+        );
       } else {
         seenGroups = serverGroups(SERVER);
         if (ctrlC) ctrlC();
@@ -65,10 +81,17 @@ async function landfallRun(extra: string[]): Promise<{ code: number; out: string
   const dir = tempDir('cli-lsp-proj');
   dirs.push(data, dir);
   const port = (http.address() as AddressInfo).port;
-  const settings = { defaultProvider: 'local', providers: [{ id: 'local', kind: 'openai-compatible', baseURL: `http://127.0.0.1:${port}/v1`, model: 'm' }], permissions: [] };
+  const settings = {
+    defaultProvider: 'local',
+    providers: [{ id: 'local', kind: 'openai-compatible', baseURL: `http://127.0.0.1:${port}/v1`, model: 'm' }],
+    permissions: [],
+  };
   writeFileSync(path.join(data, 'settings.json'), JSON.stringify(settings));
   let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => { out += String(c); return true; });
+  vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => {
+    out += String(c);
+    return true;
+  });
   const code = await run('run', ['--dir', dir, '--data', data, ...extra, 'write broken.json']);
   vi.restoreAllMocks();
   return { code, out };
@@ -87,7 +110,9 @@ describe('landfall run: language servers', () => {
 
   it('Ctrl+C during the turn ends the command and shuts its server down', async () => {
     const before = new Set(process.listeners('SIGINT'));
-    ctrlC = () => { for (const l of process.listeners('SIGINT')) if (!before.has(l)) l('SIGINT'); };
+    ctrlC = () => {
+      for (const l of process.listeners('SIGINT')) if (!before.has(l)) l('SIGINT');
+    };
     const r = await landfallRun([]);
     expect(r.out).toContain('[aborted, ');
     expect(seenGroups.length).toBe(1);

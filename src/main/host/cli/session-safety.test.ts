@@ -11,13 +11,22 @@ import { cleanupTemp, SESSIONS_DIR, tempDir } from '../../agent/testing/fixtures
 
 const HYDRA = path.join(SESSIONS_DIR, 'swea-hydra-1915-kimik2');
 const dirs: string[] = [];
-afterEach(() => { vi.restoreAllMocks(); cleanupTemp(...dirs.splice(0)); });
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanupTemp(...dirs.splice(0));
+});
 
 async function capture(command: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out += String(chunk); return true; });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { err += String(chunk); return true; });
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err += String(chunk);
+    return true;
+  });
   try {
     return { code: await run(command, args), out, err };
   } finally {
@@ -32,7 +41,9 @@ describe('trial data-loss steps through the command line', () => {
     const dir = tempDir('cli-proj');
     dirs.push(data, dir);
     expect((await capture('replay', ['--dir', dir, '--session', HYDRA, '--data', data])).code).toBe(0);
-    const id = /^(ses_\w+)/m.exec((await capture('sessions', ['list', '--dir', dir, '--data', data])).out)?.[1] as string;
+    const id = /^(ses_\w+)/m.exec(
+      (await capture('sessions', ['list', '--dir', dir, '--data', data])).out,
+    )?.[1] as string;
     const first = await capture('sessions', ['undo', id, '--data', data]);
     expect(first.out).toMatch(/^restored: .*edge_cases\.py/m);
     appendFileSync(path.join(dir, 'edge_cases.py'), 'USER WORK\n');
@@ -42,7 +53,8 @@ describe('trial data-loss steps through the command line', () => {
     expect(real.code).toBe(0);
     expect(real.out).toMatch(/^skipped: edge_cases\.py$/m);
     expect(real.out).toMatch(/^conflicts \(.*\): edge_cases\.py$/m);
-    const listLines = (text: string): string[] => text.split('\n').filter((l) => /^(restored|deleted|skipped|conflicts)\b/.test(l));
+    const listLines = (text: string): string[] =>
+      text.split('\n').filter((l) => /^(restored|deleted|skipped|conflicts)\b/.test(l));
     expect(listLines(preview.out)).toEqual(listLines(real.out));
     expect(listLines(real.out)).toHaveLength(4);
     expect(readFileSync(path.join(dir, 'edge_cases.py'), 'utf8')).toBe(mine);

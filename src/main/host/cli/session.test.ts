@@ -9,11 +9,17 @@ import { run } from './session';
 import { cleanupTemp, SESSIONS_DIR, tempDir } from '../../agent/testing/fixtures';
 
 const dirs: string[] = [];
-afterEach(() => { vi.restoreAllMocks(); cleanupTemp(...dirs.splice(0)); });
+afterEach(() => {
+  vi.restoreAllMocks();
+  cleanupTemp(...dirs.splice(0));
+});
 
 async function capture(command: string, args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out += String(chunk); return true; });
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
   try {
     const code = await run(command, args);
     return { code, out };
@@ -27,7 +33,14 @@ describe('landfall replay / sessions', () => {
     const data = tempDir('cli-data');
     const dir = tempDir('cli-proj');
     dirs.push(data, dir);
-    const replay = await capture('replay', ['--dir', dir, '--session', path.join(SESSIONS_DIR, 'aider-requests-863-a4-gpt4o'), '--data', data]);
+    const replay = await capture('replay', [
+      '--dir',
+      dir,
+      '--session',
+      path.join(SESSIONS_DIR, 'aider-requests-863-a4-gpt4o'),
+      '--data',
+      data,
+    ]);
     expect(replay.code).toBe(0);
     expect(replay.out).toMatch(/^\s+seq\s+tool\s+recorded\s+landfall\s+path$/m);
     expect(replay.out).toMatch(/^\s+2\s+edit\s+ok\s+ok\s+requests\/models\.py$/m);
@@ -54,10 +67,25 @@ describe('landfall sessions: preview and a damaged database', () => {
     const data = tempDir('cli-data');
     const dir = tempDir('cli-proj');
     dirs.push(data, dir);
-    expect((await capture('replay', ['--dir', dir, '--session', path.join(SESSIONS_DIR, 'aider-requests-863-a4-gpt4o'), '--data', data])).code).toBe(0);
+    expect(
+      (
+        await capture('replay', [
+          '--dir',
+          dir,
+          '--session',
+          path.join(SESSIONS_DIR, 'aider-requests-863-a4-gpt4o'),
+          '--data',
+          data,
+        ])
+      ).code,
+    ).toBe(0);
     const end = readFileSync(path.join(dir, 'requests/models.py'), 'utf8');
-    const id = /^(ses_\w+)/m.exec((await capture('sessions', ['list', '--dir', dir, '--data', data])).out)?.[1] as string;
-    const first = /^user (msg_\w+)$/m.exec((await capture('sessions', ['show', id, '--data', data])).out)?.[1] as string;
+    const id = /^(ses_\w+)/m.exec(
+      (await capture('sessions', ['list', '--dir', dir, '--data', data])).out,
+    )?.[1] as string;
+    const first = /^user (msg_\w+)$/m.exec(
+      (await capture('sessions', ['show', id, '--data', data])).out,
+    )?.[1] as string;
     const preview = await capture('sessions', ['revert', id, first, '--preview', '--data', data]);
     expect(preview.code).toBe(0);
     expect(preview.out).toMatch(/^preview — nothing was written$/m);
@@ -67,7 +95,10 @@ describe('landfall sessions: preview and a damaged database', () => {
     dirs.push(damaged);
     writeFileSync(path.join(damaged, 'landfall.db'), 'not a database\n'.repeat(100));
     let errText = '';
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { errText += String(chunk); return true; });
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      errText += String(chunk);
+      return true;
+    });
     const bad = await capture('sessions', ['list', '--dir', dir, '--data', damaged]);
     expect(bad.code).toBe(1);
     expect(errText).toMatch(/^landfall: io_error: .*landfall\.db is not a readable session database/m);

@@ -22,17 +22,27 @@ import type { ServiceExtras } from '../../agent/service-types';
 import { appLanguageServers } from '../services-lsp';
 import { commandUsage } from './help';
 
-interface Args { flags: Map<string, string | true>; positional: string[] }
+interface Args {
+  flags: Map<string, string | true>;
+  positional: string[];
+}
 
 function parse(args: string[]): Args {
   const flags = new Map<string, string | true>();
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (!a.startsWith('--')) { positional.push(a); continue; }
+    if (!a.startsWith('--')) {
+      positional.push(a);
+      continue;
+    }
     const next = args[i + 1];
-    if (['--force', '--preview', '--no-seed', '--no-lsp'].includes(a) || next === undefined || next.startsWith('--')) flags.set(a.slice(2), true);
-    else { flags.set(a.slice(2), next); i++; }
+    if (['--force', '--preview', '--no-seed', '--no-lsp'].includes(a) || next === undefined || next.startsWith('--'))
+      flags.set(a.slice(2), true);
+    else {
+      flags.set(a.slice(2), next);
+      i++;
+    }
   }
   return { flags, positional };
 }
@@ -42,8 +52,12 @@ function str(a: Args, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-const out = (s: string): void => { process.stdout.write(s); };
-const err = (s: string): void => { process.stderr.write(s); };
+const out = (s: string): void => {
+  process.stdout.write(s);
+};
+const err = (s: string): void => {
+  process.stderr.write(s);
+};
 
 function failed<T>(r: Result<T>): r is Extract<Result<T>, { ok: false }> {
   if (r.ok) return false;
@@ -61,20 +75,32 @@ function describePart(p: Part): string | undefined {
   if (p.type !== 'tool' || (p.state !== 'completed' && p.state !== 'error')) return undefined;
   const title = typeof p.metadata?.title === 'string' ? p.metadata.title : p.tool;
   const head = p.state === 'completed' ? `✓ ${title}` : `✗ ${p.tool} (${p.error?.code ?? 'error'})`;
-  const body = (p.output ?? p.error?.message ?? '').split('\n').slice(0, p.state === 'completed' ? 3 : 6).join('\n  ');
+  const body = (p.output ?? p.error?.message ?? '')
+    .split('\n')
+    .slice(0, p.state === 'completed' ? 3 : 6)
+    .join('\n  ');
   return `\n${head}\n  ${body}\n`;
 }
 
 /** Ask one question on the terminal; undefined when stdin ends without an answer. Questions are asked one at a time. */
 let asking: Promise<unknown> = Promise.resolve();
 function question(text: string): Promise<string | undefined> {
-  const next = asking.then(() => new Promise<string | undefined>((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
-    let answered = false;
-    out(text);
-    rl.once('line', (line) => { answered = true; rl.close(); resolve(line.trim()); });
-    rl.once('close', () => { if (!answered) resolve(undefined); });
-  }));
+  const next = asking.then(
+    () =>
+      new Promise<string | undefined>((resolve) => {
+        const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
+        let answered = false;
+        out(text);
+        rl.once('line', (line) => {
+          answered = true;
+          rl.close();
+          resolve(line.trim());
+        });
+        rl.once('close', () => {
+          if (!answered) resolve(undefined);
+        });
+      }),
+  );
   asking = next;
   return next;
 }
@@ -82,7 +108,10 @@ function question(text: string): Promise<string | undefined> {
 async function runPrompt(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const text = a.positional.join(' ');
-  if (!dir || text === '') { err(`${commandUsage('run')}\n`); return 2; }
+  if (!dir || text === '') {
+    err(`${commandUsage('run')}\n`);
+    return 2;
+  }
   // One manager for the project (created on the first edit or read), from the settings' `lsp` entry.
   const core: { svc?: AgentService } = {};
   const lsp = a.flags.get('no-lsp') === true ? undefined : appLanguageServers(() => core.svc?.getSettings().lsp);
@@ -97,18 +126,32 @@ async function runPrompt(a: Args): Promise<number> {
     if (failed(session)) return 1;
     svc.on((e: CoreEvent) => {
       if (e.type === 'text.delta' && e.sessionId === session.value.id) out(e.delta);
-      if (e.type === 'part.updated') { const d = describePart(e.part); if (d) out(d); }
+      if (e.type === 'part.updated') {
+        const d = describePart(e.part);
+        if (d) out(d);
+      }
       if (e.type === 'permission.asked') {
         void question(`\n? ${e.title} — allow [o]nce, [a]lways, [r]eject (optionally: r <reason>): `).then((ans) => {
           const word = ans ?? '';
-          const answer = word.startsWith('a') ? 'always' : word.startsWith('o') || word.startsWith('y') ? 'once' : 'reject';
-          const reason = answer === 'reject' ? (ans === undefined ? 'no answer: the terminal input ended' : word.replace(/^r\w*\s*/, '') || undefined) : undefined;
+          const answer = word.startsWith('a')
+            ? 'always'
+            : word.startsWith('o') || word.startsWith('y')
+              ? 'once'
+              : 'reject';
+          const reason =
+            answer === 'reject'
+              ? ans === undefined
+                ? 'no answer: the terminal input ended'
+                : word.replace(/^r\w*\s*/, '') || undefined
+              : undefined;
           svc.answerPermission(e.requestId, { answer, reason });
         });
       }
     });
     const sessionId = session.value.id;
-    interrupt = () => { svc.stop(sessionId); };
+    interrupt = () => {
+      svc.stop(sessionId);
+    };
     process.once('SIGINT', interrupt);
     const r = await svc.prompt(session.value.id, text, { provider: str(a, 'provider'), model: str(a, 'model') });
     if (failed(r)) return 1;
@@ -119,7 +162,11 @@ async function runPrompt(a: Args): Promise<number> {
     if (interrupt) process.off('SIGINT', interrupt);
     // Servers get LSP shutdown/exit, then the process-group kill, before the command returns (also after Ctrl+C,
     // which ends the turn, or an error).
-    try { await svc.close(); } finally { await lsp?.shutdown(); }
+    try {
+      await svc.close();
+    } finally {
+      await lsp?.shutdown();
+    }
   }
 }
 
@@ -127,7 +174,10 @@ async function runReplay(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const corpus = str(a, 'session');
   const mode = str(a, 'mode') ?? 'recorded';
-  if (!dir || !corpus || (mode !== 'recorded' && mode !== 'live')) { err(`${commandUsage('replay')}\n`); return 2; }
+  if (!dir || !corpus || (mode !== 'recorded' && mode !== 'live')) {
+    err(`${commandUsage('replay')}\n`);
+    return 2;
+  }
   mkdirSync(dir, { recursive: true });
   const svc = await openService(a);
   if (!svc) return 1;
@@ -136,19 +186,26 @@ async function runReplay(a: Args): Promise<number> {
     if (failed(project)) return 1;
     const session = svc.createSession(project.value.id, `replay ${path.basename(corpus)}`);
     if (failed(session)) return 1;
-    const r = await svc.replay(session.value.id, corpus, { mode, seed: a.flags.get('no-seed') !== true, force: a.flags.get('force') === true });
+    const r = await svc.replay(session.value.id, corpus, {
+      mode,
+      seed: a.flags.get('no-seed') !== true,
+      force: a.flags.get('force') === true,
+    });
     const view = svc.getSession(session.value.id);
     // refused before any turn ran (e.g. `exists`): leave no empty session behind
     if (!r.ok && view.ok && view.value.messages.length === 0) svc.deleteSession(session.value.id);
     if (failed(r)) return 1;
     const seed = r.value.seed;
-    if (seed?.backupDir) out(`backed up before seeding (they differed from the recording's base): ${seed.backedUp.join(', ')}
+    if (seed?.backupDir)
+      out(`backed up before seeding (they differed from the recording's base): ${seed.backedUp.join(', ')}
   → ${seed.backupDir}
 `);
     out(`${'seq'.padStart(4)}  ${'tool'.padEnd(11)} ${'recorded'.padEnd(10)} ${'landfall'.padEnd(14)} path\n`);
     for (const c of r.value.calls) {
       const lf = `${c.landfall}${c.rung && c.rung !== 'simple' ? ` (${c.rung})` : ''}`;
-      out(`${String(c.seq).padStart(4)}  ${(c.synthetic ? `(${c.tool})` : c.tool).padEnd(11)} ${c.recorded.padEnd(10)} ${lf.padEnd(14)} ${c.path ?? ''}\n`);
+      out(
+        `${String(c.seq).padStart(4)}  ${(c.synthetic ? `(${c.tool})` : c.tool).padEnd(11)} ${c.recorded.padEnd(10)} ${lf.padEnd(14)} ${c.path ?? ''}\n`,
+      );
     }
     out(`\nsession ${session.value.id}, ${r.value.userMessageIds.length} turns\n\n${r.value.finalDiff}`);
     return 0;
@@ -160,7 +217,9 @@ async function runReplay(a: Args): Promise<number> {
 function showSession(svc: AgentService, id: string): number {
   const v = svc.getSession(id);
   if (failed(v)) return 1;
-  out(`${v.value.session.title} (${v.value.session.id})${v.value.session.revert ? ` — reverted to ${v.value.session.revert.messageId}` : ''}\n`);
+  out(
+    `${v.value.session.title} (${v.value.session.id})${v.value.session.revert ? ` — reverted to ${v.value.session.revert.messageId}` : ''}\n`,
+  );
   for (const m of v.value.messages) {
     out(`\n${m.role} ${m.id}\n`);
     for (const p of m.parts) {
@@ -178,30 +237,47 @@ const VERB_ARGS: Record<string, number> = { list: 0, show: 1, revert: 2, unrever
 async function runSessions(a: Args): Promise<number> {
   const [verb, id, messageId] = a.positional;
   const need = verb !== undefined && Object.hasOwn(VERB_ARGS, verb) ? VERB_ARGS[verb] : undefined;
-  if (need === undefined || a.positional.length - 1 < need || (verb === 'list' && !str(a, 'dir'))) { err(`${commandUsage('sessions')}\n`); return 2; }
+  if (need === undefined || a.positional.length - 1 < need || (verb === 'list' && !str(a, 'dir'))) {
+    err(`${commandUsage('sessions')}\n`);
+    return 2;
+  }
   const svc = await openService(a);
   if (!svc) return 1;
   try {
     const opts = { force: a.flags.get('force') === true, preview: a.flags.get('preview') === true };
-    const report = (r: Result<{ restored: string[]; deleted: string[]; skipped: string[]; conflicts: { path: string }[] }>): number => {
+    const report = (
+      r: Result<{ restored: string[]; deleted: string[]; skipped: string[]; conflicts: { path: string }[] }>,
+    ): number => {
       if (failed(r)) return 1;
       if (opts.preview) out('preview — nothing was written\n');
-      out(`restored: ${r.value.restored.join(', ') || '-'}\ndeleted: ${r.value.deleted.join(', ') || '-'}\nskipped: ${r.value.skipped.join(', ') || '-'}\n`);
-      if (r.value.conflicts.length > 0) out(`conflicts (changed since Landfall last wrote them; kept unless --force): ${r.value.conflicts.map((c) => c.path).join(', ')}\n`);
+      out(
+        `restored: ${r.value.restored.join(', ') || '-'}\ndeleted: ${r.value.deleted.join(', ') || '-'}\nskipped: ${r.value.skipped.join(', ') || '-'}\n`,
+      );
+      if (r.value.conflicts.length > 0)
+        out(
+          `conflicts (changed since Landfall last wrote them; kept unless --force): ${r.value.conflicts.map((c) => c.path).join(', ')}\n`,
+        );
       return 0;
     };
     switch (verb) {
       case 'list': {
         const dir = str(a, 'dir');
-        if (!dir) { err(`${commandUsage('sessions')}\n`); return 2; }
+        if (!dir) {
+          err(`${commandUsage('sessions')}\n`);
+          return 2;
+        }
         const p = await svc.openProject(dir);
         if (failed(p)) return 1;
-        for (const s of svc.listSessions(p.value.id)) out(`${s.id}  ${new Date(s.updated).toISOString()}  ${s.title}${s.revert ? ' (reverted)' : ''}\n`);
+        for (const s of svc.listSessions(p.value.id))
+          out(`${s.id}  ${new Date(s.updated).toISOString()}  ${s.title}${s.revert ? ' (reverted)' : ''}\n`);
         return 0;
       }
-      case 'show': return id ? showSession(svc, id) : 2;
-      case 'revert': return id && messageId ? report(await svc.revert(id, messageId, str(a, 'part'), opts)) : 2;
-      case 'unrevert': return id ? report(await svc.unrevert(id)) : 2;
+      case 'show':
+        return id ? showSession(svc, id) : 2;
+      case 'revert':
+        return id && messageId ? report(await svc.revert(id, messageId, str(a, 'part'), opts)) : 2;
+      case 'unrevert':
+        return id ? report(await svc.unrevert(id)) : 2;
       case 'undo': {
         if (!id) return 2;
         const r = await svc.undo(id, opts);
@@ -209,7 +285,8 @@ async function runSessions(a: Args): Promise<number> {
         if (r.ok) out(`${opts.preview ? 'would undo' : 'undone'} prompt: ${r.value.text}\n`);
         return code;
       }
-      case 'redo': return id ? report(await svc.redo(id, opts)) : 2;
+      case 'redo':
+        return id ? report(await svc.redo(id, opts)) : 2;
       default:
         err(`${commandUsage('sessions')}\n`);
         return 2;

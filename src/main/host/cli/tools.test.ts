@@ -31,7 +31,11 @@ describe('landfall read|edit|write|list|glob|grep', () => {
     writeFileSync(path.join(dir, 'x.txt'), 'a\r\nb\r\n');
     const r = await cli('edit', '--dir', dir, '--path', 'x.txt', '--old', 'b', '--new', 'B');
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ ok: true, title: 'edit x.txt', metadata: { rung: 'simple', diff: { file: 'x.txt', additions: 1, deletions: 1 } } });
+    expect(r.json).toMatchObject({
+      ok: true,
+      title: 'edit x.txt',
+      metadata: { rung: 'simple', diff: { file: 'x.txt', additions: 1, deletions: 1 } },
+    });
     expect(readFileSync(path.join(dir, 'x.txt'), 'latin1')).toBe('a\r\nB\r\n');
     const miss = await cli('edit', '--dir', dir, '--path', 'x.txt', '--old', 'zzz', '--new', 'q');
     expect(miss.code).toBe(1);
@@ -42,7 +46,10 @@ describe('landfall read|edit|write|list|glob|grep', () => {
     writeFileSync(path.join(dir, 'keep.txt'), 'mine\n');
     const refused = await cli('write', '--dir', dir, '--path', 'keep.txt', '--content', 'theirs\n');
     expect(refused.code).toBe(1);
-    expect(refused.json).toMatchObject({ ok: false, error: { code: 'not_observed', hint: expect.stringContaining('--force') } });
+    expect(refused.json).toMatchObject({
+      ok: false,
+      error: { code: 'not_observed', hint: expect.stringContaining('--force') },
+    });
     expect(readFileSync(path.join(dir, 'keep.txt'), 'latin1')).toBe('mine\n');
     expect((await cli('write', '--dir', dir, '--path', 'keep.txt', '--content', 'theirs\n', '--force')).code).toBe(0);
     expect(readFileSync(path.join(dir, 'keep.txt'), 'latin1')).toBe('theirs\n');
@@ -51,20 +58,36 @@ describe('landfall read|edit|write|list|glob|grep', () => {
 
   it('read, list, glob and grep print their outcomes; bad usage exits 2', async () => {
     writeFileSync(path.join(dir, 'a.ts'), 'const alpha = 1;\n');
-    expect((await cli('read', '--dir', dir, '--path', 'a.ts')).json).toMatchObject({ ok: true, output: '1: const alpha = 1;' });
+    expect((await cli('read', '--dir', dir, '--path', 'a.ts')).json).toMatchObject({
+      ok: true,
+      output: '1: const alpha = 1;',
+    });
     expect((await cli('list', '--dir', dir)).json).toMatchObject({ ok: true, output: './\na.ts' });
     expect((await cli('glob', '--dir', dir, '--pattern', '*.ts')).json).toMatchObject({ ok: true, output: 'a.ts' });
-    expect((await cli('grep', '--dir', dir, '--pattern', 'alp')).json).toMatchObject({ ok: true, output: 'a.ts:\n  1: const alpha = 1;' });
+    expect((await cli('grep', '--dir', dir, '--pattern', 'alp')).json).toMatchObject({
+      ok: true,
+      output: 'a.ts:\n  1: const alpha = 1;',
+    });
     expect((await cli('read', '--dir', dir)).code).toBe(2);
-    expect((await cli('read', '--dir', dir, '--path', '../x')).json).toMatchObject({ ok: false, error: { code: 'outside_root' } });
+    expect((await cli('read', '--dir', dir, '--path', '../x')).json).toMatchObject({
+      ok: false,
+      error: { code: 'outside_root' },
+    });
   });
 
   it('bin/landfall.mjs runs the same dispatcher through tsx', () => {
     writeFileSync(path.join(dir, 'x.txt'), 'one\n');
     const bin = path.resolve(process.cwd(), 'bin', 'landfall.mjs');
-    const r = spawnSync(process.execPath, [bin, 'edit', '--dir', dir, '--path', 'x.txt', '--old', 'one', '--new', 'two'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [bin, 'edit', '--dir', dir, '--path', 'x.txt', '--old', 'one', '--new', 'two'],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, output: 'x.txt: Edited line 1 (rung simple, exact match).' });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      output: 'x.txt: Edited line 1 (rung simple, exact match).',
+    });
     expect(readFileSync(path.join(dir, 'x.txt'), 'latin1')).toBe('two\n');
   });
 });

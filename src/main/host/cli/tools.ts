@@ -57,7 +57,10 @@ async function textArg(inline: string | undefined, file: string | undefined): Pr
 const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
 
 /** The tool and its raw input for `command`, from parsed options. Error: `invalid_input` (an unreadable text file). */
-async function toolCall(command: string, v: Values): Promise<Result<{ tool: ToolDefinition<unknown>; input: Record<string, unknown> }>> {
+async function toolCall(
+  command: string,
+  v: Values,
+): Promise<Result<{ tool: ToolDefinition<unknown>; input: Record<string, unknown> }>> {
   const pick = <T>(tool: ToolDefinition<T>): ToolDefinition<unknown> => tool as unknown as ToolDefinition<unknown>;
   switch (command) {
     case 'read':
@@ -67,7 +70,15 @@ async function toolCall(command: string, v: Values): Promise<Result<{ tool: Tool
       if (!oldString.ok) return oldString;
       const newString = await textArg(v.new, v['new-file']);
       if (!newString.ok) return newString;
-      return ok({ tool: pick(editTool), input: { filePath: v.path, oldString: oldString.value, newString: newString.value, replaceAll: v['replace-all'] } });
+      return ok({
+        tool: pick(editTool),
+        input: {
+          filePath: v.path,
+          oldString: oldString.value,
+          newString: newString.value,
+          replaceAll: v['replace-all'],
+        },
+      });
     }
     case 'write': {
       const content = await textArg(v.content, v['content-file']);
@@ -78,7 +89,10 @@ async function toolCall(command: string, v: Values): Promise<Result<{ tool: Tool
     case 'glob':
       return ok({ tool: pick(globTool), input: { pattern: v.pattern, path: v.path } });
     default:
-      return ok({ tool: pick(grepTool), input: { pattern: v.pattern, path: v.path, include: v.include, ignoreCase: v['ignore-case'] } });
+      return ok({
+        tool: pick(grepTool),
+        input: { pattern: v.pattern, path: v.path, include: v.include, ignoreCase: v['ignore-case'] },
+      });
   }
 }
 
@@ -117,13 +131,22 @@ export async function run(command: string, args: string[]): Promise<number> {
   const { tool, input } = call.value;
   const parsed = tool.input.safeParse(Object.fromEntries(Object.entries(input).filter(([, x]) => x !== undefined)));
   if (!parsed.success) {
-    return printUsageError({ code: 'invalid_input', message: parsed.error.issues.map(issueText).join(' '), hint: `See \`landfall ${command} --help\`.` });
+    return printUsageError({
+      code: 'invalid_input',
+      message: parsed.error.issues.map(issueText).join(' '),
+      hint: `See \`landfall ${command} --help\`.`,
+    });
   }
   if (command === 'edit' || (command === 'write' && values.force)) await observeNow(ctx, input.filePath);
   let outcome: ToolOutcome = await tool.execute(parsed.data, ctx);
   if (!outcome.ok && command === 'write' && outcome.error.code === 'not_observed') {
-    const hint = 'The command line cannot know what you have seen of this file: pass --force to replace its whole content.';
-    outcome = { ...outcome, error: { ...outcome.error, hint }, output: `Error (not_observed): ${outcome.error.message}\n${hint}` };
+    const hint =
+      'The command line cannot know what you have seen of this file: pass --force to replace its whole content.';
+    outcome = {
+      ...outcome,
+      error: { ...outcome.error, hint },
+      output: `Error (not_observed): ${outcome.error.message}\n${hint}`,
+    };
   }
   process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
   return outcome.ok ? 0 : 1;

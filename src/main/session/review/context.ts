@@ -20,7 +20,11 @@ export interface ReviewSnapshots {
 /** Everything a ReviewService is given. */
 export interface ReviewDeps {
   /** Real project root and snapshot store of a session; `invalid_input` for an unknown session. */
-  project(sessionId: string): Result<{ root: string; snapshots: ReviewSnapshots }> | Promise<Result<{ root: string; snapshots: ReviewSnapshots }>>;
+  project(
+    sessionId: string,
+  ):
+    | Result<{ root: string; snapshots: ReviewSnapshots }>
+    | Promise<Result<{ root: string; snapshots: ReviewSnapshots }>>;
   /** The session's messages with their parts, in order. */
   messages(sessionId: string): MessageWithParts[];
   log: ReviewLog;

@@ -68,7 +68,13 @@ export async function decide(
         if (p.ok) out.push(...p.writes);
         else conflicts.push(...p.conflicts);
       }
-      if (conflicts.length > 0) return fail('conflict', conflictMessage(conflicts), 'Look at the file as it is now; undo the later change first, or edit the lines by hand.', { conflicts });
+      if (conflicts.length > 0)
+        return fail(
+          'conflict',
+          conflictMessage(conflicts),
+          'Look at the file as it is now; undo the later change first, or edit the lines by hand.',
+          { conflicts },
+        );
       return ok({ writes: out, value: null });
     });
     if (!r.ok) return r;
@@ -76,7 +82,11 @@ export async function decide(
     previous = r.value.previous;
   }
   const treeAfter = writes.length > 0 ? await env.snapshots.track() : treeBefore;
-  const hunks = touched.flatMap((a) => idsOf(a).filter((id) => ids.has(id)).map((id) => ({ id, path: a.path })));
+  const hunks = touched.flatMap((a) =>
+    idsOf(a)
+      .filter((id) => ids.has(id))
+      .map((id) => ({ id, path: a.path })),
+  );
   const event: DecidedEvent = {
     type: 'review.decided',
     sessionId: env.sessionId,
@@ -110,18 +120,41 @@ export async function undoDecision(env: DecideEnv, d: DecidedEvent): Promise<Res
   const restore = new Map<string, Buffer | null>();
   for (const f of d.files) {
     const bytes = f.before === null ? null : await env.snapshots.readFile(d.treeBefore, f.path);
-    if (f.before !== null && bytes == null) return fail('unavailable', `The bytes of ${f.path} before the decision are not in the snapshot store.`, 'Restore the file by hand from your editor history.');
+    if (f.before !== null && bytes == null)
+      return fail(
+        'unavailable',
+        `The bytes of ${f.path} before the decision are not in the snapshot store.`,
+        'Restore the file by hand from your editor history.',
+      );
     restore.set(f.path, bytes == null ? null : Buffer.from(bytes));
   }
-  const r = await lockedUpdate(env.root, d.files.map((f) => f.path), (read) => {
-    const changed = d.files.filter((f) => sha1(read(f.path)) !== f.after).map((f) => f.path);
-    if (changed.length > 0) return fail('conflict', `Cannot undo: ${changed.join(', ')} changed after the decision. Nothing was written.`, 'Undo the later changes first, or edit the file by hand.', { files: changed });
-    return ok({ writes: d.files.map((f) => ({ path: f.path, bytes: restore.get(f.path) ?? null })), value: null });
-  });
+  const r = await lockedUpdate(
+    env.root,
+    d.files.map((f) => f.path),
+    (read) => {
+      const changed = d.files.filter((f) => sha1(read(f.path)) !== f.after).map((f) => f.path);
+      if (changed.length > 0)
+        return fail(
+          'conflict',
+          `Cannot undo: ${changed.join(', ')} changed after the decision. Nothing was written.`,
+          'Undo the later changes first, or edit the file by hand.',
+          { files: changed },
+        );
+      return ok({ writes: d.files.map((f) => ({ path: f.path, bytes: restore.get(f.path) ?? null })), value: null });
+    },
+  );
   if (!r.ok) return r;
   const treeAfter = r.value.writes.length > 0 ? await env.snapshots.track() : treeBefore;
   const files = effects(r.value.writes, r.value.previous);
-  const seq = env.log.append({ type: 'review.undone', sessionId: env.sessionId, decisionId: d.decisionId, files, treeBefore, treeAfter, time: env.now });
+  const seq = env.log.append({
+    type: 'review.undone',
+    sessionId: env.sessionId,
+    decisionId: d.decisionId,
+    files,
+    treeBefore,
+    treeAfter,
+    time: env.now,
+  });
   return ok({
     decisionId: d.decisionId,
     action: d.action,

@@ -44,31 +44,50 @@ export async function lockedUpdate<T>(
     const r = await resolveInRoot(root, p);
     if (!r.ok) return r;
     // A symlink's snapshot bytes are its target text: writing them would replace the link with a file.
-    if (await lstat(r.value.abs).then((st) => st.isSymbolicLink(), () => false)) {
-      return fail('unavailable', `${p} is a symbolic link; review decisions do not rewrite links.`, 'Change the link by hand (ln -sf), or review the file it points to.');
+    if (
+      await lstat(r.value.abs).then(
+        (st) => st.isSymbolicLink(),
+        () => false,
+      )
+    ) {
+      return fail(
+        'unavailable',
+        `${p} is a symbolic link; review decisions do not rewrite links.`,
+        'Change the link by hand (ln -sf), or review the file it points to.',
+      );
     }
     resolved.set(p, r.value);
   }
-  return withFileLocks([...resolved.values()].map((r) => r.real), async () => {
-    const current = new Map<string, Buffer | null>();
-    for (const [p, r] of resolved) current.set(p, await readOrNull(r.abs));
-    const planned = plan((p) => {
-      if (!current.has(p)) throw new Error(`review planner read ${p} without locking it`);
-      return current.get(p) ?? null;
-    });
-    if (!planned.ok) return planned;
-    const done: PlannedWrite[] = [];
-    try {
-      for (const w of planned.value.writes) {
-        const r = resolved.get(w.path);
-        if (!r) throw new Error(`review planner wrote ${w.path} without locking it`);
-        await putBytes(r.abs, w.bytes);
-        done.push(w);
+  return withFileLocks(
+    [...resolved.values()].map((r) => r.real),
+    async () => {
+      const current = new Map<string, Buffer | null>();
+      for (const [p, r] of resolved) current.set(p, await readOrNull(r.abs));
+      const planned = plan((p) => {
+        if (!current.has(p)) throw new Error(`review planner read ${p} without locking it`);
+        return current.get(p) ?? null;
+      });
+      if (!planned.ok) return planned;
+      const done: PlannedWrite[] = [];
+      try {
+        for (const w of planned.value.writes) {
+          const r = resolved.get(w.path);
+          if (!r) throw new Error(`review planner wrote ${w.path} without locking it`);
+          await putBytes(r.abs, w.bytes);
+          done.push(w);
+        }
+      } catch (e) {
+        for (const w of done.reverse())
+          await putBytes((resolved.get(w.path) as ResolvedPath).abs, current.get(w.path) ?? null).catch(
+            () => undefined,
+          );
+        return fail(
+          'io_error',
+          `Writing the review decision failed: ${(e as Error).message}`,
+          'Check the file permissions and try again; nothing was changed.',
+        );
       }
-    } catch (e) {
-      for (const w of done.reverse()) await putBytes((resolved.get(w.path) as ResolvedPath).abs, current.get(w.path) ?? null).catch(() => undefined);
-      return fail('io_error', `Writing the review decision failed: ${(e as Error).message}`, 'Check the file permissions and try again; nothing was changed.');
-    }
-    return ok({ ...planned.value, previous: current });
-  });
+      return ok({ ...planned.value, previous: current });
+    },
+  );
 }

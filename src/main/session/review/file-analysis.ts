@@ -38,7 +38,12 @@ export function sha1(bytes: Uint8Array | null): string | null {
 }
 
 /** Analyse one changed file. `scope` is the `from..to` key hunk ids derive from. */
-export function analyseFile(scope: string, d: Pick<FileDiff, 'path' | 'status' | 'oldPath'>, before: Buffer | null, after: Buffer | null): FileAnalysis {
+export function analyseFile(
+  scope: string,
+  d: Pick<FileDiff, 'path' | 'status' | 'oldPath'>,
+  before: Buffer | null,
+  after: Buffer | null,
+): FileAnalysis {
   const binary = (before !== null && looksBinary(before)) || (after !== null && looksBinary(after));
   const big = (before?.length ?? 0) > MAX_HUNK_BYTES || (after?.length ?? 0) > MAX_HUNK_BYTES;
   const base = { path: d.path, status: d.status, before, after, binary, ...(d.oldPath ? { oldPath: d.oldPath } : {}) };
@@ -46,7 +51,13 @@ export function analyseFile(scope: string, d: Pick<FileDiff, 'path' | 'status' |
     const hunks = lineHunks(scope, d.path, splitLines(bytesToLatin1(before)), splitLines(bytesToLatin1(after)));
     return { ...base, kind: 'lines', hunks };
   }
-  const id = hunkId(scope, d.path, [`file:${d.oldPath ?? ''}:${sha1(before) ?? '-'}`], [`file:${sha1(after) ?? '-'}`], 0);
+  const id = hunkId(
+    scope,
+    d.path,
+    [`file:${d.oldPath ?? ''}:${sha1(before) ?? '-'}`],
+    [`file:${sha1(after) ?? '-'}`],
+    0,
+  );
   return { ...base, kind: 'file', hunks: [], fileHunkId: id };
 }
 
@@ -87,7 +98,8 @@ function fileHunk(a: FileAnalysis, stateOf: StateOf): ReviewHunk {
   const oldSide = a.status === 'added' ? [] : text(a.before);
   const newSide = a.status === 'deleted' ? [] : text(a.after);
   // Renamed / binary / huge modified files show no lines in the hunk: the view says what changed instead.
-  const shown = a.status === 'added' || a.status === 'deleted' ? displayLines(oldSide, newSide) : { lines: [], truncated: false };
+  const shown =
+    a.status === 'added' || a.status === 'deleted' ? displayLines(oldSide, newSide) : { lines: [], truncated: false };
   const oldLines = a.binary ? 0 : oldSide.length;
   const newLines = a.binary ? 0 : newSide.length;
   return {
@@ -125,14 +137,19 @@ export function toReviewFile(a: FileAnalysis, stateOf: StateOf): ReviewFile {
             ...stateOf(h.id),
           };
         });
-  const fileCount = (side: Buffer | null, skip: FileDiff['status']): number => (a.status === skip || a.binary ? 0 : countLines(side));
-  const additions = a.kind === 'lines' ? a.hunks.reduce((n, h) => n + h.bEnd - h.bStart, 0) : fileCount(a.after, 'deleted');
-  const deletions = a.kind === 'lines' ? a.hunks.reduce((n, h) => n + h.aEnd - h.aStart, 0) : fileCount(a.before, 'added');
+  const fileCount = (side: Buffer | null, skip: FileDiff['status']): number =>
+    a.status === skip || a.binary ? 0 : countLines(side);
+  const additions =
+    a.kind === 'lines' ? a.hunks.reduce((n, h) => n + h.bEnd - h.bStart, 0) : fileCount(a.after, 'deleted');
+  const deletions =
+    a.kind === 'lines' ? a.hunks.reduce((n, h) => n + h.aEnd - h.aStart, 0) : fileCount(a.before, 'added');
   return {
     path: a.path,
     status: a.status,
     ...(a.oldPath ? { oldPath: a.oldPath } : {}),
-    ...(guard ? { guard } : { ...(b.text !== undefined ? { before: b.text } : {}), ...(f.text !== undefined ? { after: f.text } : {}) }),
+    ...(guard
+      ? { guard }
+      : { ...(b.text !== undefined ? { before: b.text } : {}), ...(f.text !== undefined ? { after: f.text } : {}) }),
     beforeSize: a.before?.length ?? 0,
     afterSize: a.after?.length ?? 0,
     ...(a.before ? { beforeHash: (sha1(a.before) as string).slice(0, 12) } : {}),

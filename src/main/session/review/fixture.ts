@@ -36,7 +36,11 @@ export interface Fixture {
 }
 
 /** Build the fixture with `initial` files on disk, then run `steps`. */
-export async function reviewFixture(initial: StepFiles, steps: { tool: string; files: StepFiles }[] = [], opts: { maxFileBytes?: number } = {}): Promise<Fixture> {
+export async function reviewFixture(
+  initial: StepFiles,
+  steps: { tool: string; files: StepFiles }[] = [],
+  opts: { maxFileBytes?: number } = {},
+): Promise<Fixture> {
   const base = mkdtempSync(join(tmpdir(), 'landfall-review-'));
   const root = join(base, 'project');
   const dataDir = join(base, 'data');
@@ -52,7 +56,13 @@ export async function reviewFixture(initial: StepFiles, steps: { tool: string; f
     }
   };
   await write(initial);
-  const snapshots = await SnapshotStore.open({ worktree: root, dataDir, ignoreDefaults: [], ...(opts.maxFileBytes ? { maxFileBytes: opts.maxFileBytes } : {}), log: () => {} });
+  const snapshots = await SnapshotStore.open({
+    worktree: root,
+    dataDir,
+    ignoreDefaults: [],
+    ...(opts.maxFileBytes ? { maxFileBytes: opts.maxFileBytes } : {}),
+    log: () => {},
+  });
   const dbFile = join(dataDir, 'landfall.db');
   let sessions = SessionStore.open(dbFile);
   const project = sessions.upsertProject(snapshots.worktree, 'project');
@@ -73,7 +83,15 @@ export async function reviewFixture(initial: StepFiles, steps: { tool: string; f
     sessions.putPart({ ...part, id: newId('prt'), type: 'step-start', snapshot: from });
     await write(files);
     for (const filePath of Object.keys(files)) {
-      sessions.putPart({ ...part, id: newId('prt'), type: 'tool', tool, callId: newId('call'), state: 'completed', input: { filePath } });
+      sessions.putPart({
+        ...part,
+        id: newId('prt'),
+        type: 'tool',
+        tool,
+        callId: newId('call'),
+        state: 'completed',
+        input: { filePath },
+      });
     }
     const to = await snapshots.track();
     sessions.putPart({ ...part, id: newId('prt'), type: 'step-finish', snapshot: to });

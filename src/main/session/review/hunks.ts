@@ -31,7 +31,13 @@ export const MAX_DISPLAY_LINES = 400;
 export const MAX_DISPLAY_LINE_CHARS = 2_000;
 
 /** Stable hunk id (see module doc). 16 hex chars. */
-export function hunkId(scope: string, path: string, oldLines: readonly string[], newLines: readonly string[], occurrence: number): string {
+export function hunkId(
+  scope: string,
+  path: string,
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  occurrence: number,
+): string {
   const h = createHash('sha256');
   h.update(`${scope}\0${path}\0${occurrence}\0`);
   for (const l of oldLines) h.update(`-${l}\0`);
@@ -41,7 +47,12 @@ export function hunkId(scope: string, path: string, oldLines: readonly string[],
 }
 
 /** The line hunks turning `before` into `after` (both split by `splitLines`), ids derived from `scope` and `path`. */
-export function lineHunks(scope: string, path: string, before: readonly string[], after: readonly string[]): LineHunk[] {
+export function lineHunks(
+  scope: string,
+  path: string,
+  before: readonly string[],
+  after: readonly string[],
+): LineHunk[] {
   const seen = new Map<string, number>();
   return lineRegions(before, after).map((r) => {
     const oldLines = before.slice(r.aStart, r.aEnd);
@@ -54,7 +65,10 @@ export function lineHunks(scope: string, path: string, before: readonly string[]
 }
 
 /** Display lines of a hunk ('-' old then '+' new), capped (see MAX_DISPLAY_LINES); `truncated` when cut. */
-export function displayLines(oldLines: readonly string[], newLines: readonly string[]): { lines: string[]; truncated: boolean } {
+export function displayLines(
+  oldLines: readonly string[],
+  newLines: readonly string[],
+): { lines: string[]; truncated: boolean } {
   const lines: string[] = [];
   const push = (prefix: string, l: string): boolean => {
     if (lines.length >= MAX_DISPLAY_LINES) return false;

@@ -31,7 +31,8 @@ export function lineRegions(a: readonly string[], b: readonly string[]): Region[
   const am = a.slice(pre, a.length - suf);
   const bm = b.slice(pre, b.length - suf);
   if (am.length === 0 && bm.length === 0) return [];
-  if (am.length === 0 || bm.length === 0) return [{ aStart: pre, aEnd: pre + am.length, bStart: pre, bEnd: pre + bm.length }];
+  if (am.length === 0 || bm.length === 0)
+    return [{ aStart: pre, aEnd: pre + am.length, bStart: pre, bEnd: pre + bm.length }];
   const parts = diffArrays(am, bm, { maxEditLength: MAX_EDIT_LENGTH });
   if (!parts) return [{ aStart: pre, aEnd: pre + am.length, bStart: pre, bEnd: pre + bm.length }];
   const out: Region[] = [];

@@ -16,11 +16,19 @@ export interface ResolvedTarget {
 }
 
 function unknownTarget(what: string): Result<never> {
-  return fail('invalid_input', `No ${what} on this session's timeline.`, 'Reload the timeline and pick a point that exists.');
+  return fail(
+    'invalid_input',
+    `No ${what} on this session's timeline.`,
+    'Reload the timeline and pick a point that exists.',
+  );
 }
 
 /** The trees a target compares. `timeline` is the session's (buildTimeline). */
-export async function resolveTarget(target: ReviewTarget, timeline: readonly TimelineEntry[], snapshots: ReviewSnapshots): Promise<Result<ResolvedTarget>> {
+export async function resolveTarget(
+  target: ReviewTarget,
+  timeline: readonly TimelineEntry[],
+  snapshots: ReviewSnapshots,
+): Promise<Result<ResolvedTarget>> {
   const first = timeline[0];
   const pair = (from: string, to: string, messageId?: string): Result<ResolvedTarget> =>
     ok({ from, to, scope: `${from}..${to}`, ...(messageId ? { messageId } : {}) });

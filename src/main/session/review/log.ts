@@ -60,7 +60,9 @@ export class ReviewLog {
   /** Every review event of a session, in log order. */
   list(sessionId: string): ReviewEvent[] {
     const rows = this.db
-      .prepare(`SELECT seq, data FROM events WHERE session_id = ? AND type IN (${TYPES.map(() => '?').join(',')}) ORDER BY seq`)
+      .prepare(
+        `SELECT seq, data FROM events WHERE session_id = ? AND type IN (${TYPES.map(() => '?').join(',')}) ORDER BY seq`,
+      )
       .all(sessionId, ...TYPES) as { seq: number; data: string }[];
     return rows.map((r) => ({ ...(JSON.parse(r.data) as DecidedEvent | UndoneEvent), seq: r.seq }));
   }
@@ -77,10 +79,13 @@ export function liveDecisions(events: readonly ReviewEvent[]): Map<string, Decid
 }
 
 /** The state of each decided hunk id: the latest live decision naming it wins. */
-export function hunkStates(events: readonly ReviewEvent[]): Map<string, { state: 'accepted' | 'rejected'; decisionId: string }> {
+export function hunkStates(
+  events: readonly ReviewEvent[],
+): Map<string, { state: 'accepted' | 'rejected'; decisionId: string }> {
   const out = new Map<string, { state: 'accepted' | 'rejected'; decisionId: string }>();
   for (const d of liveDecisions(events).values()) {
-    for (const h of d.hunks) out.set(h.id, { state: d.action === 'accept' ? 'accepted' : 'rejected', decisionId: d.decisionId });
+    for (const h of d.hunks)
+      out.set(h.id, { state: d.action === 'accept' ? 'accepted' : 'rejected', decisionId: d.decisionId });
   }
   return out;
 }

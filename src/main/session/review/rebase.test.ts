@@ -80,7 +80,10 @@ describe('rebaseOnto (reverse-apply onto the file now)', () => {
     const a = 'a\nb\nC\nd\ne\n';
     const hs = lineHunks('s', 'f', splitLines(x), splitLines(a));
     expect(rebaseOnto(splitLines(a), splitLines('a\nB\nC\nd\ne\n'), rejectEdits(hs)).ok).toBe(false);
-    expect(rebaseOnto(splitLines(a), splitLines('A\nb\nC\nd\ne\n'), rejectEdits(hs))).toEqual({ ok: true, lines: splitLines('A\nb\nc\nd\ne\n') });
+    expect(rebaseOnto(splitLines(a), splitLines('A\nb\nC\nd\ne\n'), rejectEdits(hs))).toEqual({
+      ok: true,
+      lines: splitLines('A\nb\nc\nd\ne\n'),
+    });
   });
 
   it('treats an insertion inside a hunk and a change at a deletion point as conflicts', () => {

@@ -62,7 +62,9 @@ function locate(regions: readonly Region[], edit: PlannedEdit): { at: number } |
   if (hit.length === 0) return { at: edit.start + shift };
   const first = hit[0] as Region;
   const last = hit[hit.length - 1] as Region;
-  return { conflict: { hunkId: edit.hunkId, fromLine: first.bStart + 1, toLine: Math.max(last.bEnd, first.bStart + 1) } };
+  return {
+    conflict: { hunkId: edit.hunkId, fromLine: first.bStart + 1, toLine: Math.max(last.bEnd, first.bStart + 1) },
+  };
 }
 
 /**

@@ -12,7 +12,10 @@ describe('planReject', () => {
       fc.property(textArb, textArb, fc.integer({ min: 0, max: 1000 }), (x, a, seed) => {
         const analysis = analyseFile('s', { path: 'f', status: 'modified' }, Buffer.from(x), Buffer.from(a));
         if (analysis.kind !== 'lines') return;
-        const order = analysis.hunks.map((h, i) => ({ h, k: (i * 7919 + seed) % 101 })).sort((p, q) => p.k - q.k).map((p) => p.h);
+        const order = analysis.hunks
+          .map((h, i) => ({ h, k: (i * 7919 + seed) % 101 }))
+          .sort((p, q) => p.k - q.k)
+          .map((p) => p.h);
         let now: Buffer = Buffer.from(a);
         const rejected = new Set<string>();
         for (const h of order) {
@@ -28,8 +31,17 @@ describe('planReject', () => {
   });
 
   it('plans nothing for hunks it was not asked about, and conflicts when the file is gone', () => {
-    const analysis = analyseFile('s', { path: 'f', status: 'modified' }, Buffer.from('1\n2\n'), Buffer.from('1\nTWO\n'));
-    expect(planReject(analysis, new Set(['other']), () => Buffer.from('1\nTWO\n'))).toEqual({ ok: true, writes: [], hunkIds: [] });
+    const analysis = analyseFile(
+      's',
+      { path: 'f', status: 'modified' },
+      Buffer.from('1\n2\n'),
+      Buffer.from('1\nTWO\n'),
+    );
+    expect(planReject(analysis, new Set(['other']), () => Buffer.from('1\nTWO\n'))).toEqual({
+      ok: true,
+      writes: [],
+      hunkIds: [],
+    });
     const gone = planReject(analysis, new Set([analysis.hunks[0]!.id]), () => null);
     expect(!gone.ok && gone.conflicts.map((c) => c.reason)).toEqual(['file_missing']);
   });

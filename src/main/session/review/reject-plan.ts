@@ -18,7 +18,8 @@ export interface PlannedWrite {
   bytes: Buffer | null;
 }
 
-export type FilePlan = { ok: true; writes: PlannedWrite[]; hunkIds: string[] } | { ok: false; conflicts: HunkConflict[] };
+export type FilePlan =
+  { ok: true; writes: PlannedWrite[]; hunkIds: string[] } | { ok: false; conflicts: HunkConflict[] };
 
 /** Current bytes of the paths a plan reads (null when absent). */
 export type CurrentBytes = (path: string) => Buffer | null;
@@ -28,7 +29,10 @@ function same(a: Buffer | null, b: Buffer | null): boolean {
 }
 
 function wholeConflict(a: FileAnalysis, reason: HunkConflict['reason']): FileFail {
-  return { ok: false, conflicts: [{ hunkId: a.fileHunkId as string, path: a.path, fromLine: 1, toLine: 0, expected: [], reason }] };
+  return {
+    ok: false,
+    conflicts: [{ hunkId: a.fileHunkId as string, path: a.path, fromLine: 1, toLine: 0, expected: [], reason }],
+  };
 }
 type FileFail = Extract<FilePlan, { ok: false }>;
 
@@ -44,7 +48,14 @@ function planWhole(a: FileAnalysis, current: CurrentBytes): FilePlan {
   if (a.status === 'added') return { ok: true, writes: [{ path: a.path, bytes: null }], hunkIds: [id] };
   if (a.status === 'renamed' && a.oldPath) {
     if (current(a.oldPath) !== null) return wholeConflict(a, 'file_exists');
-    return { ok: true, writes: [{ path: a.oldPath, bytes: a.before }, { path: a.path, bytes: null }], hunkIds: [id] };
+    return {
+      ok: true,
+      writes: [
+        { path: a.oldPath, bytes: a.before },
+        { path: a.path, bytes: null },
+      ],
+      hunkIds: [id],
+    };
   }
   return { ok: true, writes: [{ path: a.path, bytes: a.before }], hunkIds: [id] };
 }
@@ -53,7 +64,11 @@ function planWhole(a: FileAnalysis, current: CurrentBytes): FilePlan {
  * The step's after text with the `rejected` hunks already reverted (B), and where each other hunk starts in B.
  * Exact: the hunks are disjoint ranges of one diff, so their positions shift by the sizes of those above them.
  */
-function withRejected(after: readonly string[], hunks: readonly LineHunk[], rejected: ReadonlySet<string>): { base: string[]; startIn: (h: LineHunk) => number } {
+function withRejected(
+  after: readonly string[],
+  hunks: readonly LineHunk[],
+  rejected: ReadonlySet<string>,
+): { base: string[]; startIn: (h: LineHunk) => number } {
   const gone = hunks.filter((h) => rejected.has(h.id));
   const base = after.slice();
   for (const h of [...gone].reverse()) base.splice(h.bStart, h.bEnd - h.bStart, ...h.oldLines);
@@ -62,15 +77,35 @@ function withRejected(after: readonly string[], hunks: readonly LineHunk[], reje
   return { base, startIn };
 }
 
-function planLines(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBytes, rejected: ReadonlySet<string>): FilePlan {
+function planLines(
+  a: FileAnalysis,
+  ids: ReadonlySet<string>,
+  current: CurrentBytes,
+  rejected: ReadonlySet<string>,
+): FilePlan {
   const chosen = a.hunks.filter((h) => ids.has(h.id));
   if (chosen.length === 0) return { ok: true, writes: [], hunkIds: [] };
   const now = current(a.path);
   if (now === null) {
-    return { ok: false, conflicts: chosen.map((h) => ({ hunkId: h.id, path: a.path, fromLine: 1, toLine: 0, expected: h.newLines.map(displayLine), reason: 'file_missing' as const })) };
+    return {
+      ok: false,
+      conflicts: chosen.map((h) => ({
+        hunkId: h.id,
+        path: a.path,
+        fromLine: 1,
+        toLine: 0,
+        expected: h.newLines.map(displayLine),
+        reason: 'file_missing' as const,
+      })),
+    };
   }
   const { base, startIn } = withRejected(splitLines(bytesToLatin1(a.after as Buffer)), a.hunks, rejected);
-  const edits = chosen.map((h) => ({ hunkId: h.id, start: startIn(h), end: startIn(h) + h.bEnd - h.bStart, replacement: h.oldLines }));
+  const edits = chosen.map((h) => ({
+    hunkId: h.id,
+    start: startIn(h),
+    end: startIn(h) + h.bEnd - h.bStart,
+    replacement: h.oldLines,
+  }));
   const r = rebaseOnto(base, splitLines(bytesToLatin1(now)), edits);
   if (!r.ok) {
     const byId = new Map(chosen.map((h) => [h.id, h]));
@@ -86,14 +121,24 @@ function planLines(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBy
       })),
     };
   }
-  return { ok: true, writes: [{ path: a.path, bytes: latin1ToBytes(r.lines.join('')) }], hunkIds: chosen.map((h) => h.id) };
+  return {
+    ok: true,
+    writes: [{ path: a.path, bytes: latin1ToBytes(r.lines.join('')) }],
+    hunkIds: chosen.map((h) => h.id),
+  };
 }
 
 /**
  * Plan rejecting the hunks of `a` whose ids are in `ids` (a whole-file hunk: its id). `rejected` holds the ids of
  * this file's hunks already rejected (still in force): the file is expected to have them reverted.
  */
-export function planReject(a: FileAnalysis, ids: ReadonlySet<string>, current: CurrentBytes, rejected: ReadonlySet<string> = new Set()): FilePlan {
-  if (a.kind === 'file') return ids.has(a.fileHunkId as string) ? planWhole(a, current) : { ok: true, writes: [], hunkIds: [] };
+export function planReject(
+  a: FileAnalysis,
+  ids: ReadonlySet<string>,
+  current: CurrentBytes,
+  rejected: ReadonlySet<string> = new Set(),
+): FilePlan {
+  if (a.kind === 'file')
+    return ids.has(a.fileHunkId as string) ? planWhole(a, current) : { ok: true, writes: [], hunkIds: [] };
   return planLines(a, ids, current, rejected);
 }

@@ -15,7 +15,12 @@ import { ReviewLog } from './log';
 export function reviewSnapshots(port: SnapshotPort): Result<ReviewSnapshots> {
   const p = port as SnapshotPort & { diffFull?: (from: string, to: string) => Promise<FileDiff[]> };
   const diffFull = p.diffFull?.bind(port);
-  if (!diffFull) return fail('unavailable', 'This snapshot store cannot diff two trees.', 'Open the project with the shadow snapshot store.');
+  if (!diffFull)
+    return fail(
+      'unavailable',
+      'This snapshot store cannot diff two trees.',
+      'Open the project with the shadow snapshot store.',
+    );
   return ok({ track: () => p.track(), readFile: (hash, path) => p.readFile(hash, path), diffFull });
 }
 

@@ -45,7 +45,18 @@ export function stepEntries(messages: readonly MessageWithParts[]): Draft[] {
       } else if (p.type === 'patch') {
         for (const f of p.files) if (!open.files.includes(f)) open.files.push(f);
       } else if (p.type === 'step-finish') {
-        if (p.snapshot !== open.from) out.push({ id: open.id, kind: 'step', messageId: m.id, from: open.from, to: p.snapshot, time: open.time, tools: open.tools, files: open.files, label: label(open.tools, open.files) });
+        if (p.snapshot !== open.from)
+          out.push({
+            id: open.id,
+            kind: 'step',
+            messageId: m.id,
+            from: open.from,
+            to: p.snapshot,
+            time: open.time,
+            tools: open.tools,
+            files: open.files,
+            label: label(open.tools, open.files),
+          });
         open = null;
       }
     }
@@ -59,7 +70,16 @@ export function decisionEntries(events: readonly ReviewEvent[]): Draft[] {
   return events.map((e): Draft => {
     const files = e.files.map((f) => f.path);
     if (e.type === 'review.undone') {
-      return { id: `undo-${e.seq}`, kind: 'decision', from: e.treeBefore, to: e.treeAfter, time: e.time, tools: ['undo'], files, label: `Undo · ${files.join(', ') || 'decision'}` };
+      return {
+        id: `undo-${e.seq}`,
+        kind: 'decision',
+        from: e.treeBefore,
+        to: e.treeAfter,
+        time: e.time,
+        tools: ['undo'],
+        files,
+        label: `Undo · ${files.join(', ') || 'decision'}`,
+      };
     }
     const n = e.hunks.length;
     const verb = e.action === 'accept' ? 'Kept' : 'Rejected';

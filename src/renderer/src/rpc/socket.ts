@@ -15,7 +15,9 @@ type Pending = (result: Result<unknown>) => void;
 export type SocketApi = LandfallApi & { onReconnect(listener: () => void): () => void };
 
 /** Opens the socket and returns the contract over it. */
-export function createSocketApi(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`): SocketApi {
+export function createSocketApi(
+  url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`,
+): SocketApi {
   const pending = new Map<number, Pending>();
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   const reconnectListeners = new Set<() => void>();
@@ -40,7 +42,14 @@ export function createSocketApi(url = `${location.protocol === 'https:' ? 'wss' 
     });
     socket.addEventListener('message', (m: MessageEvent<string>) => receive(m.data));
     socket.addEventListener('close', () => {
-      for (const [, settle] of pending) settle(fail('unavailable', 'The connection to Landfall closed.', 'Check that `npm run serve` is still running, then retry.'));
+      for (const [, settle] of pending)
+        settle(
+          fail(
+            'unavailable',
+            'The connection to Landfall closed.',
+            'Check that `npm run serve` is still running, then retry.',
+          ),
+        );
       pending.clear();
       setTimeout(connect, 1000);
     });
@@ -63,7 +72,11 @@ export function createSocketApi(url = `${location.protocol === 'https:' ? 'wss' 
 
   const invoke = async (call: string, input: unknown): Promise<Result<unknown>> => {
     if (!(await opened) || socket.readyState !== WebSocket.OPEN) {
-      return fail('unavailable', 'Not connected to Landfall.', 'Check that `npm run serve` is still running, then reload.');
+      return fail(
+        'unavailable',
+        'Not connected to Landfall.',
+        'Check that `npm run serve` is still running, then reload.',
+      );
     }
     const id = nextId++;
     return new Promise((resolve) => {

@@ -16,116 +16,126 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
     const r = await call('sessions.get', { sessionId });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== sessionId) return;
-    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks, sessions: get().sessions.map((s) => (s.id === sessionId ? r.value.session : s)) });
+    set({
+      messages: r.value.messages,
+      busy: r.value.busy,
+      asks: r.value.asks,
+      sessions: get().sessions.map((s) => (s.id === sessionId ? r.value.session : s)),
+    });
   };
   return {
-  messages: [],
-  busy: false,
-  asks: [],
-  draft: '',
-  lastEscape: 0,
-  setDraft(text) {
-    set({ draft: text });
-  },
-  async send() {
-    const text = get().draft.trim();
-    const sessionId = get().sessionId;
-    if (!text || !sessionId) return;
-    if (text === '/undo') return get().undo();
-    if (text === '/redo') return get().redo();
-    const replay = /^\/replay\s+(.+)$/s.exec(text);
-    if (replay) {
-      set({ draft: '' });
-      return get().replay((replay[1] as string).trim());
-    }
-    if (get().busy) return;
-    // Sending makes a revert final (cleanup): a kept-files notice about it has nothing left to overwrite.
-    set({ draft: '', historyNotice: null, overwriteAsked: false });
-    const r = await call('chat.prompt', { sessionId, text });
-    if (!r.ok) {
+    messages: [],
+    busy: false,
+    asks: [],
+    draft: '',
+    lastEscape: 0,
+    setDraft(text) {
       set({ draft: text });
-      get().showError(r.error);
-    }
-  },
-  async replay(recording, text) {
-    const sessionId = get().sessionId;
-    if (!sessionId) return;
-    const r = await call('chat.replay', { sessionId, recording, ...(text ? { text } : {}) });
-    if (!r.ok) get().showError(r.error);
-  },
-  async stop() {
-    const sessionId = get().sessionId;
-    if (!sessionId) return;
-    const r = await call('chat.stop', { sessionId });
-    if (!r.ok) get().showError(r.error);
-  },
-  async escape() {
-    const now = Date.now();
-    if (get().busy && now - get().lastEscape < DOUBLE_ESCAPE_MS) {
-      set({ lastEscape: 0 });
-      return get().stop();
-    }
-    set({ lastEscape: now });
-  },
-  async answer(askId, answer, reason) {
-    const sessionId = get().sessionId;
-    if (!sessionId) return;
-    const r = await call('permission.answer', { sessionId, askId, answer, ...(reason ? { reason } : {}) });
-    if (!r.ok) return get().showError(r.error);
-    set({ asks: get().asks.filter((a) => a.requestId !== askId) });
-  },
-  async undo() {
-    const sessionId = get().sessionId;
-    if (!sessionId) return;
-    const r = await call('history.undo', { sessionId });
-    if (!r.ok) return get().showError(r.error);
-    set({ draft: r.value.text ?? '' });
-    get().noteHistory('undo', r.value.session, r.value.kept);
-    await reload(sessionId);
-  },
-  async redo() {
-    const sessionId = get().sessionId;
-    if (!sessionId) return;
-    const r = await call('history.redo', { sessionId });
-    if (!r.ok) return get().showError(r.error);
-    set({ draft: '' });
-    get().noteHistory('redo', r.value.session, r.value.kept);
-    await reload(sessionId);
-  },
-  reloadSession: reload,
-  applyEvent(event) {
-    const messages = get().messages;
-    if (event.type === 'message.added') {
-      if (messages.some((m) => m.id === event.message.id)) return;
-      set({ messages: [...messages, { ...event.message, parts: [] }] });
-    } else if (event.type === 'message.removed') {
-      const gone = new Set(event.messageIds);
-      set({ messages: messages.filter((m) => !gone.has(m.id)) });
-    } else if (event.type === 'part.removed') {
-      const gone = new Set(event.partIds);
-      set({ messages: messages.map((m) => (m.id === event.messageId ? { ...m, parts: m.parts.filter((p) => !gone.has(p.id)) } : m)) });
-    } else {
-      set({ messages: withPart(messages, event.part) });
-    }
-  },
-  applyDeltas(deltas) {
-    let messages = get().messages;
-    for (const [partId, d] of deltas) {
-      const message = messages.find((m) => m.id === d.messageId);
-      const existing = message?.parts.find((p) => p.id === partId);
-      const text = existing && (existing.type === 'text' || existing.type === 'reasoning') ? existing.text + d.text : d.text;
-      const part: Part = {
-        id: partId,
-        sessionId: get().sessionId ?? '',
-        messageId: d.messageId,
-        time: existing?.time ?? Date.now(),
-        type: d.reasoning ? 'reasoning' : 'text',
-        text,
-      };
-      messages = withPart(messages, part);
-    }
-    set({ messages });
-  },
+    },
+    async send() {
+      const text = get().draft.trim();
+      const sessionId = get().sessionId;
+      if (!text || !sessionId) return;
+      if (text === '/undo') return get().undo();
+      if (text === '/redo') return get().redo();
+      const replay = /^\/replay\s+(.+)$/s.exec(text);
+      if (replay) {
+        set({ draft: '' });
+        return get().replay((replay[1] as string).trim());
+      }
+      if (get().busy) return;
+      // Sending makes a revert final (cleanup): a kept-files notice about it has nothing left to overwrite.
+      set({ draft: '', historyNotice: null, overwriteAsked: false });
+      const r = await call('chat.prompt', { sessionId, text });
+      if (!r.ok) {
+        set({ draft: text });
+        get().showError(r.error);
+      }
+    },
+    async replay(recording, text) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const r = await call('chat.replay', { sessionId, recording, ...(text ? { text } : {}) });
+      if (!r.ok) get().showError(r.error);
+    },
+    async stop() {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const r = await call('chat.stop', { sessionId });
+      if (!r.ok) get().showError(r.error);
+    },
+    async escape() {
+      const now = Date.now();
+      if (get().busy && now - get().lastEscape < DOUBLE_ESCAPE_MS) {
+        set({ lastEscape: 0 });
+        return get().stop();
+      }
+      set({ lastEscape: now });
+    },
+    async answer(askId, answer, reason) {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const r = await call('permission.answer', { sessionId, askId, answer, ...(reason ? { reason } : {}) });
+      if (!r.ok) return get().showError(r.error);
+      set({ asks: get().asks.filter((a) => a.requestId !== askId) });
+    },
+    async undo() {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const r = await call('history.undo', { sessionId });
+      if (!r.ok) return get().showError(r.error);
+      set({ draft: r.value.text ?? '' });
+      get().noteHistory('undo', r.value.session, r.value.kept);
+      await reload(sessionId);
+    },
+    async redo() {
+      const sessionId = get().sessionId;
+      if (!sessionId) return;
+      const r = await call('history.redo', { sessionId });
+      if (!r.ok) return get().showError(r.error);
+      set({ draft: '' });
+      get().noteHistory('redo', r.value.session, r.value.kept);
+      await reload(sessionId);
+    },
+    reloadSession: reload,
+    applyEvent(event) {
+      const messages = get().messages;
+      if (event.type === 'message.added') {
+        if (messages.some((m) => m.id === event.message.id)) return;
+        set({ messages: [...messages, { ...event.message, parts: [] }] });
+      } else if (event.type === 'message.removed') {
+        const gone = new Set(event.messageIds);
+        set({ messages: messages.filter((m) => !gone.has(m.id)) });
+      } else if (event.type === 'part.removed') {
+        const gone = new Set(event.partIds);
+        set({
+          messages: messages.map((m) =>
+            m.id === event.messageId ? { ...m, parts: m.parts.filter((p) => !gone.has(p.id)) } : m,
+          ),
+        });
+      } else {
+        set({ messages: withPart(messages, event.part) });
+      }
+    },
+    applyDeltas(deltas) {
+      let messages = get().messages;
+      for (const [partId, d] of deltas) {
+        const message = messages.find((m) => m.id === d.messageId);
+        const existing = message?.parts.find((p) => p.id === partId);
+        const text =
+          existing && (existing.type === 'text' || existing.type === 'reasoning') ? existing.text + d.text : d.text;
+        const part: Part = {
+          id: partId,
+          sessionId: get().sessionId ?? '',
+          messageId: d.messageId,
+          time: existing?.time ?? Date.now(),
+          type: d.reasoning ? 'reasoning' : 'text',
+          text,
+        };
+        messages = withPart(messages, part);
+      }
+      set({ messages });
+    },
   };
 };
 
@@ -133,7 +143,10 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
 function withPart(messages: MessageWithParts[], part: Part): MessageWithParts[] {
   const index = messages.findIndex((m) => m.id === part.messageId);
   if (index < 0) {
-    return [...messages, { id: part.messageId, sessionId: part.sessionId, role: 'assistant', time: part.time, parts: [part] }];
+    return [
+      ...messages,
+      { id: part.messageId, sessionId: part.sessionId, role: 'assistant', time: part.time, parts: [part] },
+    ];
   }
   const next = messages.slice();
   const message = next[index] as MessageWithParts;

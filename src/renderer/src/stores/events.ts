@@ -23,7 +23,10 @@ export function connectEvents(get: Get, set: Set): () => void {
     buffer = new Map();
     get().applyDeltas(deltas);
   };
-  const delta = (e: { sessionId: string; messageId: string; partId: string; delta: string }, reasoning: boolean): void => {
+  const delta = (
+    e: { sessionId: string; messageId: string; partId: string; delta: string },
+    reasoning: boolean,
+  ): void => {
     if (e.sessionId !== get().sessionId) return;
     const entry = buffer.get(e.partId);
     if (entry) entry.text += e.delta;
@@ -70,11 +73,13 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (!mine(e.sessionId)) return;
       flush();
       set({ busy: e.state === 'busy', ...(e.state === 'busy' ? {} : { asks: [] }) });
-      if (e.error && e.error.code !== 'interrupted') get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
+      if (e.error && e.error.code !== 'interrupted')
+        get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
     }),
     on('session.updated', (e) => {
       const others = get().sessions.filter((s) => s.id !== e.session.id);
-      if (e.session.projectId === get().project?.id) set({ sessions: [e.session, ...others].sort((a, b) => b.updated - a.updated) });
+      if (e.session.projectId === get().project?.id)
+        set({ sessions: [e.session, ...others].sort((a, b) => b.updated - a.updated) });
     }),
     on('app.command', (e) => runCommand(get(), e.command)),
     on('session.deleted', (e) => {

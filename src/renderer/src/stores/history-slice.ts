@@ -22,7 +22,10 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
   noteHistory(op: HistoryOp, session: Session, kept: KeptFile[]) {
     if (kept.length === 0) return set({ historyNotice: null, overwriteAsked: false });
     const b = session.revert;
-    const target = op !== 'unrevert' && b ? { messageId: b.messageId, ...(b.partId !== undefined ? { partId: b.partId } : {}) } : null;
+    const target =
+      op !== 'unrevert' && b
+        ? { messageId: b.messageId, ...(b.partId !== undefined ? { partId: b.partId } : {}) }
+        : null;
     set({ historyNotice: { op, sessionId: session.id, kept, overwrite: target }, overwriteAsked: false });
   },
   askOverwrite() {

@@ -21,7 +21,15 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
     await get().selectSession(r.value.id);
   },
   async selectSession(id) {
-    set({ sessionId: id, messages: [], asks: [], busy: false, screen: 'chat', historyNotice: null, overwriteAsked: false });
+    set({
+      sessionId: id,
+      messages: [],
+      asks: [],
+      busy: false,
+      screen: 'chat',
+      historyNotice: null,
+      overwriteAsked: false,
+    });
     const r = await call('sessions.get', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== id) return;

@@ -4,7 +4,11 @@ import type { AppInfo, SettingsLoadError } from '../../../shared/contract';
 import type { SettingsSlice, Slice } from './types';
 
 /** `info` with the home screen's settings state brought up to date (first run; a settings.json that cannot be read). */
-function withSettingsState(info: AppInfo | null, firstRun: boolean, settingsError: SettingsLoadError | undefined): AppInfo | null {
+function withSettingsState(
+  info: AppInfo | null,
+  firstRun: boolean,
+  settingsError: SettingsLoadError | undefined,
+): AppInfo | null {
   if (!info) return info;
   const { settingsError: _old, ...rest } = info;
   void _old;
@@ -19,7 +23,10 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => ({
     const r = await call('settings.get', {});
     if (!r.ok) return get().showError(r.error);
     const info = get().info;
-    set({ settings: r.value, info: withSettingsState(info, r.value.loadError ? false : (info?.firstRun ?? false), r.value.loadError) });
+    set({
+      settings: r.value,
+      info: withSettingsState(info, r.value.loadError ? false : (info?.firstRun ?? false), r.value.loadError),
+    });
   },
   async saveSettings(input) {
     const r = await call('settings.save', input);

@@ -4,7 +4,16 @@
  * from their initialisers.
  */
 import type { StateCreator } from 'zustand';
-import type { AppInfo, CallOutput, EventPayload, KeptFile, Project, Session, SettingsInput, SettingsView } from '../../../shared/contract';
+import type {
+  AppInfo,
+  CallOutput,
+  EventPayload,
+  KeptFile,
+  Project,
+  Session,
+  SettingsInput,
+  SettingsView,
+} from '../../../shared/contract';
 import type { LandfallError } from '../../../shared/errors';
 import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
 
@@ -64,7 +73,13 @@ export interface ChatSlice {
   /** Reloads the open session's messages and row after a history move (no-op when another session is open). */
   reloadSession(sessionId: string): Promise<void>;
   /** Applies one pushed event to the open session (deltas are batched to one paint per frame first). */
-  applyEvent(event: EventPayload<'part.updated'> | EventPayload<'message.added'> | EventPayload<'message.removed'> | EventPayload<'part.removed'>): void;
+  applyEvent(
+    event:
+      | EventPayload<'part.updated'>
+      | EventPayload<'message.added'>
+      | EventPayload<'message.removed'>
+      | EventPayload<'part.removed'>,
+  ): void;
   applyDeltas(deltas: Map<string, { messageId: string; text: string; reasoning: boolean }>): void;
 }
 

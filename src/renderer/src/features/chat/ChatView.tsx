@@ -31,8 +31,14 @@ export function ChatView(): React.JSX.Element {
     <section className="chat" data-testid="chat">
       <header className="chat-head">
         <h2>{session?.title ?? 'Session'}</h2>
-        {busy && <span className="busy" data-testid="busy">working…</span>}
-        {boundary && <span className="reverted-note">Undone — /redo brings it back; your next message makes it final.</span>}
+        {busy && (
+          <span className="busy" data-testid="busy">
+            working…
+          </span>
+        )}
+        {boundary && (
+          <span className="reverted-note">Undone — /redo brings it back; your next message makes it final.</span>
+        )}
       </header>
       <MessageList
         messages={messages}

@@ -22,7 +22,11 @@ export const Composer = memo(function Composer(): React.JSX.Element {
         aria-label="Message"
         data-testid="composer"
         value={draft}
-        placeholder={busy ? 'Working… (Esc twice to stop)' : 'Ask for a change — Enter to send, Shift+Enter for a newline, /undo, /redo'}
+        placeholder={
+          busy
+            ? 'Working… (Esc twice to stop)'
+            : 'Ask for a change — Enter to send, Shift+Enter for a newline, /undo, /redo'
+        }
         rows={3}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}

@@ -33,14 +33,25 @@ export const HistoryNotice = memo(function HistoryNotice(): React.JSX.Element | 
       </ul>
       {asked ? (
         <p className="history-notice-confirm" data-testid="overwrite-confirm-text">
-          Replace your changes to {n === 1 ? 'this file' : `these ${n} files`} with the version from before the agent? Your edits there are lost.
-          <button type="button" className="danger" data-testid="overwrite-confirm" onClick={() => void overwrite()}>Yes, overwrite</button>
-          <button type="button" data-testid="overwrite-cancel" onClick={cancel}>Cancel</button>
+          Replace your changes to {n === 1 ? 'this file' : `these ${n} files`} with the version from before the agent?
+          Your edits there are lost.
+          <button type="button" className="danger" data-testid="overwrite-confirm" onClick={() => void overwrite()}>
+            Yes, overwrite
+          </button>
+          <button type="button" data-testid="overwrite-cancel" onClick={cancel}>
+            Cancel
+          </button>
         </p>
       ) : (
         <p className="history-notice-actions">
-          {notice.overwrite ? <button type="button" data-testid="overwrite-kept" onClick={ask}>Overwrite them anyway</button> : null}
-          <button type="button" data-testid="history-notice-dismiss" onClick={dismiss}>Keep my changes</button>
+          {notice.overwrite ? (
+            <button type="button" data-testid="overwrite-kept" onClick={ask}>
+              Overwrite them anyway
+            </button>
+          ) : null}
+          <button type="button" data-testid="history-notice-dismiss" onClick={dismiss}>
+            Keep my changes
+          </button>
         </p>
       )}
     </div>

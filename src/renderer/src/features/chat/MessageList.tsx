@@ -9,7 +9,15 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MessageWithParts } from '../../../../shared/contract';
 import { MessageRow } from './MessageRow';
 
-export function MessageList({ messages, revertedFrom, footer }: { messages: MessageWithParts[]; revertedFrom: number; footer?: React.ReactNode }): React.JSX.Element {
+export function MessageList({
+  messages,
+  revertedFrom,
+  footer,
+}: {
+  messages: MessageWithParts[];
+  revertedFrom: number;
+  footer?: React.ReactNode;
+}): React.JSX.Element {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const virtualizer = useVirtualizer({
@@ -21,7 +29,12 @@ export function MessageList({ messages, revertedFrom, footer }: { messages: Mess
   });
   const last = messages[messages.length - 1];
   const lastPart = last?.parts[last.parts.length - 1];
-  const grow = lastPart && (lastPart.type === 'text' || lastPart.type === 'reasoning') ? lastPart.text.length : lastPart?.type === 'tool' ? lastPart.state : '';
+  const grow =
+    lastPart && (lastPart.type === 'text' || lastPart.type === 'reasoning')
+      ? lastPart.text.length
+      : lastPart?.type === 'tool'
+        ? lastPart.state
+        : '';
   const tail = last ? `${last.id}:${last.parts.length}:${grow}` : '';
   const total = virtualizer.getTotalSize();
   const follow = useRef(0);
@@ -47,7 +60,13 @@ export function MessageList({ messages, revertedFrom, footer }: { messages: Mess
           const message = messages[item.index];
           if (!message) return null;
           return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="row" style={{ transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              className="row"
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
               <MessageRow message={message} reverted={revertedFrom >= 0 && item.index >= revertedFrom} />
             </div>
           );

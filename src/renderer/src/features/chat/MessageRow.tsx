@@ -26,9 +26,19 @@ function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): R
   }
 }
 
-export const MessageRow = memo(function MessageRow({ message, reverted }: { message: MessageWithParts; reverted: boolean }): React.JSX.Element {
+export const MessageRow = memo(function MessageRow({
+  message,
+  reverted,
+}: {
+  message: MessageWithParts;
+  reverted: boolean;
+}): React.JSX.Element {
   return (
-    <article className={`message ${message.role}${reverted ? ' reverted' : ''}`} data-message-id={message.id} data-role={message.role}>
+    <article
+      className={`message ${message.role}${reverted ? ' reverted' : ''}`}
+      data-message-id={message.id}
+      data-role={message.role}
+    >
       {message.parts.map((p) => (
         <PartView key={p.id} part={p} role={message.role} />
       ))}

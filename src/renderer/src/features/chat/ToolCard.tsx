@@ -6,7 +6,12 @@ import { toolView } from './tool-view';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
-const STATE_LABEL: Record<ToolPart['state'], string> = { pending: 'pending', running: 'running', completed: 'done', error: 'failed' };
+const STATE_LABEL: Record<ToolPart['state'], string> = {
+  pending: 'pending',
+  running: 'running',
+  completed: 'done',
+  error: 'failed',
+};
 
 function PatchText({ patch }: { patch: string }): React.JSX.Element {
   return (
@@ -15,10 +20,21 @@ function PatchText({ patch }: { patch: string }): React.JSX.Element {
         .split('\n')
         .filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line))
         .map((line, i) => (
-        <div key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : ''}>
-          {line || ' '}
-        </div>
-      ))}
+          <div
+            key={i}
+            className={
+              line.startsWith('+') && !line.startsWith('+++')
+                ? 'add'
+                : line.startsWith('-') && !line.startsWith('---')
+                  ? 'del'
+                  : line.startsWith('@@')
+                    ? 'hunk'
+                    : ''
+            }
+          >
+            {line || ' '}
+          </div>
+        ))}
     </pre>
   );
 }
@@ -32,16 +48,28 @@ export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): Re
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
         <span className="tool-name">{part.tool}</span>
         <span className="tool-title">{view.title}</span>
-        {view.rung && <span className="rung" title="The rung of the replacer ladder that landed this edit">{view.rung}</span>}
+        {view.rung && (
+          <span className="rung" title="The rung of the replacer ladder that landed this edit">
+            {view.rung}
+          </span>
+        )}
         {(view.additions > 0 || view.deletions > 0) && (
           <span className="counts">
             <span className="add">+{view.additions}</span> <span className="del">−{view.deletions}</span>
           </span>
         )}
-        {errors.length > 0 && <span className="diag-count">{errors.length} error{errors.length > 1 ? 's' : ''}</span>}
+        {errors.length > 0 && (
+          <span className="diag-count">
+            {errors.length} error{errors.length > 1 ? 's' : ''}
+          </span>
+        )}
         <span className={`state state-${part.state}`}>{STATE_LABEL[part.state]}</span>
       </button>
-      {part.error && <div className="tool-error" title="What the model was told">{part.output || part.error.message}</div>}
+      {part.error && (
+        <div className="tool-error" title="What the model was told">
+          {part.output || part.error.message}
+        </div>
+      )}
       {open && (
         <div className="tool-body">
           {view.diagnostics.length > 0 && (
@@ -53,7 +81,15 @@ export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): Re
               ))}
             </ul>
           )}
-          {view.changes.map((c) => (c.patch ? <PatchText key={c.file} patch={c.patch} /> : <div key={c.file}>{c.file}: +{c.additions} −{c.deletions}</div>))}
+          {view.changes.map((c) =>
+            c.patch ? (
+              <PatchText key={c.file} patch={c.patch} />
+            ) : (
+              <div key={c.file}>
+                {c.file}: +{c.additions} −{c.deletions}
+              </div>
+            ),
+          )}
           {view.changes.length === 0 && part.output && <pre className="tool-output">{part.output}</pre>}
         </div>
       )}

@@ -47,9 +47,13 @@ function changesOf(meta: Record<string, unknown>): FileChangeView[] {
 
 function diagnosticsOf(meta: Record<string, unknown>): DiagnosticView[] {
   let v = meta['diagnostics'];
-  if (v && typeof v === 'object' && !Array.isArray(v) && 'diagnostics' in v) v = (v as { diagnostics: unknown }).diagnostics;
+  if (v && typeof v === 'object' && !Array.isArray(v) && 'diagnostics' in v)
+    v = (v as { diagnostics: unknown }).diagnostics;
   const list: unknown[] = Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v).flat() : [];
-  return list.filter((d): d is DiagnosticView => !!d && typeof (d as DiagnosticView).message === 'string' && typeof (d as DiagnosticView).line === 'number');
+  return list.filter(
+    (d): d is DiagnosticView =>
+      !!d && typeof (d as DiagnosticView).message === 'string' && typeof (d as DiagnosticView).line === 'number',
+  );
 }
 
 function titleOf(part: ToolPart): string {
@@ -64,8 +68,17 @@ function titleOf(part: ToolPart): string {
 export function toolView(part: ToolPart): ToolView {
   const meta = part.metadata ?? {};
   const changes = changesOf(meta);
-  const additions = changes.reduce((n, c) => n + c.additions, 0) || (typeof meta['additions'] === 'number' ? meta['additions'] : 0);
-  const deletions = changes.reduce((n, c) => n + c.deletions, 0) || (typeof meta['deletions'] === 'number' ? meta['deletions'] : 0);
+  const additions =
+    changes.reduce((n, c) => n + c.additions, 0) || (typeof meta['additions'] === 'number' ? meta['additions'] : 0);
+  const deletions =
+    changes.reduce((n, c) => n + c.deletions, 0) || (typeof meta['deletions'] === 'number' ? meta['deletions'] : 0);
   const rung = typeof meta['rung'] === 'string' ? meta['rung'] : undefined;
-  return { title: titleOf(part), ...(rung ? { rung } : {}), additions, deletions, changes, diagnostics: diagnosticsOf(meta) };
+  return {
+    title: titleOf(part),
+    ...(rung ? { rung } : {}),
+    additions,
+    deletions,
+    changes,
+    diagnostics: diagnosticsOf(meta),
+  };
 }

@@ -18,7 +18,11 @@ export function Shell({ main, review }: { main: React.ReactNode; review?: React.
         <button className="brand" onClick={() => setScreen('projects')} title="Projects">
           Landfall
         </button>
-        {project && <span className="project-name" title={project.root}>{project.name}</span>}
+        {project && (
+          <span className="project-name" title={project.root}>
+            {project.name}
+          </span>
+        )}
         <span className="spacer" />
         <button onClick={() => setPalette(true)} title="Command palette (Ctrl/Cmd+Shift+P)">
           Commands

@@ -30,11 +30,30 @@ export function CommandPalette(): React.JSX.Element | null {
   };
   return (
     <div className="palette-backdrop" onClick={() => setPalette(false)}>
-      <div className="palette" role="dialog" aria-label="Command palette" data-testid="palette" onClick={(e) => e.stopPropagation()}>
-        <input autoFocus placeholder="Type a command" value={query} onChange={(e) => (setQuery(e.target.value), setIndex(0))} onKeyDown={onKeyDown} />
+      <div
+        className="palette"
+        role="dialog"
+        aria-label="Command palette"
+        data-testid="palette"
+        onClick={(e) => e.stopPropagation()}
+      >
+        <input
+          autoFocus
+          placeholder="Type a command"
+          value={query}
+          onChange={(e) => (setQuery(e.target.value), setIndex(0))}
+          onKeyDown={onKeyDown}
+        />
         <ul role="listbox">
           {items.map((c, i) => (
-            <li key={c.id} role="option" aria-selected={i === index} className={i === index ? 'selected' : ''} onMouseEnter={() => setIndex(i)} onClick={() => run(i)}>
+            <li
+              key={c.id}
+              role="option"
+              aria-selected={i === index}
+              className={i === index ? 'selected' : ''}
+              onMouseEnter={() => setIndex(i)}
+              onClick={() => run(i)}
+            >
               {c.label}
               {c.shortcut && <kbd>{c.shortcut}</kbd>}
             </li>

@@ -38,7 +38,14 @@ export function PermissionPrompt({ ask }: { ask: PermissionAsk }): React.JSX.Ele
             void answer(ask.requestId, 'reject', reason.trim() || undefined);
           }}
         >
-          <input autoFocus aria-label="Reason for the model" data-testid="reject-reason" placeholder="Tell the model why (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
+          <input
+            autoFocus
+            aria-label="Reason for the model"
+            data-testid="reject-reason"
+            placeholder="Tell the model why (optional)"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
           <button type="submit" className="danger" data-testid="reject-send">
             Reject
           </button>

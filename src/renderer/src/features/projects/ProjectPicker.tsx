@@ -13,7 +13,9 @@ export function ProjectPicker(): React.JSX.Element {
   return (
     <section className="picker" data-testid="project-picker">
       <h1>Landfall</h1>
-      <p className="tagline">Edits land on exactly the right bytes, or not at all. Every step can be seen and undone.</p>
+      <p className="tagline">
+        Edits land on exactly the right bytes, or not at all. Every step can be seen and undone.
+      </p>
       <FirstRunBanner />
       <div className="open-folder">
         {native ? (
@@ -27,7 +29,13 @@ export function ProjectPicker(): React.JSX.Element {
               if (path.trim()) void openProject(path.trim());
             }}
           >
-            <input aria-label="Project folder" data-testid="project-path" placeholder="/path/to/project" value={path} onChange={(e) => setPath(e.target.value)} />
+            <input
+              aria-label="Project folder"
+              data-testid="project-path"
+              placeholder="/path/to/project"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+            />
             <button className="primary" type="submit" data-testid="open-project">
               Open
             </button>

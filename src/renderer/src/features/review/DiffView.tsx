@@ -28,7 +28,9 @@ function markShown(path: string): void {
 
 export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProps): React.JSX.Element {
   const host = useRef<HTMLDivElement>(null);
-  const [editor, setEditor] = useState<{ monaco: MonacoModule; diff: Monaco.editor.IStandaloneDiffEditor } | null>(null);
+  const [editor, setEditor] = useState<{ monaco: MonacoModule; diff: Monaco.editor.IStandaloneDiffEditor } | null>(
+    null,
+  );
   const retired = useRef<Monaco.editor.ITextModel[]>([]);
   const action = useRef(onAction);
   action.current = onAction;
@@ -107,14 +109,21 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
   useEffect(() => {
     if (!editor || guarded || !file) return;
     const original = sideBySide ? editor.diff.getOriginalEditor() : null;
-    return mountHunkBars(editor.monaco, editor.diff.getModifiedEditor(), original, file.hunks, focusedId, (h, a) => action.current(h, a));
+    return mountHunkBars(editor.monaco, editor.diff.getModifiedEditor(), original, file.hunks, focusedId, (h, a) =>
+      action.current(h, a),
+    );
   }, [editor, file, guarded, focusedId, sideBySide]);
 
   return (
     <div className="review-diff">
       {file && guarded ? <GuardNotice file={file} focusedId={focusedId} onAction={onAction} /> : null}
       {!file ? <div className="review-empty">No file changed at this point.</div> : null}
-      <div className="review-monaco" ref={host} data-testid="review-diff-editor" style={{ display: guarded ? 'none' : 'block' }} />
+      <div
+        className="review-monaco"
+        ref={host}
+        data-testid="review-diff-editor"
+        style={{ display: guarded ? 'none' : 'block' }}
+      />
     </div>
   );
 }

@@ -19,29 +19,54 @@ const WHY: Record<NonNullable<ReviewFile['guard']>, string> = {
   long_lines: 'Very long lines (minified?) — not opened in the diff view',
 };
 
-export function GuardNotice({ file, focusedId, onAction }: { file: ReviewFile; focusedId: string | null; onAction(h: ReviewHunk, a: HunkAction): void }): React.JSX.Element {
+export function GuardNotice({
+  file,
+  focusedId,
+  onAction,
+}: {
+  file: ReviewFile;
+  focusedId: string | null;
+  onAction(h: ReviewHunk, a: HunkAction): void;
+}): React.JSX.Element {
   const guard = file.guard ?? 'binary';
   return (
     <div className="review-guard" data-testid="review-guard" data-guard={guard}>
       <p className="review-guard-title">{WHY[guard]}</p>
       <p className="review-guard-detail">
-        {file.status === 'added' ? 'new' : `${size(file.beforeSize)}${file.beforeHash ? ` (${file.beforeHash})` : ''}`} →{' '}
-        {file.status === 'deleted' ? 'deleted' : `${size(file.afterSize)}${file.afterHash ? ` (${file.afterHash})` : ''}`}
+        {file.status === 'added' ? 'new' : `${size(file.beforeSize)}${file.beforeHash ? ` (${file.beforeHash})` : ''}`}{' '}
+        →{' '}
+        {file.status === 'deleted'
+          ? 'deleted'
+          : `${size(file.afterSize)}${file.afterHash ? ` (${file.afterHash})` : ''}`}
         {guard !== 'binary' ? ` · −${file.deletions} +${file.additions}` : ''}
       </p>
       <ul className="review-guard-hunks">
         {file.hunks.map((h, i) => (
-          <li key={h.id} className={`hunk-bar state-${h.state}${h.id === focusedId ? ' focused' : ''}`} data-testid="hunk-bar" data-hunk-id={h.id} data-state={h.state}>
-            <span className="hunk-label">{h.kind === 'file' ? 'Whole file' : `Hunk ${i + 1}/${file.hunks.length} at line ${h.newStart}`}</span>
+          <li
+            key={h.id}
+            className={`hunk-bar state-${h.state}${h.id === focusedId ? ' focused' : ''}`}
+            data-testid="hunk-bar"
+            data-hunk-id={h.id}
+            data-state={h.state}
+          >
+            <span className="hunk-label">
+              {h.kind === 'file' ? 'Whole file' : `Hunk ${i + 1}/${file.hunks.length} at line ${h.newStart}`}
+            </span>
             {h.state === 'pending' ? (
               <>
-                <button type="button" data-testid="hunk-keep" onClick={() => onAction(h, 'accept')}>Keep</button>
-                <button type="button" data-testid="hunk-reject" onClick={() => onAction(h, 'reject')}>Reject</button>
+                <button type="button" data-testid="hunk-keep" onClick={() => onAction(h, 'accept')}>
+                  Keep
+                </button>
+                <button type="button" data-testid="hunk-reject" onClick={() => onAction(h, 'reject')}>
+                  Reject
+                </button>
               </>
             ) : (
               <>
                 <span className="hunk-state">{h.state === 'accepted' ? 'Kept' : 'Rejected'}</span>
-                <button type="button" data-testid="hunk-undo" onClick={() => onAction(h, 'undo')}>Undo</button>
+                <button type="button" data-testid="hunk-undo" onClick={() => onAction(h, 'undo')}>
+                  Undo
+                </button>
               </>
             )}
           </li>

@@ -12,7 +12,13 @@ import { useReviewStore } from './review-store';
 export function RevertButton({ messageId }: { messageId: string }): React.JSX.Element {
   const preview = useReviewStore((s) => s.previewRevert);
   return (
-    <button type="button" className="revert-button" data-testid="revert-message" title="Revert the project to before this message" onClick={() => void preview(messageId)}>
+    <button
+      type="button"
+      className="revert-button"
+      data-testid="revert-message"
+      title="Revert the project to before this message"
+      onClick={() => void preview(messageId)}
+    >
       Revert
     </button>
   );
@@ -29,17 +35,34 @@ export function RevertDialog(): React.JSX.Element | null {
     <div className="revert-dialog" role="dialog" aria-label="Revert preview" data-testid="revert-dialog">
       <p>Reverting to before this message changes {restored.length + deleted.length} file(s):</p>
       <ul data-testid="revert-files">
-        {restored.map((p) => <li key={`r${p}`}>{p}</li>)}
-        {deleted.map((p) => <li key={`d${p}`}>{p} (deleted)</li>)}
+        {restored.map((p) => (
+          <li key={`r${p}`}>{p}</li>
+        ))}
+        {deleted.map((p) => (
+          <li key={`d${p}`}>{p} (deleted)</li>
+        ))}
       </ul>
       {conflicts.length > 0 ? (
         <p className="revert-conflicts" data-testid="revert-conflicts">
           Changed after the agent (your edits would be lost): {conflicts.map((c) => c.path).join(', ')}
         </p>
       ) : null}
-      <button type="button" data-testid="revert-confirm" disabled={conflicts.length > 0} onClick={() => void confirm(false)}>Revert</button>
-      {conflicts.length > 0 ? <button type="button" data-testid="revert-force" onClick={() => void confirm(true)}>Revert and overwrite</button> : null}
-      <button type="button" onClick={cancel}>Cancel</button>
+      <button
+        type="button"
+        data-testid="revert-confirm"
+        disabled={conflicts.length > 0}
+        onClick={() => void confirm(false)}
+      >
+        Revert
+      </button>
+      {conflicts.length > 0 ? (
+        <button type="button" data-testid="revert-force" onClick={() => void confirm(true)}>
+          Revert and overwrite
+        </button>
+      ) : null}
+      <button type="button" onClick={cancel}>
+        Cancel
+      </button>
     </div>
   );
 }
@@ -52,8 +75,12 @@ export function RevertBanner({ session }: { session: Session | null | undefined 
   return (
     <div className="revert-banner" role="status" data-testid="revert-banner">
       Reverted — the files are as they were before the dimmed messages. Sending a message discards them.
-      <button type="button" data-testid="revert-redo" onClick={() => void redo()}>Redo</button>
-      <button type="button" data-testid="revert-unrevert" onClick={() => void unrevert()}>Unrevert</button>
+      <button type="button" data-testid="revert-redo" onClick={() => void redo()}>
+        Redo
+      </button>
+      <button type="button" data-testid="revert-unrevert" onClick={() => void unrevert()}>
+        Unrevert
+      </button>
     </div>
   );
 }
@@ -64,18 +91,28 @@ export function ReviewNoticeBar(): React.JSX.Element | null {
   const dismiss = useReviewStore((s) => s.dismiss);
   if (!notice) return null;
   return (
-    <div className={`review-notice kind-${notice.kind}`} role="alert" data-testid="review-notice" data-kind={notice.kind}>
+    <div
+      className={`review-notice kind-${notice.kind}`}
+      role="alert"
+      data-testid="review-notice"
+      data-kind={notice.kind}
+    >
       <span>{notice.text}</span>
       {notice.kind === 'conflict' ? (
         <ul>
           {notice.conflicts.map((c) => (
             <li key={c.hunkId} data-testid="review-conflict">
-              {c.path}: {c.reason === 'lines_changed' ? `lines ${c.fromLine}–${c.toLine} changed since` : c.reason.replace('_', ' ')}
+              {c.path}:{' '}
+              {c.reason === 'lines_changed'
+                ? `lines ${c.fromLine}–${c.toLine} changed since`
+                : c.reason.replace('_', ' ')}
             </li>
           ))}
         </ul>
       ) : null}
-      <button type="button" onClick={dismiss} aria-label="Dismiss">×</button>
+      <button type="button" onClick={dismiss} aria-label="Dismiss">
+        ×
+      </button>
     </div>
   );
 }

@@ -40,7 +40,15 @@ function pick(x: ReviewState) {
   };
 }
 
-export function ReviewPanel({ sessionId, session, api }: { sessionId: string | null; session?: Session | undefined; api: ReviewApi }): React.JSX.Element {
+export function ReviewPanel({
+  sessionId,
+  session,
+  api,
+}: {
+  sessionId: string | null;
+  session?: Session | undefined;
+  api: ReviewApi;
+}): React.JSX.Element {
   const s = useReviewStore(useShallow(pick));
   const connect = useReviewStore((x) => x.connect);
   const open = useReviewStore((x) => x.open);
@@ -64,7 +72,12 @@ export function ReviewPanel({ sessionId, session, api }: { sessionId: string | n
   };
 
   return (
-    <section className="review-panel" data-testid="review-panel" aria-label="Review" onKeyDownCapture={onKeyDownCapture}>
+    <section
+      className="review-panel"
+      data-testid="review-panel"
+      aria-label="Review"
+      onKeyDownCapture={onKeyDownCapture}
+    >
       <TimelineStrip />
       <div className="review-toolbar" role="toolbar" aria-label="Review actions">
         <span className="review-point" data-testid="review-point">
@@ -72,7 +85,11 @@ export function ReviewPanel({ sessionId, session, api }: { sessionId: string | n
         </span>
         <label>
           against{' '}
-          <select value={s.against} onChange={(e) => s.setAgainst(e.target.value as Against)} data-testid="review-against">
+          <select
+            value={s.against}
+            onChange={(e) => s.setAgainst(e.target.value as Against)}
+            data-testid="review-against"
+          >
             <option value="previous">previous point</option>
             <option value="turn">whole turn</option>
             <option value="start">session start</option>
@@ -80,15 +97,39 @@ export function ReviewPanel({ sessionId, session, api }: { sessionId: string | n
           </select>
         </label>
         <label>
-          <input type="checkbox" data-testid="review-side-by-side" checked={s.sideBySide} onChange={(e) => s.setSideBySide(e.target.checked)} /> side by side
+          <input
+            type="checkbox"
+            data-testid="review-side-by-side"
+            checked={s.sideBySide}
+            onChange={(e) => s.setSideBySide(e.target.checked)}
+          />{' '}
+          side by side
         </label>
-        <button type="button" onClick={() => s.nextHunk(-1)} title="Previous change (Alt+↑)">↑ Prev</button>
-        <button type="button" onClick={() => s.nextHunk(1)} title="Next change (Alt+↓)">↓ Next</button>
-        <span className="review-pending" data-testid="review-pending">{pending} pending</span>
-        <button type="button" disabled={pending === 0 || s.deciding} onClick={() => void s.decideAll('accept')} title="Keep all (Ctrl/Cmd+Enter)" data-testid="keep-all">
+        <button type="button" onClick={() => s.nextHunk(-1)} title="Previous change (Alt+↑)">
+          ↑ Prev
+        </button>
+        <button type="button" onClick={() => s.nextHunk(1)} title="Next change (Alt+↓)">
+          ↓ Next
+        </button>
+        <span className="review-pending" data-testid="review-pending">
+          {pending} pending
+        </span>
+        <button
+          type="button"
+          disabled={pending === 0 || s.deciding}
+          onClick={() => void s.decideAll('accept')}
+          title="Keep all (Ctrl/Cmd+Enter)"
+          data-testid="keep-all"
+        >
           Keep all
         </button>
-        <button type="button" disabled={pending === 0 || s.deciding} onClick={() => void s.decideAll('reject')} title="Reject all (Ctrl/Cmd+Backspace)" data-testid="reject-all">
+        <button
+          type="button"
+          disabled={pending === 0 || s.deciding}
+          onClick={() => void s.decideAll('reject')}
+          title="Reject all (Ctrl/Cmd+Backspace)"
+          data-testid="reject-all"
+        >
           Reject all
         </button>
         {s.loading ? <span className="review-loading">loading…</span> : null}
@@ -101,8 +142,22 @@ export function ReviewPanel({ sessionId, session, api }: { sessionId: string | n
           <FileList files={s.diff?.files ?? []} selected={s.file} onSelect={s.selectFile} />
           {file ? (
             <div className="review-file-actions">
-              <button type="button" disabled={s.deciding} onClick={() => void s.decideAll('accept', file.path)} data-testid="keep-file">Keep file</button>
-              <button type="button" disabled={s.deciding} onClick={() => void s.decideAll('reject', file.path)} data-testid="reject-file">Reject file</button>
+              <button
+                type="button"
+                disabled={s.deciding}
+                onClick={() => void s.decideAll('accept', file.path)}
+                data-testid="keep-file"
+              >
+                Keep file
+              </button>
+              <button
+                type="button"
+                disabled={s.deciding}
+                onClick={() => void s.decideAll('reject', file.path)}
+                data-testid="reject-file"
+              >
+                Reject file
+              </button>
             </div>
           ) : null}
         </div>

@@ -20,7 +20,13 @@ export function TimelineStrip(): React.JSX.Element {
   const scroller = useRef<HTMLDivElement>(null);
   const dragging = useRef<false | 'tiles' | 'scrubber'>(false);
   const scrubber = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({ horizontal: true, count: timeline.length, getScrollElement: () => scroller.current, estimateSize: () => TILE_PX, overscan: 6 });
+  const v = useVirtualizer({
+    horizontal: true,
+    count: timeline.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => TILE_PX,
+    overscan: 6,
+  });
 
   useEffect(() => {
     if (timeline.length > 0) v.scrollToIndex(selected, { align: 'auto' });
@@ -84,18 +90,37 @@ export function TimelineStrip(): React.JSX.Element {
             if (!e) return null;
             const cls = `timeline-tile kind-${e.kind}${item.index === selected ? ' selected' : ''}${e.undone ? ' undone' : ''}`;
             return (
-              <div key={e.id} className={cls} style={{ transform: `translateX(${item.start}px)`, width: TILE_PX }} data-testid="timeline-tile" data-index={item.index} title={e.label}>
+              <div
+                key={e.id}
+                className={cls}
+                style={{ transform: `translateX(${item.start}px)`, width: TILE_PX }}
+                data-testid="timeline-tile"
+                data-index={item.index}
+                title={e.label}
+              >
                 <span className="tile-index">{e.kind === 'step' ? `#${item.index + 1}` : e.tools[0]}</span>
-                <span className="tile-tools">{e.kind === 'step' ? e.tools.join(' ') || 'step' : e.label.split(' · ')[0]}</span>
+                <span className="tile-tools">
+                  {e.kind === 'step' ? e.tools.join(' ') || 'step' : e.label.split(' · ')[0]}
+                </span>
                 <span className="tile-files">{e.files.join(', ') || '—'}</span>
               </div>
             );
           })}
         </div>
-        {timeline.length === 0 ? <div className="timeline-empty">No steps yet — the agent's steps appear here.</div> : null}
+        {timeline.length === 0 ? (
+          <div className="timeline-empty">No steps yet — the agent's steps appear here.</div>
+        ) : null}
       </div>
-      <div className="timeline-scrubber" ref={scrubber} data-testid="timeline-scrubber" title="Drag to scrub the whole session">
-        <div className="timeline-thumb" style={{ left: `${timeline.length > 1 ? (selected / (timeline.length - 1)) * 100 : 0}%` }} />
+      <div
+        className="timeline-scrubber"
+        ref={scrubber}
+        data-testid="timeline-scrubber"
+        title="Drag to scrub the whole session"
+      >
+        <div
+          className="timeline-thumb"
+          style={{ left: `${timeline.length > 1 ? (selected / (timeline.length - 1)) * 100 : 0}%` }}
+        />
       </div>
     </div>
   );

@@ -23,7 +23,8 @@ export const contractReviewApi: ReviewApi = {
   decide: (input) => call('review.decide', input),
   undo: (sessionId, decisionId) => call('review.undo', { sessionId, ...(decisionId ? { decisionId } : {}) }),
   revertPreview: (sessionId, messageId) => call('review.revertPreview', { sessionId, messageId }),
-  revert: async (sessionId, messageId, force) => noted('revert', await call('history.revert', { sessionId, messageId, force })),
+  revert: async (sessionId, messageId, force) =>
+    noted('revert', await call('history.revert', { sessionId, messageId, force })),
   unrevert: async (sessionId) => noted('unrevert', await call('history.unrevert', { sessionId })),
   redo: async (sessionId) => noted('redo', await call('history.redo', { sessionId })),
   subscribe(sessionId, onChange) {

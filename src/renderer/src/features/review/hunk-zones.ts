@@ -56,7 +56,10 @@ function barNode(h: ReviewHunk, n: number, total: number, focused: boolean, act:
     const s = document.createElement('span');
     s.className = 'hunk-state';
     s.textContent = h.state === 'accepted' ? 'Kept' : 'Rejected';
-    bar.append(s, button('Undo', 'Undo this decision', 'hunk-undo', () => act('undo')));
+    bar.append(
+      s,
+      button('Undo', 'Undo this decision', 'hunk-undo', () => act('undo')),
+    );
   }
   return bar;
 }
@@ -80,7 +83,11 @@ export function mountHunkBars(
     hunks.forEach((h, i) => {
       const node = barNode(h, i + 1, hunks.length, h.id === focusedId, (a) => onAction(h, a));
       node.style.position = 'absolute';
-      const widget: Monaco.editor.IOverlayWidget = { getId: () => `landfall.hunk.${h.id}`, getDomNode: () => node, getPosition: () => null };
+      const widget: Monaco.editor.IOverlayWidget = {
+        getId: () => `landfall.hunk.${h.id}`,
+        getDomNode: () => node,
+        getPosition: () => null,
+      };
       widgets.push(widget);
       zoneIds.push(
         acc.addZone({
@@ -98,12 +105,20 @@ export function mountHunkBars(
   for (const w of widgets) editor.addOverlayWidget(w);
   const spacerIds: string[] = [];
   original?.changeViewZones((acc) => {
-    for (const h of hunks) spacerIds.push(acc.addZone({ afterLineNumber: originalLine(h), heightInPx: ZONE_PX, domNode: document.createElement('div') }));
+    for (const h of hunks)
+      spacerIds.push(
+        acc.addZone({ afterLineNumber: originalLine(h), heightInPx: ZONE_PX, domNode: document.createElement('div') }),
+      );
   });
   const focused = hunks.find((h) => h.id === focusedId);
   const decorations = editor.createDecorationsCollection(
     focused && focused.newLines > 0
-      ? [{ range: new monaco.Range(focused.newStart, 1, focused.newStart + focused.newLines - 1, 1), options: { isWholeLine: true, className: 'hunk-focused-line' } }]
+      ? [
+          {
+            range: new monaco.Range(focused.newStart, 1, focused.newStart + focused.newLines - 1, 1),
+            options: { isWholeLine: true, className: 'hunk-focused-line' },
+          },
+        ]
       : [],
   );
   if (focused) editor.revealLineInCenterIfOutsideViewport(Math.max(1, barLine(focused)));

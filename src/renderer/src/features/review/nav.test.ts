@@ -3,13 +3,34 @@ import type { ReviewDiff, ReviewHunk } from '../../../../shared/review-schemas';
 import { findHunk, nextPending, stepHunk } from './nav';
 import { handleReviewKey } from './shortcuts';
 
-const hunk = (id: string, state: ReviewHunk['state']): ReviewHunk => ({ id, kind: 'lines', oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'], state });
-const file = (path: string, hunks: ReviewHunk[]): ReviewDiff['files'][number] => ({ path, status: 'modified', beforeSize: 1, afterSize: 1, additions: 1, deletions: 1, hunks });
+const hunk = (id: string, state: ReviewHunk['state']): ReviewHunk => ({
+  id,
+  kind: 'lines',
+  oldStart: 1,
+  oldLines: 1,
+  newStart: 1,
+  newLines: 1,
+  lines: ['-a', '+b'],
+  state,
+});
+const file = (path: string, hunks: ReviewHunk[]): ReviewDiff['files'][number] => ({
+  path,
+  status: 'modified',
+  beforeSize: 1,
+  afterSize: 1,
+  additions: 1,
+  deletions: 1,
+  hunks,
+});
 const diff: ReviewDiff = {
   from: 'a',
   to: 'b',
   scope: 'a..b',
-  files: [file('x', [hunk('x1', 'accepted'), hunk('x2', 'pending')]), file('y', []), file('z', [hunk('z1', 'pending'), hunk('z2', 'rejected')])],
+  files: [
+    file('x', [hunk('x1', 'accepted'), hunk('x2', 'pending')]),
+    file('y', []),
+    file('z', [hunk('z1', 'pending'), hunk('z2', 'rejected')]),
+  ],
 };
 
 describe('review navigation', () => {
@@ -24,7 +45,10 @@ describe('review navigation', () => {
   it('moves on to the next pending hunk after a decision, wrapping, or null when none is left', () => {
     expect(nextPending(diff, { file: 0, hunk: 0 })).toEqual({ file: 0, hunk: 1 });
     expect(nextPending(diff, { file: 2, hunk: 1 })).toEqual({ file: 0, hunk: 1 });
-    const done = { ...diff, files: diff.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, state: 'accepted' as const })) })) };
+    const done = {
+      ...diff,
+      files: diff.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, state: 'accepted' as const })) })),
+    };
     expect(nextPending(done, null)).toBeNull();
     expect(findHunk(diff, 'z2')).toEqual({ file: 2, hunk: 1 });
   });
@@ -37,13 +61,26 @@ describe('review shortcuts', () => {
     decideAll: async (a: 'accept' | 'reject') => void calls.push(`all:${a}`),
     nextHunk: (d: 1 | -1) => void calls.push(`next:${d}`),
   };
-  const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {}): boolean =>
-    handleReviewKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods }, s);
+  const key = (
+    k: string,
+    mods: Partial<Record<'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey', boolean>> = {},
+  ): boolean => handleReviewKey({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods }, s);
 
   it('maps Ctrl/Cmd+Y, Ctrl/Cmd+N, Alt+↓/↑, Ctrl/Cmd+Enter, Ctrl/Cmd+Backspace and ignores everything else', () => {
-    expect([key('y', { ctrlKey: true }), key('N', { metaKey: true }), key('ArrowDown', { altKey: true }), key('ArrowUp', { altKey: true })]).toEqual([true, true, true, true]);
+    expect([
+      key('y', { ctrlKey: true }),
+      key('N', { metaKey: true }),
+      key('ArrowDown', { altKey: true }),
+      key('ArrowUp', { altKey: true }),
+    ]).toEqual([true, true, true, true]);
     expect([key('Enter', { metaKey: true }), key('Backspace', { ctrlKey: true })]).toEqual([true, true]);
-    expect([key('y'), key('n'), key('ArrowDown'), key('y', { ctrlKey: true, shiftKey: true }), key('Enter')]).toEqual([false, false, false, false, false]);
+    expect([key('y'), key('n'), key('ArrowDown'), key('y', { ctrlKey: true, shiftKey: true }), key('Enter')]).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(calls).toEqual(['hunk:accept', 'hunk:reject', 'next:1', 'next:-1', 'all:accept', 'all:reject']);
   });
 });

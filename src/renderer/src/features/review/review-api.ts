@@ -3,7 +3,14 @@
  * (`contractReviewApi`, through rpc/) or by a bench harness with canned data.
  */
 import type { Result } from '../../../../shared/errors';
-import type { DecideInput, Decision, ReviewDiff, ReviewTarget, RevertPreview, TimelineEntry } from '../../../../shared/review-schemas';
+import type {
+  DecideInput,
+  Decision,
+  ReviewDiff,
+  ReviewTarget,
+  RevertPreview,
+  TimelineEntry,
+} from '../../../../shared/review-schemas';
 
 export type { RevertPreview };
 

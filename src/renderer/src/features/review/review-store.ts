@@ -9,14 +9,21 @@
  */
 import { create } from 'zustand';
 import type { LandfallError } from '../../../../shared/errors';
-import type { DecideInput, HunkConflict, ReviewDiff, ReviewTarget, TimelineEntry } from '../../../../shared/review-schemas';
+import type {
+  DecideInput,
+  HunkConflict,
+  ReviewDiff,
+  ReviewTarget,
+  TimelineEntry,
+} from '../../../../shared/review-schemas';
 import type { ReviewApi, RevertPreview } from './review-api';
 import { findHunk, hunkAt, nextPending, stepHunk, type HunkPos } from './nav';
 
 export type Against = 'previous' | 'turn' | 'start' | 'now';
 
 /** What the panel reports after an action: a conflict (with its hunks), an error, or plain information. */
-export type ReviewNotice = { kind: 'conflict'; text: string; conflicts: HunkConflict[] } | { kind: 'error' | 'info'; text: string };
+export type ReviewNotice =
+  { kind: 'conflict'; text: string; conflicts: HunkConflict[] } | { kind: 'error' | 'info'; text: string };
 
 export interface ReviewState {
   api: ReviewApi | null;
@@ -147,7 +154,9 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
     await afterDecision(s.pos);
   };
 
-  const historyCall = async (fn: (api: ReviewApi, sessionId: string) => Promise<{ ok: boolean; error?: LandfallError }>): Promise<void> => {
+  const historyCall = async (
+    fn: (api: ReviewApi, sessionId: string) => Promise<{ ok: boolean; error?: LandfallError }>,
+  ): Promise<void> => {
     const { api, sessionId } = get();
     if (!api || !sessionId) return;
     const r = await fn(api, sessionId);
@@ -257,7 +266,12 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
       if (!api || !sessionId) return;
       const r = await api.undo(sessionId, decisionId);
       if (!r.ok) return set({ notice: errorNotice(r.error) });
-      set({ notice: { kind: 'info', text: `Undid the ${r.value.action === 'accept' ? 'keep' : 'reject'} of ${r.value.hunkIds.length} hunk(s).` } });
+      set({
+        notice: {
+          kind: 'info',
+          text: `Undid the ${r.value.action === 'accept' ? 'keep' : 'reject'} of ${r.value.hunkIds.length} hunk(s).`,
+        },
+      });
       await afterDecision(get().pos);
     },
     async previewRevert(messageId) {

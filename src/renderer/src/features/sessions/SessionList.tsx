@@ -23,7 +23,13 @@ function SessionItem({ session, active }: { session: Session; active: boolean })
             if (title.trim()) void rename(session.id, title.trim());
           }}
         >
-          <input autoFocus aria-label="Session title" value={title} onChange={(e) => setTitle(e.target.value)} onBlur={() => setEditing(false)} />
+          <input
+            autoFocus
+            aria-label="Session title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            onBlur={() => setEditing(false)}
+          />
         </form>
       </li>
     );
@@ -34,7 +40,9 @@ function SessionItem({ session, active }: { session: Session; active: boolean })
         {session.title}
       </button>
       <span className="session-actions">
-        <button title="Rename" aria-label="Rename" onClick={() => setEditing(true)}>✎</button>
+        <button title="Rename" aria-label="Rename" onClick={() => setEditing(true)}>
+          ✎
+        </button>
         <button
           title="Export"
           aria-label="Export"
@@ -46,7 +54,13 @@ function SessionItem({ session, active }: { session: Session; active: boolean })
         >
           ⇩
         </button>
-        <button title={confirm ? 'Click again to delete' : 'Delete'} aria-label="Delete" className={confirm ? 'danger' : ''} onClick={() => (confirm ? void remove(session.id) : setConfirm(true))} onMouseLeave={() => setConfirm(false)}>
+        <button
+          title={confirm ? 'Click again to delete' : 'Delete'}
+          aria-label="Delete"
+          className={confirm ? 'danger' : ''}
+          onClick={() => (confirm ? void remove(session.id) : setConfirm(true))}
+          onMouseLeave={() => setConfirm(false)}
+        >
           {confirm ? 'Delete?' : '×'}
         </button>
       </span>

@@ -7,7 +7,13 @@ import type React from 'react';
 import type { SettingsLoadError } from '../../../../shared/contract';
 import { useStore } from '../../stores';
 
-export function SettingsErrorCard({ error, where }: { error: SettingsLoadError; where: 'home' | 'settings' }): React.JSX.Element {
+export function SettingsErrorCard({
+  error,
+  where,
+}: {
+  error: SettingsLoadError;
+  where: 'home' | 'settings';
+}): React.JSX.Element {
   const setScreen = useStore((s) => s.setScreen);
   const loadSettings = useStore((s) => s.loadSettings);
   const save = useStore((s) => s.saveSettings);
@@ -25,7 +31,11 @@ export function SettingsErrorCard({ error, where }: { error: SettingsLoadError; 
             Open Settings
           </button>
         ) : (
-          <button className="danger" data-testid="reset-settings" onClick={() => void save({ provider: null, model: '', baseURL: '', reset: true })}>
+          <button
+            className="danger"
+            data-testid="reset-settings"
+            onClick={() => void save({ provider: null, model: '', baseURL: '', reset: true })}
+          >
             Reset to defaults (keep a backup)
           </button>
         )}

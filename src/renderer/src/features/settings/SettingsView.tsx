@@ -29,7 +29,12 @@ export function SettingsView(): React.JSX.Element {
     setProvider(id);
     setBaseURL(PROVIDER_PRESETS[id].baseURL);
   };
-  const input = (): SettingsInput => ({ provider, model: model.trim(), baseURL: baseURL.trim(), ...(key ? { apiKey: key } : {}) });
+  const input = (): SettingsInput => ({
+    provider,
+    model: model.trim(),
+    baseURL: baseURL.trim(),
+    ...(key ? { apiKey: key } : {}),
+  });
   return (
     <section className="settings" data-testid="settings">
       <h2>Settings</h2>
@@ -44,22 +49,39 @@ export function SettingsView(): React.JSX.Element {
         <div className="presets">
           {IDS.map((id) => (
             <label key={id} className={provider === id ? 'chosen' : ''}>
-              <input type="radio" name="provider" checked={provider === id} onChange={() => choose(id)} /> {PROVIDER_PRESETS[id].label}
+              <input type="radio" name="provider" checked={provider === id} onChange={() => choose(id)} />{' '}
+              {PROVIDER_PRESETS[id].label}
             </label>
           ))}
         </div>
       </fieldset>
       <label>
         Model
-        <input data-testid="model" value={model} placeholder="e.g. qwen2.5-coder:14b" onChange={(e) => setModel(e.target.value)} />
+        <input
+          data-testid="model"
+          value={model}
+          placeholder="e.g. qwen2.5-coder:14b"
+          onChange={(e) => setModel(e.target.value)}
+        />
       </label>
       <label>
         Base URL
-        <input data-testid="base-url" value={baseURL} placeholder="default for this provider" onChange={(e) => setBaseURL(e.target.value)} />
+        <input
+          data-testid="base-url"
+          value={baseURL}
+          placeholder="default for this provider"
+          onChange={(e) => setBaseURL(e.target.value)}
+        />
       </label>
       <label>
         API key {settings?.hasKey && <span className="muted">(a key is stored; type to replace it)</span>}
-        <input data-testid="api-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />
+        <input
+          data-testid="api-key"
+          type="password"
+          autoComplete="off"
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+        />
       </label>
       {settings?.keyStorage === 'unprotected' && (
         <p className="warning" data-testid="key-warning">
@@ -67,17 +89,26 @@ export function SettingsView(): React.JSX.Element {
           environment (LANDFALL_API_KEY) instead.
         </p>
       )}
-      {settings?.keyStorage === 'environment' && <p className="muted">Keys are read from the environment (LANDFALL_API_KEY) in the browser version; they are not saved.</p>}
+      {settings?.keyStorage === 'environment' && (
+        <p className="muted">
+          Keys are read from the environment (LANDFALL_API_KEY) in the browser version; they are not saved.
+        </p>
+      )}
       <div className="row-buttons">
         <button
           className="primary"
           data-testid="save-settings"
           disabled={!!settings?.loadError}
           title={settings?.loadError ? 'settings.json cannot be read: fix it, or reset to defaults first' : undefined}
-          onClick={() => void save(input()).then((done) => done && setKey(''))}>
+          onClick={() => void save(input()).then((done) => done && setKey(''))}
+        >
           Save
         </button>
-        <button data-testid="test-connection" disabled={testing === 'running' || !provider} onClick={() => void test(input())}>
+        <button
+          data-testid="test-connection"
+          disabled={testing === 'running' || !provider}
+          onClick={() => void test(input())}
+        >
           {testing === 'running' ? 'Testing…' : 'Test connection'}
         </button>
         <button onClick={() => setScreen('chat')}>Back</button>
