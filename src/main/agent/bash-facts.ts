@@ -1,0 +1,40 @@
+/**
+ * What the gate checks on a bash line beyond its rules, on the file system: which words name a repository's own
+ * git folder (asked as `git_dir`, bash-risk.ts), and which name a file the model may not see (asked, with the
+ * reason in the prompt). Words are judged as written and by real path (reveal-policy.ts relForms), so a symlink
+ * alias of `.git/hooks` or of `.env` counts.
+ */
+import type { RevealGuard } from '../tools/types';
+import { inGitDir } from '../tools/git-dir';
+import type { BashAnalysis } from './bash-command';
+import { namesGitDir, writesGitConfig } from './bash-risk';
+import { relForms } from './reveal-policy';
+
+export interface BashFacts {
+  /** Why the line reaches into a `.git` folder (empty: it does not, as far as the parser can tell). */
+  gitDir: string[];
+  /** Why the line is asked although the rules might allow it: it names files the model may not see. */
+  withheld: string[];
+}
+
+/** The facts of `bash` run in `root` (absolute, real); `guard` is the read policy in force. */
+export async function bashFacts(bash: BashAnalysis, root: string | undefined, guard: RevealGuard): Promise<BashFacts> {
+  const gitDir = new Set<string>();
+  const withheld = new Set<string>();
+  for (const c of bash.commands) {
+    if (writesGitConfig(c.words)) gitDir.add(`${c.text} writes .git/config`);
+    for (const w of c.looseWords) if (namesGitDir(w)) gitDir.add(`${w} is inside a .git folder`);
+  }
+  for (const word of new Set(bash.pathWords)) {
+    if (namesGitDir(word)) gitDir.add(`${word} is inside a .git folder`);
+    // an option's value (`--file=.env`) names a path as much as a bare argument does
+    const w = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
+    if (root === undefined || w === '' || w.startsWith('-')) continue;
+    for (const rel of await relForms(root, w)) {
+      if (inGitDir(rel)) gitDir.add(`${w} leads into ${rel}, inside a .git folder`);
+      const why = guard.withheld(rel);
+      if (why) withheld.add(`it names ${w}${rel === w ? '' : ` (${rel})`}, and ${why}`);
+    }
+  }
+  return { gitDir: [...gitDir], withheld: [...withheld] };
+}
