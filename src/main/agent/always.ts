@@ -76,6 +76,12 @@ export function grantFromAnswer(
       'Answer always without a pattern, or once.',
     );
   const words = bash?.commands[0]?.words ?? [];
+  if (edited.replace(/\*+$/, '').trim() === '')
+    return fail(
+      'invalid_input',
+      'A pattern must keep at least the command name.',
+      'Write the first words of the commands to allow (e.g. "npm test").',
+    );
   if (!bashPatternMatches(edited, words))
     return fail(
       'invalid_input',

@@ -15,7 +15,8 @@
  * 2. an exact "always" grant for this very line (same canonical form, or the same text when it is unproven)
  *    allows it;
  * 3. anything the parser cannot prove (expansions, substitutions, writing redirections…) or an extra reason the
- *    caller found (a word naming a file a read rule withholds) asks;
+ *    caller found (a word naming a file a read rule withholds) asks — unless the rules allow every command
+ *    whatsoever (an allow rule `*` with no ask or deny rule for bash; then a hidden command is allowed too);
  * 4. otherwise every command must be allowed: by a pattern grant of this session, else by the last matching
  *    configured rule, else the default (ask).
  * A bash pattern is words separated by spaces that must be the command's first words (`npm test` matches
@@ -102,6 +103,17 @@ function denyViews(c: BashCommand): string[][] {
   return baseName === first ? [words] : [words, [baseName, ...words.slice(1)]];
 }
 
+/**
+ * True when the rules allow every command whatsoever: an allow rule for `*` with no ask or deny rule after it
+ * and no deny rule at all. Then even a command hidden in `$(…)` is one the rules allow, so an unproven line
+ * needs no question. Any ask or deny rule makes unproven lines ask again (the hidden command could be one).
+ */
+function allowsEverything(applicable: PermissionRule[]): boolean {
+  const i = applicable.map((r) => r.action === 'allow' && patternWords(r.pattern).length === 0).lastIndexOf(true);
+  if (i < 0) return false;
+  return applicable.every((r) => r.action !== 'deny') && applicable.slice(i).every((r) => r.action === 'allow');
+}
+
 function decideBash(
   rules: PermissionRule[],
   grants: PermissionGrant[],
@@ -119,6 +131,7 @@ function decideBash(
   const exact = bash.canonical ?? bash.line.trim();
   if (grants.some((g) => g.kind === 'exact' && g.permission === 'bash' && g.values.includes(exact)))
     return { action: 'allow', reasons: [] };
+  if (extraAsk.length === 0 && allowsEverything(applicable)) return { action: 'allow', reasons: [] };
   if (bash.unproven.length > 0 || extraAsk.length > 0)
     return { action: 'ask', reasons: [...bash.unproven, ...extraAsk] };
   const patterns = grants.flatMap((g) => (g.kind === 'pattern' ? [g.pattern] : []));
