@@ -31,21 +31,20 @@ export interface AlwaysOffer {
 /** The "always" offer for a request (null: no "always" for it). `bash` is the line's analysis for bash requests. */
 export function alwaysOffer(request: PermissionRequest, bash?: BashAnalysis): AlwaysOffer | null {
   if (request.permission === 'git_dir') return null;
-  if (request.permission !== 'bash')
-    return { exact: [...request.patterns], editable: false, note: 'exactly these paths, for this session' };
+  if (request.permission !== 'bash') return { exact: [...request.patterns], editable: false, note: 'only these paths' };
   if (!bash) return null;
   const exact = bash.canonical ?? bash.line.trim();
   const top = bash.commands.filter((c) => !c.nested);
   if (bash.canonical === undefined)
-    return { exact: [exact], editable: false, note: 'exactly this command line (it cannot be checked word by word)' };
+    return { exact: [exact], editable: false, note: 'it cannot be checked word by word, so only this exact line' };
   if (top.length !== 1 || bash.commands.length !== 1)
-    return { exact: [exact], editable: false, note: 'exactly this command line (it runs several commands)' };
+    return { exact: [exact], editable: false, note: 'it runs several commands, so only this exact line' };
   const why = neverWidenReason(top[0]?.words);
-  if (why) return { exact: [exact], editable: false, note: `exactly this command (${why})` };
+  if (why) return { exact: [exact], editable: false, note: `${why}, so only this exact command` };
   return {
     exact: [exact],
     editable: true,
-    note: 'exactly this command; or edit it into a pattern: commands starting with the words you leave',
+    note: 'or edit it into a pattern: commands starting with the words you leave',
   };
 }
 
@@ -72,7 +71,7 @@ export function grantFromAnswer(
   if (!offer.editable || request.permission !== 'bash')
     return fail(
       'invalid_input',
-      `Only the exact ${offer.note.replace(/^exactly /, '')} can be allowed always.`,
+      `No pattern can be saved here: ${offer.note}.`,
       'Answer always without a pattern, or once.',
     );
   const words = bash?.commands[0]?.words ?? [];
