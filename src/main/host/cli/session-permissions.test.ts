@@ -31,7 +31,7 @@ const toolCall = (id: string, name: string, args: unknown): string =>
 
 let http: Server;
 let bodies: string[] = [];
-let dirs: string[] = [];
+const dirs: string[] = [];
 
 beforeEach(async () => {
   bodies = [];
