@@ -51,6 +51,8 @@ export interface BashAnalysis {
   canonical?: string;
   /** Literal argument words and redirection targets (paths the line may touch), for the .git and read checks. */
   pathWords: string[];
+  /** Targets of redirections that write (`> f`, `>> f` …; not `/dev/null`), literal or as written. */
+  writeTargets: string[];
 }
 
 const SAFE_CHAR = /^[\p{L}\p{N}\p{M}_@%+=:,./-]$/u;
@@ -112,6 +114,7 @@ class Walker {
   readonly nestedCommands: BashCommand[] = [];
   readonly unproven = new Set<string>();
   readonly pathWords: string[] = [];
+  readonly writeTargets: string[] = [];
   readonly shellStrings: string[] = [];
   readonly tokens: string[] = [];
 
@@ -194,11 +197,15 @@ class Walker {
     if (ops.length !== 1 || targets.length !== 1) return void this.refuse('words after a redirection', node);
     const dest = targets[0] as BashNode;
     const target = this.literal(dest);
-    if (target === undefined) return undefined;
+    if (target === undefined) {
+      if (WRITE_OPS.has(op) || op === '>&') this.writeTargets.push(dest.text);
+      return undefined;
+    }
     if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(target)) return `${fd}${op}${target}`;
     if (WRITE_OPS.has(op) || op === '>&') {
       if (target === '/dev/null') return `${fd}${op}/dev/null`;
       this.pathWords.push(target);
+      this.writeTargets.push(target);
       return void this.refuse(`output redirected to a file (${op} ${target})`);
     }
     if (op === '<') {
@@ -317,6 +324,7 @@ export async function analyseBash(line: string, depth = 0): Promise<BashAnalysis
       commands: [],
       unproven: [`the shell parser is unavailable (${(e as Error).message})`],
       pathWords: [],
+      writeTargets: [],
     };
   }
   const nested: BashCommand[] = [...w.nestedCommands];
@@ -335,5 +343,6 @@ export async function analyseBash(line: string, depth = 0): Promise<BashAnalysis
     unproven,
     ...(unproven.length === 0 && w.commands.length > 0 ? { canonical: w.tokens.join(' ') } : {}),
     pathWords: w.pathWords,
+    writeTargets: w.writeTargets,
   };
 }

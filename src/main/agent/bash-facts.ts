@@ -7,7 +7,7 @@
 import type { RevealGuard } from '../tools/types';
 import { inGitDir } from '../tools/git-dir';
 import type { BashAnalysis } from './bash-command';
-import { namesGitDir, writesGitConfig } from './bash-risk';
+import { namesGitDir, readsOnly, writesGitConfig } from './bash-risk';
 import { relForms } from './reveal-policy';
 
 export interface BashFacts {
@@ -21,20 +21,37 @@ export interface BashFacts {
 export async function bashFacts(bash: BashAnalysis, root: string | undefined, guard: RevealGuard): Promise<BashFacts> {
   const gitDir = new Set<string>();
   const withheld = new Set<string>();
+  const intoGit = async (w: string): Promise<string | undefined> => {
+    if (namesGitDir(w)) return `${w} is inside a .git folder`;
+    if (root === undefined) return undefined;
+    const rel = (await relForms(root, optionValue(w))).find(inGitDir);
+    return rel ? `${w} leads into ${rel}, inside a .git folder` : undefined;
+  };
   for (const c of bash.commands) {
     if (writesGitConfig(c.words)) gitDir.add(`${c.text} writes .git/config`);
-    for (const w of c.looseWords) if (namesGitDir(w)) gitDir.add(`${w} is inside a .git folder`);
+    if (readsOnly(c.words)) continue;
+    for (const w of c.looseWords.slice(1)) {
+      const why = await intoGit(w);
+      if (why) gitDir.add(why);
+    }
   }
+  for (const t of bash.writeTargets) {
+    const why = await intoGit(t);
+    if (why) gitDir.add(`output is written to ${t}: ${why}`);
+  }
+  if (root === undefined) return { gitDir: [...gitDir], withheld: [] };
   for (const word of new Set(bash.pathWords)) {
-    if (namesGitDir(word)) gitDir.add(`${word} is inside a .git folder`);
-    // an option's value (`--file=.env`) names a path as much as a bare argument does
-    const w = word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
-    if (root === undefined || w === '' || w.startsWith('-')) continue;
+    const w = optionValue(word);
+    if (w === '' || w.startsWith('-')) continue;
     for (const rel of await relForms(root, w)) {
-      if (inGitDir(rel)) gitDir.add(`${w} leads into ${rel}, inside a .git folder`);
-      const why = guard.withheld(rel);
+      const why = guard.withheld(rel, true);
       if (why) withheld.add(`it names ${w}${rel === w ? '' : ` (${rel})`}, and ${why}`);
     }
   }
   return { gitDir: [...gitDir], withheld: [...withheld] };
+}
+
+/** The path an option names (`--file=.env` → `.env`); other words as they are. */
+function optionValue(word: string): string {
+  return word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
 }

@@ -12,9 +12,12 @@
  *   `branch -D`, `stash drop|clear`, `reflog expire`, `gc --prune`, `update-ref -d`, `filter-branch`,
  *   `rebase`).
  *
- * Reaching into `.git` (asked as `git_dir`, which no rule or grant covers): a word naming a path with a `.git`
- * segment (`.git/hooks/pre-commit`, `vendor/lib/.git`, `--git-dir=.git`), and `git config` that sets or
- * removes a value (anything but `--get*`, `--list`/`-l`, `get`, `list`), which writes `.git/config`.
+ * Reaching into `.git` (asked as `git_dir`, which no rule or grant covers): a redirection writing to a path with
+ * a `.git` segment; an argument naming such a path (`.git/hooks/pre-commit`, `vendor/lib/.git`,
+ * `--git-dir=.git`) of any command but the read-only ones that often name `.git` to skip it (`ls`, `cat`, `head`,
+ * `tail`, `wc`, `grep`, `rg`, `ag`, `tree`, `du`, `stat`, `file`, `diff`, `find` without `-exec`/`-delete`/
+ * `-fprint`, and `git` itself); and `git config` that sets or removes a value (anything but `--get*`,
+ * `--list`/`-l`, `get`, `list`), which writes `.git/config`.
  */
 
 const INTERPRETERS = new Set([
@@ -172,6 +175,36 @@ export function neverWidenReason(words: string[] | undefined): string | undefine
   if ((name === 'npm' || name === 'pnpm' || name === 'yarn') && (words[1] === 'exec' || words[1] === 'dlx'))
     return `${name} ${words[1]} runs any package`;
   return undefined;
+}
+
+const READS_ONLY = new Set([
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'tree',
+  'du',
+  'stat',
+  'file',
+  'diff',
+  'git',
+]);
+
+/** True for a command that only reads whatever paths it names (bash-risk docstring), so a `.git` argument is harmless. */
+export function readsOnly(words: string[] | undefined): boolean {
+  if (!words || words.length === 0) return false;
+  const name = base(words[0]);
+  if (name === 'find')
+    return !words.some(
+      (w) => ['-exec', '-execdir', '-ok', '-okdir', '-delete'].includes(w) || w.startsWith('-fprint') || w === '-fls',
+    );
+  return READS_ONLY.has(name);
 }
 
 /** True when a word names a path with a `.git` segment (also after `--opt=` and in `a:b` lists). */

@@ -6,7 +6,7 @@
 import type { MessageWithParts } from './service-types';
 import { inGitDir } from '../tools/git-dir';
 import { analyseBash } from './bash-command';
-import { namesGitDir, writesGitConfig } from './bash-risk';
+import { namesGitDir, readsOnly, writesGitConfig } from './bash-risk';
 
 /** Parts after a boundary (the boundary part itself included when it is a part boundary). */
 function after(messages: MessageWithParts[], boundary: { messageId: string; partId?: string }) {
@@ -50,8 +50,10 @@ export async function unrestorableGitWrites(
     const command = (p.input as { command?: unknown } | undefined)?.command;
     if (p.tool === 'bash' && typeof command === 'string') {
       const a = await analyseBash(command);
-      const touches = a.commands.some((c) => writesGitConfig(c.words) || c.looseWords.some(namesGitDir));
-      if (touches || a.pathWords.some(namesGitDir)) out.add(`.git (bash: ${command})`);
+      const touches = a.commands.some(
+        (c) => writesGitConfig(c.words) || (!readsOnly(c.words) && c.looseWords.slice(1).some(namesGitDir)),
+      );
+      if (touches || a.writeTargets.some(namesGitDir)) out.add(`.git (bash: ${command})`);
     }
   }
   return [...out].sort();

@@ -118,3 +118,18 @@ describe('writes into .git are asked as git_dir whatever the rules', () => {
     expect(r.ok ? '' : r.error.message).toMatch(/\.git folder, which replay never writes/);
   });
 });
+
+describe('commands that only read may name .git', () => {
+  it('find, grep, ls and git name .git without a git_dir question; a write redirect into .git still asks', async () => {
+    const { analyseBash } = await import('./bash-command');
+    const { bashFacts } = await import('./bash-facts');
+    const guard = { withheld: () => undefined };
+    const facts = async (line: string) => (await bashFacts(await analyseBash(line), undefined, guard)).gitDir;
+    expect(await facts("find . -not -path './.git/*' -name '*.ts'")).toEqual([]);
+    expect(await facts('grep -r TODO --exclude-dir=.git .')).toEqual([]);
+    expect(await facts('ls .git && git status')).toEqual([]);
+    expect(await facts('find .git -delete')).not.toEqual([]);
+    expect(await facts('cat x > .git/config')).not.toEqual([]);
+    expect(await facts('cat x | tee .git/config')).not.toEqual([]);
+  });
+});
