@@ -33,7 +33,8 @@ const empty = z.object({});
 /** A file a history move left as the user had it, and why (`not_written`: the snapshot store could not write it). */
 export const KeptFileSchema = z.object({
   path: z.string(),
-  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written']),
+  /** `git_dir`: the agent wrote it inside a repository's own .git folder, which no snapshot holds — not put back. */
+  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written', 'git_dir']),
 });
 export type KeptFile = z.infer<typeof KeptFileSchema>;
 
@@ -101,6 +102,8 @@ export const calls = {
       askId: id,
       answer: z.enum(['once', 'always', 'reject']),
       reason: z.string().max(10_000).optional(),
+      /** With `always` on a bash question whose offer is editable: the pattern the user wrote instead of the exact command. */
+      pattern: z.string().max(2_000).optional(),
     }),
     output: z.object({ answered: z.literal(true) }),
   },

@@ -88,7 +88,8 @@ export interface ReplayReport {
   seed?: { written: string[]; unchanged: string[]; backedUp: string[]; backupDir?: string };
 }
 
-export type PermissionReply = { answer: 'once' | 'always' | 'reject'; reason?: string };
+/** An answer to a permission question; `pattern` replaces the exact command of an editable "always" (always.ts). */
+export type PermissionReply = { answer: 'once' | 'always' | 'reject'; reason?: string; pattern?: string };
 
 export interface RevertOptions {
   /** Overwrite files the user changed after the agent's step. */
@@ -115,6 +116,12 @@ export interface RevertResult {
   conflicts: RevertConflict[];
   diff: string;
   session: Session;
+  /**
+   * What moving back could NOT put back: files the agent wrote inside a repository's own `.git` folder (no
+   * snapshot holds them; git-dir-history.ts), or `.git (bash: …)` for a command that wrote there. Set by revert
+   * and undo (also with preview); empty when there are none.
+   */
+  unrestorable?: string[];
 }
 
 export interface UndoResult extends RevertResult {

@@ -194,7 +194,11 @@ export async function createServices(options: {
     },
     'chat.stop': async (i) => ok({ stopped: svc.stop(i.sessionId) }),
     'permission.answer': async (i) => {
-      const r = svc.answerPermission(i.askId, { answer: i.answer, ...(i.reason ? { reason: i.reason } : {}) });
+      const r = svc.answerPermission(i.askId, {
+        answer: i.answer,
+        ...(i.reason ? { reason: i.reason } : {}),
+        ...(i.pattern ? { pattern: i.pattern } : {}),
+      });
       return r.ok ? ok({ answered: true as const }) : r;
     },
     'history.undo': async (i) => {
@@ -239,8 +243,14 @@ export async function createServices(options: {
  * after the agent's step, or after the revert wrote it); a skipped file without a conflict is one the snapshot store
  * could not write (`not_written`). A forced move still lists its conflicts but skips none, so it keeps nothing.
  */
-function keptFiles(r: Pick<RevertResult, 'skipped' | 'conflicts'>): KeptFile[] {
-  return r.skipped.map((path) => ({ path, reason: r.conflicts.find((c) => c.path === path)?.reason ?? 'not_written' }));
+function keptFiles(r: Pick<RevertResult, 'skipped' | 'conflicts' | 'unrestorable'>): KeptFile[] {
+  return [
+    ...r.skipped.map((path) => ({
+      path,
+      reason: r.conflicts.find((c) => c.path === path)?.reason ?? ('not_written' as const),
+    })),
+    ...(r.unrestorable ?? []).map((path) => ({ path, reason: 'git_dir' as const })),
+  ];
 }
 
 export type { CallOutput };

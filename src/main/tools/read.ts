@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { withFileLock } from '../fs/file-lock';
 import { readTextFile, lineEnding } from '../fs/text-file';
-import { failed, resolveToolPath, touchDiagnostics } from './file-access';
+import { failed, resolveToolPath, touchDiagnostics, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 
 export const MAX_LINE_CHARS = 2_000;
@@ -60,8 +60,9 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-async function readDirectory(abs: string, rel: string): Promise<ToolOutcome> {
-  const entries = await fsp.readdir(abs, { withFileTypes: true });
+async function readDirectory(abs: string, rel: string, ctx: ToolContext): Promise<ToolOutcome> {
+  const all = await fsp.readdir(abs, { withFileTypes: true });
+  const { shown: entries, withheld } = visibleOnly(ctx, all, (e) => (rel === '' ? e.name : `${rel}/${e.name}`));
   const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
   const shown = names.slice(0, MAX_DIR_ENTRIES);
   const more = names.length - shown.length;
@@ -69,6 +70,7 @@ async function readDirectory(abs: string, rel: string): Promise<ToolOutcome> {
     `${rel || '.'}/ (${names.length} entries)`,
     ...shown,
     ...(more > 0 ? [`… and ${more} more`] : []),
+    ...withheldNote(withheld, 'left out'),
   ].join('\n');
   return { ok: true, title: `read ${rel || '.'}/`, output, metadata: { directory: true, entries: names.length } };
 }
@@ -95,7 +97,7 @@ async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutc
   const r = resolved.value;
   if (!r.exists) return notFound(r.real, r.rel);
   const st = await fsp.stat(r.real);
-  if (st.isDirectory()) return readDirectory(r.real, r.rel);
+  if (st.isDirectory()) return readDirectory(r.real, r.rel, ctx);
   return withFileLock(r.real, async () => {
     const file = await readTextFile(r.real);
     if (!file.ok) return failed(file.error);

@@ -67,7 +67,8 @@ export interface ChatSlice {
   replay(recording: string, text?: string): Promise<void>;
   stop(): Promise<void>;
   escape(): Promise<void>;
-  answer(askId: string, answer: 'once' | 'always' | 'reject', reason?: string): Promise<void>;
+  /** Answers a permission question; `pattern` (with `always`) is a bash pattern the user wrote in the prompt. */
+  answer(askId: string, answer: 'once' | 'always' | 'reject', reason?: string, pattern?: string): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
   /** Reloads the open session's messages and row after a history move (no-op when another session is open). */
