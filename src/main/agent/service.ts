@@ -34,6 +34,9 @@ import { runTurn } from './loop';
 import { openProjectRuntime } from './project';
 import type { ProjectRuntime } from './project';
 import { createModel, findProvider } from './providers';
+import { environmentKey } from './providers/keys';
+import type { KeyLookup } from './providers/keys';
+import { registerSecretSource } from '../proc/child-env';
 import { replayCorpusSession } from './replay/run';
 import type { ReplayHooks } from './replay/run';
 import { exportSession, importSession } from './session-io';
@@ -72,6 +75,9 @@ export class AgentService {
   private readonly observed = new ObservedVersions();
   private readonly gate: PermissionGate;
   private readonly tools: ToolDefinition[];
+  private readonly keyFor: KeyLookup;
+  /** Removes this service's key-variable names from the child-environment scrub (proc/child-env.ts). */
+  private readonly forgetSecretNames: () => void;
   readonly store: SessionStore;
 
   private constructor(
@@ -81,6 +87,9 @@ export class AgentService {
     this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
     this.gate = new PermissionGate(this.store, () => this.settings.permissions);
     this.tools = options.tools ?? defaultTools();
+    this.keyFor = options.keyFor ?? environmentKey();
+    // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
+    this.forgetSecretNames = registerSecretSource(() => ({ names: this.settings.providers.map((p) => p.apiKeyEnv) }));
   }
 
   /**
@@ -324,7 +333,7 @@ export class AgentService {
   async prompt(sessionId: string, text: string, options: PromptOptions = {}): Promise<Result<TurnResult>> {
     const provider = findProvider(this.settings, options.provider);
     if (!provider.ok) return provider;
-    const model = createModel(provider.value, options.model);
+    const model = createModel(provider.value, this.keyFor(provider.value), options.model);
     if (!model.ok) return model;
     return this.runWithModel(sessionId, model.value, text, options.maxSteps);
   }
@@ -454,7 +463,7 @@ export class AgentService {
 
   /** Try a provider with a one-word request. Errors: `unauthorized`, `provider_error`, `context_length`. */
   testConnection(provider: ProviderSettings): Promise<Result<{ text: string; ms: number }>> {
-    return testConnection(provider);
+    return testConnection(provider, this.keyFor(provider));
   }
 
   /** The built-in default settings (providers presets). */
@@ -469,5 +478,6 @@ export class AgentService {
     for (const r of this.runtimes.values()) await (await r).close();
     this.runtimes.clear();
     this.store.close();
+    this.forgetSecretNames();
   }
 }
