@@ -19,6 +19,7 @@ import { AgentService } from '../agent/service';
 import type { RevertResult } from '../agent/service-types';
 import type { Handlers } from './router';
 import { prepareReplay } from './services-replay';
+import { importUploads } from './services-import';
 import { appLanguageServers } from './services-lsp';
 import {
   currentSettingsView,
@@ -150,6 +151,7 @@ export async function createServices(options: {
     values: svc.getSettings().providers.map((p) => platform.secrets.get(p.id)),
   }));
   const asksOf = trackAsks(svc);
+  const uploads = importUploads((projectId, json) => svc.importSession(projectId, json));
   const sampleDir = join(platform.resourcesDir, 'sample');
   const handlers: Handlers = {
     'app.info': async () => {
@@ -195,6 +197,9 @@ export async function createServices(options: {
         : r;
     },
     'sessions.import': async (i) => svc.importSession(i.projectId, i.json),
+    'sessions.importBegin': async (i) => uploads.begin(i.projectId, i.length),
+    'sessions.importPart': async (i) => uploads.part(i.uploadId, i.offset, i.text),
+    'sessions.importEnd': async (i) => uploads.end(i.uploadId),
     'chat.prompt': (i) => startTurn(svc, i.sessionId, () => svc.prompt(i.sessionId, i.text)),
     'chat.replay': async (i) => {
       const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
