@@ -7,6 +7,7 @@ import type { PermissionRule } from './permission';
 import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
 import type { LspSettings } from '../lsp/servers';
+import type { KeyLookup } from './providers/keys';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
 export interface ServiceOptions {
@@ -152,6 +153,11 @@ export interface ServiceExtras {
   diagnostics?: (project: Project) => DiagnosticsHook | undefined;
   tools?: ToolDefinition[];
   retry?: RetryPolicy;
+  /**
+   * Finds a provider's API key when a model is created (providers/keys.ts); default: the variable the provider's
+   * `apiKeyEnv` names. The app passes its secret store first. The key goes to the provider client only.
+   */
+  keyFor?: KeyLookup;
   /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }

@@ -34,6 +34,9 @@ import { runTurn } from './loop';
 import { openProjectRuntime } from './project';
 import type { ProjectRuntime } from './project';
 import { createModel, findProvider } from './providers';
+import { environmentKey } from './providers/keys';
+import type { KeyLookup } from './providers/keys';
+import { registerSecretSource } from '../proc/child-env';
 import { replayCorpusSession } from './replay/run';
 import type { ReplayHooks } from './replay/run';
 import { exportSession, importSession } from './session-io';
@@ -76,6 +79,9 @@ export class AgentService {
   private readonly tools: ToolDefinition[];
   /** settings.json followed on disk: hand edits apply at the next tool call (settings-live.ts). */
   private readonly live: LiveSettings;
+  private readonly keyFor: KeyLookup;
+  /** Removes this service's key-variable names from the child-environment scrub (proc/child-env.ts). */
+  private readonly forgetSecretNames: () => void;
   readonly store: SessionStore;
 
   private constructor(
@@ -86,6 +92,11 @@ export class AgentService {
     this.live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.gate = new PermissionGate(this.store, () => this.live.rules());
     this.tools = options.tools ?? defaultTools();
+    this.keyFor = options.keyFor ?? environmentKey();
+    // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
+    this.forgetSecretNames = registerSecretSource(() => ({
+      names: this.live.current().providers.map((p) => p.apiKeyEnv),
+    }));
   }
 
   /**
@@ -330,7 +341,7 @@ export class AgentService {
     await this.live.refresh();
     const provider = findProvider(this.live.current(), options.provider);
     if (!provider.ok) return provider;
-    const model = createModel(provider.value, options.model);
+    const model = createModel(provider.value, this.keyFor(provider.value), options.model);
     if (!model.ok) return model;
     return this.runWithModel(sessionId, model.value, text, options.maxSteps);
   }
@@ -471,7 +482,7 @@ export class AgentService {
 
   /** Try a provider with a one-word request. Errors: `unauthorized`, `provider_error`, `context_length`. */
   testConnection(provider: ProviderSettings): Promise<Result<{ text: string; ms: number }>> {
-    return testConnection(provider);
+    return testConnection(provider, this.keyFor(provider));
   }
 
   /** The built-in default settings (providers presets). */
@@ -486,5 +497,6 @@ export class AgentService {
     for (const r of this.runtimes.values()) await (await r).close();
     this.runtimes.clear();
     this.store.close();
+    this.forgetSecretNames();
   }
 }

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
+import { childEnv } from '../proc/child-env';
 import { failed } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 
@@ -62,7 +63,7 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: process.env,
+      env: childEnv(),
     });
     const chunks: Buffer[] = [];
     let kept = 0;

@@ -16,6 +16,7 @@ import type {
 } from '../../../shared/contract';
 import type { LandfallError } from '../../../shared/errors';
 import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
+import type { ImportProgress } from './import-upload';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -51,7 +52,10 @@ export interface SessionsSlice {
   deleteSession(id: string): Promise<void>;
   /** Resolves to the exported file (name + JSON); the component saves it. */
   exportSession(id: string): Promise<CallOutput<'sessions.export'> | null>;
-  importSession(json: string): Promise<void>;
+  /** An import under way (characters sent of the whole), or null. */
+  importing: ImportProgress | null;
+  /** Imports a session export file (refused before sending when over the limit; uploaded in parts). */
+  importSession(file: Blob): Promise<void>;
 }
 
 export interface ChatSlice {
