@@ -9,6 +9,10 @@
  *   the replacement keeps the cut token's fragment unchanged at that edge (replacing the first 2,000 characters
  *   of a long line with an edit in their middle is fine; 'port = 90' → 'port = 8080' inside 'port = 9000' is not).
  *   A span that splits one character (surrogate pair, combining mark, zero-width joiner) is never a fit.
+ * - whole lines: an oldString made of whole lines (it ends with a line break) lands only on whole lines: the span
+ *   starts at a line start (or after the line's indentation, or on a line break) and ends at a line end (or
+ *   before trailing spaces, or just after a line break). A trimming rung once matched such an oldString as the
+ *   PREFIX of a longer line and replaced only that prefix, so the line lost its trailing comma.
  */
 import type { Candidate } from './types';
 import { LINE_FLOOR, SPAN_CHAR_SLACK, SPAN_FACTOR, SPAN_LINE_SLACK } from './policy';
@@ -26,6 +30,24 @@ export function passesSpanGate(candidate: Candidate, spanText: string): boolean 
     nonBlankLines(spanText) <= Math.ceil(lines * SPAN_FACTOR) + SPAN_LINE_SLACK &&
     solidChars(spanText) <= Math.ceil(chars * SPAN_FACTOR) + SPAN_CHAR_SLACK
   );
+}
+
+const isBlank = (ch: string | undefined): boolean => ch === ' ' || ch === '\t';
+
+/**
+ * True when [start, end) of `content` covers whole lines (see the module doc): nothing but spaces and tabs
+ * stands between the line start and `start`, or between `end` and the line end. Offsets are UTF-16 indices of
+ * the LF-normalised text.
+ */
+export function coversWholeLines(content: string, start: number, end: number): boolean {
+  let s = start;
+  while (s > 0 && isBlank(content[s - 1])) s--;
+  const startsLine = s === 0 || content[s - 1] === '\n' || content[start] === '\n';
+  if (!startsLine) return false;
+  if (end > start && content[end - 1] === '\n') return true;
+  let e = end;
+  while (e < content.length && isBlank(content[e])) e++;
+  return e === content.length || content[e] === '\n';
 }
 
 /** True when no compared line of a similarity-scored candidate fell below the floor. */

@@ -7,8 +7,8 @@
 import type { Result } from '../../shared/errors';
 import { ok } from '../../shared/errors';
 import { normalizeFile } from './line-endings';
-import type { LandedSpan, Piece, ReplaceSuccess } from './landing';
-import { render, success } from './landing';
+import type { Piece, ReplaceSuccess } from './landing';
+import { landingOf, render } from './landing';
 import { planEdit } from './replace';
 import { TextIndex } from './text';
 import { noChange, overlap } from './failures';
@@ -57,17 +57,16 @@ export function applyEdits(content: string, edits: readonly EditSpec[]): Result<
   const rendered = render(
     content,
     file,
-    text,
     planned.map((p) => p.piece),
   );
-  if (rendered.content === content) return noChange(false);
-  const spansOf = new Map<number, LandedSpan[]>();
+  if (!rendered.changed) return noChange(false);
+  const spansOf = new Map<number, { start: number; end: number }[]>();
   planned.forEach((p, k) => {
     const span = rendered.spans[k];
     if (span) spansOf.set(p.index, [...(spansOf.get(p.index) ?? []), span]);
   });
   const landed = plans.map((plan, index) => {
-    const { content: _ignored, ...rest } = success(plan, '', spansOf.get(index) ?? []);
+    const { content: _ignored, ...rest } = landingOf(plan, '', content, spansOf.get(index) ?? []);
     return rest;
   });
   return ok({ content: rendered.content, edits: landed });

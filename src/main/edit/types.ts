@@ -70,8 +70,20 @@ export interface SearchContext {
   budget: Budget;
 }
 
+/**
+ * What a rung tolerates, which decides how its landing is judged (replace.ts):
+ * - exact: oldString byte for byte (after CRLF/BOM normalisation); an exact unique place always wins;
+ * - cosmetic: presentation only (whitespace, indentation, escaping, typographic punctuation, read-tool prefixes);
+ *   every cosmetic rung's places count together for uniqueness, so two lines that differ from oldString only
+ *   cosmetically are two places, whichever rung found each;
+ * - similarity: content drift scored by Levenshtein similarity (block-anchor, context-aware); its places count
+ *   with every cosmetic and similarity place.
+ */
+export type RungKind = 'exact' | 'cosmetic' | 'similarity';
+
 /** A rung: a generator of candidates. It must stop early when `ctx.budget.exhausted` turns true. */
 export interface Replacer {
   name: RungName;
+  kind: RungKind;
   find(ctx: SearchContext): Iterable<Candidate>;
 }

@@ -71,4 +71,4 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   }
 }
 
-export const blockAnchor: Replacer = { name: 'block-anchor', find };
+export const blockAnchor: Replacer = { name: 'block-anchor', kind: 'similarity', find };

@@ -45,4 +45,4 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   }
 }
 
-export const contextAware: Replacer = { name: 'context-aware', find };
+export const contextAware: Replacer = { name: 'context-aware', kind: 'similarity', find };

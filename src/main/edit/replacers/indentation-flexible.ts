@@ -31,4 +31,4 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   }
 }
 
-export const indentationFlexible: Replacer = { name: 'indentation-flexible', find };
+export const indentationFlexible: Replacer = { name: 'indentation-flexible', kind: 'cosmetic', find };

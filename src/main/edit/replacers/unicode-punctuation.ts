@@ -125,4 +125,4 @@ function find(ctx: SearchContext): Candidate[] {
   return out;
 }
 
-export const unicodePunctuation: Replacer = { name: 'unicode-punctuation', find };
+export const unicodePunctuation: Replacer = { name: 'unicode-punctuation', kind: 'cosmetic', find };

@@ -65,4 +65,4 @@ function find(ctx: SearchContext): Iterable<Candidate> {
   return ctx.oldLines.length > 1 || ctx.oldEndsWithNewline ? multiLine(ctx) : singleLine(ctx);
 }
 
-export const whitespaceNormalized: Replacer = { name: 'whitespace-normalized', find };
+export const whitespaceNormalized: Replacer = { name: 'whitespace-normalized', kind: 'cosmetic', find };

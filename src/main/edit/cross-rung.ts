@@ -1,0 +1,75 @@
+/**
+ * Uniqueness across rungs, for tolerant landings (DESIGN §2 uniqueness gate, judged on places, not per rung).
+ *
+ * The ladder stops at the first rung with a fit, so judged per rung a place found at a whitespace rung would win
+ * although a later cosmetic rung (quotes, dashes, spaces) fits another line — two lines the model could equally
+ * mean. So when the winning place was found by a tolerant rung, every later rung that counts with it runs too:
+ * - a cosmetic winner counts with every cosmetic rung (a drifted look-alike found only by a similarity rung does
+ *   not make a cosmetic fit ambiguous: the model's text matches one place up to presentation);
+ * - a similarity winner counts with every cosmetic and similarity rung (a cosmetic fit elsewhere is at least as
+ *   likely the place meant).
+ * Their places pass the same gates (judge.ts). Places that overlap are one place; more than one distinct place
+ * is `ambiguous`, listing each place's lines and the rungs that found it. The search shares the edit's budget:
+ * running out is `search_budget`, never a guess.
+ */
+import type { Result } from '../../shared/errors';
+import type { RungKind, RungName, SearchContext } from './types';
+import { LADDER } from './replacers/index';
+import { judge, type Judged } from './judge';
+import { distinctPlaces } from './search';
+import { lineRange } from './landing';
+import * as failures from './failures';
+
+const COUNTS_WITH: Record<RungKind, readonly RungKind[]> = {
+  exact: [],
+  cosmetic: ['cosmetic'],
+  similarity: ['cosmetic', 'similarity'],
+};
+
+interface Group {
+  start: number;
+  end: number;
+  rungs: RungName[];
+}
+
+function groupPlaces(places: readonly Judged[]): Group[] {
+  const sorted = [...places].sort((a, b) => a.candidate.start - b.candidate.start);
+  const groups: Group[] = [];
+  for (const j of sorted) {
+    const start = j.candidate.start;
+    const end = Math.max(j.replacement.end, start + 1);
+    const last = groups[groups.length - 1];
+    if (last && start < last.end) {
+      last.end = Math.max(last.end, end);
+      if (!last.rungs.includes(j.candidate.rung)) last.rungs.push(j.candidate.rung);
+    } else groups.push({ start, end, rungs: [j.candidate.rung] });
+  }
+  return groups;
+}
+
+/**
+ * Check that `winner`, the one fit of rung `LADDER[at]`, is the only place the rungs counting with it find.
+ * @returns undefined when it is; else `ambiguous` (every distinct place, 1-based lines) or `search_budget`.
+ */
+export function otherPlaces(
+  ctx: SearchContext,
+  at: number,
+  winner: Judged,
+  old: string,
+  replacement: string,
+): Result<never> | undefined {
+  const counted = COUNTS_WITH[LADDER[at]?.kind ?? 'exact'];
+  const all: Judged[] = [winner];
+  for (const rung of LADDER.slice(at + 1)) {
+    if (!counted.includes(rung.kind)) continue;
+    const found = distinctPlaces(rung.find(ctx));
+    if (ctx.budget.exhausted) return failures.budgetHit(rung.name);
+    if (found.length > 0) all.push(...judge(ctx, found, old, replacement).fits);
+  }
+  const groups = groupPlaces(all);
+  if (groups.length < 2) return undefined;
+  return failures.ambiguousAcross(
+    groups.map((g) => ({ ...lineRange(ctx.text, g.start, g.end), rungs: g.rungs })),
+    winner.candidate.rung,
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * Judging one rung's places: every gate of the decision loop, in order, for every place (DESIGN §2).
+ *
+ * For each place: widen to the line start when oldString began inside the indentation (gates.ts
+ * alignToIndentation), build its replacement by inverse distortion (distortion.ts), then
+ * 1. fidelity gate — a similarity-scored place resting on an invented line is dropped;
+ * 2. span gate — a place that swallows much more than oldString is dropped, remembered as `gated` (too_broad);
+ * 3. whole lines — for a line-shaped oldString (ending in a line break), a place covering part of a line is
+ *    dropped, remembered as `partial` (answered not_found naming that line);
+ * 4. token boundary — a place cutting a word, number or character is a `place` but not a `fit`, unless the
+ *    replacement keeps the cut fragment.
+ * The loop decides on `fits` (and on `places` for the ambiguity of token-cut places).
+ */
+import type { Candidate, SearchContext } from './types';
+import { buildReplacement, type Replacement } from './distortion';
+import {
+  alignToIndentation,
+  coversWholeLines,
+  cutsToken,
+  keepsTokens,
+  passesFidelityGate,
+  passesSpanGate,
+} from './gates';
+
+/** A place with the replacement the loop would write there. */
+export interface Judged {
+  candidate: Candidate;
+  replacement: Replacement;
+}
+
+/** One rung's places sorted by what the gates said. */
+export interface Judgement {
+  /** Places that passed every gate. */
+  fits: Judged[];
+  /** Places that passed fidelity, span and whole-line gates (fits, plus places cutting a token). */
+  places: Judged[];
+  /** A faithful place the span gate refused (evidence for too_broad). */
+  gated?: Judged;
+  /** A place refused only because it covers part of a line while oldString is whole lines. */
+  partial?: Judged;
+}
+
+/** Judge every place of one rung against `old` → `replacement` (both LF-normalised). */
+export function judge(ctx: SearchContext, found: readonly Candidate[], old: string, replacement: string): Judgement {
+  const lineShaped = old.endsWith('\n');
+  const out: Judgement = { fits: [], places: [] };
+  for (const place of found) {
+    const candidate = alignToIndentation(ctx.content, place);
+    const judged = { candidate, replacement: buildReplacement(ctx.content, candidate, old, replacement) };
+    if (!passesFidelityGate(candidate)) continue;
+    if (!passesSpanGate(candidate, ctx.content.slice(candidate.start, judged.replacement.end))) {
+      out.gated ??= judged;
+      continue;
+    }
+    if (lineShaped && !coversWholeLines(ctx.content, candidate.start, candidate.end)) {
+      out.partial ??= judged;
+      continue;
+    }
+    out.places.push(judged);
+    const { start } = candidate;
+    const { end, text } = judged.replacement;
+    if (!cutsToken(ctx.content, start, end) || keepsTokens(ctx.content, start, end, text)) out.fits.push(judged);
+  }
+  return out;
+}
