@@ -8,8 +8,8 @@
  *   not make a cosmetic fit ambiguous: the model's text matches one place up to presentation);
  * - a similarity winner counts with every cosmetic and similarity rung (a cosmetic fit elsewhere is at least as
  *   likely the place meant).
- * Their places pass the same gates (judge.ts). Places that overlap are one place; more than one distinct place
- * is `ambiguous`, listing each place's lines and the rungs that found it. The search shares the edit's budget:
+ * Their places pass the same gates (judge.ts). Places that overlap on the same lines are one place; more than
+ * one distinct place is `ambiguous`, listing each place's lines and the rungs that found it. The search shares the edit's budget:
  * running out is `search_budget`, never a guess.
  */
 import type { Result } from '../../shared/errors';
@@ -29,22 +29,32 @@ const COUNTS_WITH: Record<RungKind, readonly RungKind[]> = {
 interface Group {
   start: number;
   end: number;
+  startLine: number;
+  endLine: number;
   rungs: RungName[];
 }
 
-function groupPlaces(places: readonly Judged[]): Group[] {
-  const sorted = [...places].sort((a, b) => a.candidate.start - b.candidate.start);
+/**
+ * Distinct places: two fits are one place when their spans overlap and cover the same lines (a rung matching a
+ * line whole and another matching inside it); windows that only share some lines are different places.
+ */
+function groupPlaces(ctx: SearchContext, places: readonly Judged[]): Group[] {
   const groups: Group[] = [];
-  for (const j of sorted) {
+  for (const j of places) {
     const start = j.candidate.start;
     const end = Math.max(j.replacement.end, start + 1);
-    const last = groups[groups.length - 1];
-    if (last && start < last.end) {
-      last.end = Math.max(last.end, end);
-      if (!last.rungs.includes(j.candidate.rung)) last.rungs.push(j.candidate.rung);
-    } else groups.push({ start, end, rungs: [j.candidate.rung] });
+    const lines = lineRange(ctx.text, start, end);
+    const same = groups.find(
+      (g) => g.startLine === lines.startLine && g.endLine === lines.endLine && start < g.end && g.start < end,
+    );
+    if (!same) groups.push({ start, end, ...lines, rungs: [j.candidate.rung] });
+    else {
+      same.start = Math.min(same.start, start);
+      same.end = Math.max(same.end, end);
+      if (!same.rungs.includes(j.candidate.rung)) same.rungs.push(j.candidate.rung);
+    }
   }
-  return groups;
+  return groups.sort((a, b) => a.start - b.start);
 }
 
 /**
@@ -64,12 +74,12 @@ export function otherPlaces(
     if (!counted.includes(rung.kind)) continue;
     const found = distinctPlaces(rung.find(ctx));
     if (ctx.budget.exhausted) return failures.budgetHit(rung.name);
-    if (found.length > 0) all.push(...judge(ctx, found, old, replacement).fits);
+    if (found.length > 0) all.push(...judge(ctx, found, old, replacement, rung.kind).fits);
   }
-  const groups = groupPlaces(all);
+  const groups = groupPlaces(ctx, all);
   if (groups.length < 2) return undefined;
   return failures.ambiguousAcross(
-    groups.map((g) => ({ ...lineRange(ctx.text, g.start, g.end), rungs: g.rungs })),
+    groups.map((g) => ({ startLine: g.startLine, endLine: g.endLine, rungs: g.rungs })),
     winner.candidate.rung,
   );
 }

@@ -103,13 +103,14 @@ export function ambiguousAcross(
 }
 
 /**
- * not_found: oldString is whole lines (it ends with a line break) but its only fit covers part of line `line`
- * (1-based) — a whole-line edit never replaces a piece of a line (gates.ts coversWholeLines).
+ * not_found: oldString is whole lines (it ends with a line break, or is a block of lines matched with a
+ * tolerance) but its only fit covers part of line `line` (1-based) — a whole-line edit never replaces a piece of
+ * a line (gates.ts coversWholeLines, judge.ts).
  */
 export function partialLine(rung: RungName, line: number): Fail<'not_found'> {
   return fail(
     'not_found',
-    `oldString is whole lines (it ends with a line break), but it only fits part of line ${line} (${rung} match); a whole-line edit never replaces a piece of a line.`,
+    `oldString is whole lines, but it only fits part of line ${line} (${rung} match); a whole-line edit never replaces a piece of a line.`,
     `Read line ${line} again and copy it whole into oldString, including what ends it (commas, brackets, comments).`,
     { rung, startLine: line, endLine: line, similarity: 1 },
   );

@@ -10,8 +10,9 @@
  *   of a long line with an edit in their middle is fine; 'port = 90' → 'port = 8080' inside 'port = 9000' is not).
  *   A span that splits one character (surrogate pair, combining mark, zero-width joiner) is never a fit.
  * - whole lines: an oldString made of whole lines (it ends with a line break) lands only on whole lines: the span
- *   starts at a line start (or after the line's indentation, or on a line break) and ends at a line end (or
- *   before trailing spaces, or just after a line break). A trimming rung once matched such an oldString as the
+ *   starts at a line start (or after the line's indentation) and ends at a line end (or before trailing spaces,
+ *   or just after a line break). An oldString that starts with a line break starts with an empty line: it does
+ *   not land on the end of a line that has text (a newString without that break would glue onto the line). A trimming rung once matched such an oldString as the
  *   PREFIX of a longer line and replaced only that prefix, so the line lost its trailing comma.
  */
 import type { Candidate } from './types';
@@ -42,8 +43,7 @@ const isBlank = (ch: string | undefined): boolean => ch === ' ' || ch === '\t';
 export function coversWholeLines(content: string, start: number, end: number): boolean {
   let s = start;
   while (s > 0 && isBlank(content[s - 1])) s--;
-  const startsLine = s === 0 || content[s - 1] === '\n' || content[start] === '\n';
-  if (!startsLine) return false;
+  if (s > 0 && content[s - 1] !== '\n') return false;
   if (end > start && content[end - 1] === '\n') return true;
   let e = end;
   while (e < content.length && isBlank(content[e])) e++;

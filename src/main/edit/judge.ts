@@ -5,13 +5,17 @@
  * alignToIndentation), build its replacement by inverse distortion (distortion.ts), then
  * 1. fidelity gate — a similarity-scored place resting on an invented line is dropped;
  * 2. span gate — a place that swallows much more than oldString is dropped, remembered as `gated` (too_broad);
- * 3. whole lines — for a line-shaped oldString (ending in a line break), a place covering part of a line is
- *    dropped, remembered as `partial` (answered not_found naming that line);
+ * 3. whole lines — a place covering part of a line is dropped, remembered as `partial` (answered not_found
+ *    naming that line), when oldString is line-shaped (it ends with a line break), or when it spans several lines
+ *    and the rung is tolerant: a block of lines recalled with a tolerance (whitespace around it, quotes) is the
+ *    model's memory of whole lines, so its last line never lands on the front of a longer line (a lost trailing
+ *    comma then moves behind the new text). An exact multi-line match may start or end inside a line: those are
+ *    the model's own bytes;
  * 4. token boundary — a place cutting a word, number or character is a `place` but not a `fit`, unless the
  *    replacement keeps the cut fragment.
  * The loop decides on `fits` (and on `places` for the ambiguity of token-cut places).
  */
-import type { Candidate, SearchContext } from './types';
+import type { Candidate, RungKind, SearchContext } from './types';
 import { buildReplacement, type Replacement } from './distortion';
 import {
   alignToIndentation,
@@ -40,9 +44,15 @@ export interface Judgement {
   partial?: Judged;
 }
 
-/** Judge every place of one rung against `old` → `replacement` (both LF-normalised). */
-export function judge(ctx: SearchContext, found: readonly Candidate[], old: string, replacement: string): Judgement {
-  const lineShaped = old.endsWith('\n');
+/** Judge every place of one rung (of `kind`) against `old` → `replacement` (both LF-normalised). */
+export function judge(
+  ctx: SearchContext,
+  found: readonly Candidate[],
+  old: string,
+  replacement: string,
+  kind: RungKind,
+): Judgement {
+  const lineShaped = old.endsWith('\n') || (kind !== 'exact' && old.includes('\n'));
   const out: Judgement = { fits: [], places: [] };
   for (const place of found) {
     const candidate = alignToIndentation(ctx.content, place);

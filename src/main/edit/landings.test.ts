@@ -30,6 +30,16 @@ describe('a line-shaped oldString lands only on whole lines', () => {
     expect(code(replace(file, 'f(a,  b)\n', 'g(a, b)\n'))).toBe('not_found');
   });
 
+  it('a block of lines recalled with a tolerance never ends on the front of a longer line', () => {
+    // trimmed-boundary cut the extra indentation and found the block with `foo(1)` as the start of `foo(1),`:
+    // the comma then moved behind the added line
+    const file = 'if (ok) {\n    x = 1\n  foo(1),\n}\n';
+    const r = replace(file, '      x = 1\n  foo(1)', '      x = 1\n  foo(1)\n  // added');
+    expect(r.ok ? r.value.content : r.error.code).toBe('not_found');
+    // the same block copied byte for byte is the model's own choice of bytes and lands
+    expect(code(replace(file, 'x = 1\n  foo(1)', 'x = 2\n  foo(1)'))).toBe('landed:simple');
+  });
+
   it('still lands whole lines found after their indentation, or with trailing spaces the model left out', () => {
     expect(replace('if x:\n    y = 1\n', 'y = 1\n', 'y = 2\n')).toMatchObject({
       ok: true,

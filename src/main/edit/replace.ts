@@ -144,7 +144,7 @@ function climb(
     const found = distinctPlaces(rung.find(ctx));
     if (ctx.budget.exhausted) return failures.budgetHit(rung.name);
     if (found.length === 0) continue;
-    const judged = judge(ctx, found, old, replacement);
+    const judged = judge(ctx, found, old, replacement, rung.kind);
     if (judged.places.length === 0) {
       seen.gated ??= judged.gated;
       seen.partial ??= judged.partial;
