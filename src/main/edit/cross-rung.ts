@@ -13,7 +13,7 @@
  * running out is `search_budget`, never a guess.
  */
 import type { Result } from '../../shared/errors';
-import type { RungKind, RungName, SearchContext } from './types';
+import type { Candidate, RungKind, RungName, SearchContext } from './types';
 import { LADDER } from './replacers/index';
 import { judge, type Judged } from './judge';
 import { distinctPlaces } from './search';
@@ -70,9 +70,20 @@ export function otherPlaces(
 ): Result<never> | undefined {
   const counted = COUNTS_WITH[LADDER[at]?.kind ?? 'exact'];
   const all: Judged[] = [winner];
+  const home = lineRange(
+    ctx.text,
+    winner.candidate.start,
+    Math.max(winner.replacement.end, winner.candidate.start + 1),
+  );
+  // a place on the winner's own lines overlapping it is the winner's place: no need to judge it again
+  const elsewhere = (c: Candidate): boolean => {
+    if (c.start >= winner.replacement.end || winner.candidate.start >= Math.max(c.end, c.start + 1)) return true;
+    const lines = lineRange(ctx.text, c.start, Math.max(c.end, c.start + 1));
+    return lines.startLine !== home.startLine || lines.endLine !== home.endLine;
+  };
   for (const rung of LADDER.slice(at + 1)) {
     if (!counted.includes(rung.kind)) continue;
-    const found = distinctPlaces(rung.find(ctx));
+    const found = distinctPlaces(rung.find(ctx)).filter(elsewhere);
     if (ctx.budget.exhausted) return failures.budgetHit(rung.name);
     if (found.length > 0) all.push(...judge(ctx, found, old, replacement, rung.kind).fits);
   }

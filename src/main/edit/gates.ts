@@ -19,17 +19,32 @@ import type { Candidate } from './types';
 import { LINE_FLOOR, SPAN_CHAR_SLACK, SPAN_FACTOR, SPAN_LINE_SLACK } from './policy';
 import { isWordChar } from './text';
 
-const nonBlankLines = (s: string): number => s.split('\n').filter((l) => l.trim().length > 0).length;
-const solidChars = (s: string): number => s.replace(/\s+/g, '').length;
+/** Non-blank lines and non-whitespace characters of `s`, counted in one pass without copying. */
+function measure(s: string): { lines: number; chars: number } {
+  let lines = 0;
+  let chars = 0;
+  let solidLine = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10) {
+      if (solidLine) lines++;
+      solidLine = false;
+    } else if (!(c === 32 || c === 9 || c === 13 || c === 11 || c === 12 || (c > 127 && /\s/.test(s[i] ?? '')))) {
+      chars++;
+      solidLine = true;
+    }
+  }
+  return { lines: lines + (solidLine ? 1 : 0), chars };
+}
 
 /** True when the span text is not much larger than what the rung matched (exact rungs always pass). */
 export function passesSpanGate(candidate: Candidate, spanText: string): boolean {
   if (candidate.rung === 'simple' || candidate.rung === 'multi-occurrence') return true;
-  const lines = nonBlankLines(candidate.matched);
-  const chars = solidChars(candidate.matched);
+  const want = measure(candidate.matched);
+  const have = measure(spanText);
   return (
-    nonBlankLines(spanText) <= Math.ceil(lines * SPAN_FACTOR) + SPAN_LINE_SLACK &&
-    solidChars(spanText) <= Math.ceil(chars * SPAN_FACTOR) + SPAN_CHAR_SLACK
+    have.lines <= Math.ceil(want.lines * SPAN_FACTOR) + SPAN_LINE_SLACK &&
+    have.chars <= Math.ceil(want.chars * SPAN_FACTOR) + SPAN_CHAR_SLACK
   );
 }
 
@@ -68,6 +83,7 @@ export function splitsCharacter(content: string, at: number): boolean {
   if (at <= 0 || at >= content.length) return false;
   const before = content.charCodeAt(at - 1);
   const after = content.charCodeAt(at);
+  if (after < 0x300 && before !== 0x200d) return false; // no mark, joiner, surrogate or modifier starts below U+0300
   if (before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) return true;
   if (before === 0x200d || BINDS_TO_PREVIOUS.test(content.slice(at, at + 1))) return true;
   const point = content.codePointAt(at) ?? 0;
@@ -80,11 +96,19 @@ export function splitsCharacter(content: string, at: number): boolean {
  */
 export function cutsToken(content: string, start: number, end: number): boolean {
   return (
-    (isWordChar(content[start - 1]) && isWordChar(content[start])) ||
-    (isWordChar(content[end - 1]) && isWordChar(content[end])) ||
+    (wordAt(content, start - 1) && wordAt(content, start)) ||
+    (wordAt(content, end - 1) && wordAt(content, end)) ||
     splitsCharacter(content, start) ||
     splitsCharacter(content, end)
   );
+}
+
+/** isWordChar of content[i] (false outside the text), reading the code unit first: no string for ASCII. */
+function wordAt(content: string, i: number): boolean {
+  if (i < 0 || i >= content.length) return false;
+  const c = content.charCodeAt(i);
+  if (c < 0x80) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  return isWordChar(content[i]);
 }
 
 function leadingWord(s: string): string {
@@ -113,12 +137,30 @@ export function keepsTokens(content: string, start: number, end: number, replace
 }
 
 /**
+ * The last two gates for a place [start, end) whose replacement is `replacement`: 'partial' when `lineShaped`
+ * (oldString is whole lines) and the place covers part of a line; 'place' when it cuts a word, number or
+ * character and the replacement does not keep the cut fragment (a place, but no fit); else 'fit'.
+ */
+export function placeFit(
+  content: string,
+  start: number,
+  end: number,
+  replacement: string,
+  lineShaped: boolean,
+): 'fit' | 'place' | 'partial' {
+  if (lineShaped && !coversWholeLines(content, start, end)) return 'partial';
+  if (cutsToken(content, start, end) && !keepsTokens(content, start, end, replacement)) return 'place';
+  return 'fit';
+}
+
+/**
  * An oldString that starts with whitespace and matches from inside a line's indentation (old '  x = 1' inside the
  * line '    x = 1') was written with the wrong indentation, not meant to keep part of it: the place is widened to
  * the line start and treated as line-aligned, so newString is written in the file's indentation frame.
  */
 export function alignToIndentation(content: string, candidate: Candidate): Candidate {
-  if (candidate.lineAligned || !/^[ \t]/.test(candidate.matched)) return candidate;
+  const first = candidate.matched.charCodeAt(0);
+  if (candidate.lineAligned || (first !== 32 && first !== 9)) return candidate;
   let start = candidate.start;
   while (start > 0 && (content[start - 1] === ' ' || content[start - 1] === '\t')) start--;
   if (start === candidate.start || (start > 0 && content[start - 1] !== '\n')) return candidate;

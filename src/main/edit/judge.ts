@@ -17,14 +17,7 @@
  */
 import type { Candidate, RungKind, SearchContext } from './types';
 import { buildReplacement, type Replacement } from './distortion';
-import {
-  alignToIndentation,
-  coversWholeLines,
-  cutsToken,
-  keepsTokens,
-  passesFidelityGate,
-  passesSpanGate,
-} from './gates';
+import { alignToIndentation, coversWholeLines, passesFidelityGate, passesSpanGate, placeFit } from './gates';
 
 /** A place with the replacement the loop would write there. */
 export interface Judged {
@@ -62,14 +55,14 @@ export function judge(
       out.gated ??= judged;
       continue;
     }
+    // whole lines are judged on the place as found; the token boundary on the span the replacement covers
     if (lineShaped && !coversWholeLines(ctx.content, candidate.start, candidate.end)) {
       out.partial ??= judged;
       continue;
     }
     out.places.push(judged);
-    const { start } = candidate;
-    const { end, text } = judged.replacement;
-    if (!cutsToken(ctx.content, start, end) || keepsTokens(ctx.content, start, end, text)) out.fits.push(judged);
+    const fit = placeFit(ctx.content, candidate.start, judged.replacement.end, judged.replacement.text, false);
+    if (fit === 'fit') out.fits.push(judged);
   }
   return out;
 }

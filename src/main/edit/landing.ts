@@ -22,11 +22,22 @@ export interface Piece {
   text: string;
 }
 
-/** A landing decided by the loop, not yet applied. */
+/**
+ * A landing decided by the loop, not yet applied. `repeat` (the exact rung's lean path, exact.ts) stands for
+ * one piece per start, all of the same length and text — thousands for a replaceAll — without an object each;
+ * `pieces` is then empty (piecesOf gives them when a caller needs objects).
+ */
 export interface Plan {
   rung: LandingRung;
   pieces: Piece[];
   corrections: string[];
+  repeat?: { starts: number[]; length: number; text: string };
+}
+
+/** The plan's pieces as objects (sorted by start). */
+export function piecesOf(plan: Plan): Piece[] {
+  const r = plan.repeat;
+  return r ? r.starts.map((start) => ({ start, end: start + r.length, text: r.text })) : plan.pieces;
 }
 
 /** Where one replacement landed in the input: UTF-16 offsets into the raw content, 1-based lines. */
@@ -58,16 +69,21 @@ export function lineRange(text: TextIndex, start: number, end: number): { startL
   return { startLine: text.lineOf(start) + 1, endLine: text.lineOf(Math.max(start, end - 1)) + 1 };
 }
 
+/** The spliced file: new content, each piece's span in the raw input (parallel arrays), and whether a byte changed. */
+export interface Rendered {
+  content: string;
+  starts: number[];
+  ends: number[];
+  changed: boolean;
+}
+
 /** Splice `pieces` (sorted, non-overlapping, offsets into `view.text`) into the raw file. */
-export function render(
-  raw: string,
-  view: FileView,
-  pieces: readonly Piece[],
-): { content: string; spans: { start: number; end: number }[]; changed: boolean } {
+export function render(raw: string, view: FileView, pieces: readonly Piece[]): Rendered {
   let content = '';
   let from = 0;
   let changed = false;
-  const spans: { start: number; end: number }[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
   for (const p of pieces) {
     const start = view.toOriginal(p.start);
     const end = view.toOriginal(p.end);
@@ -75,14 +91,38 @@ export function render(
     if (!changed && (end - start !== text.length || raw.slice(start, end) !== text)) changed = true;
     content += raw.slice(from, start) + text;
     from = end;
-    spans.push({ start, end });
+    starts.push(start);
+    ends.push(end);
   }
   content += raw.slice(from);
-  return { content, spans, changed };
+  return { content, starts, ends, changed };
+}
+
+/** render() for a plan, without piece objects when it is a `repeat` (one pass over the starts). */
+export function renderPlan(raw: string, view: FileView, plan: Plan): Rendered {
+  const r = plan.repeat;
+  if (!r) return render(raw, view, plan.pieces);
+  let content = '';
+  let from = 0;
+  let changed = false;
+  const starts: number[] = new Array<number>(r.starts.length);
+  const ends: number[] = new Array<number>(r.starts.length);
+  r.starts.forEach((at, k) => {
+    const start = view.toOriginal(at);
+    const end = view.toOriginal(at + r.length);
+    const text = view.endingsFor(at, at + r.length, r.text);
+    if (!changed && (end - start !== text.length || raw.slice(start, end) !== text)) changed = true;
+    content += raw.slice(from, start) + text;
+    from = end;
+    starts[k] = start;
+    ends[k] = end;
+  });
+  content += raw.slice(from);
+  return { content, starts, ends, changed };
 }
 
 /** 1-based first and last line of each span (sorted, offsets into `raw`): one pass over the line breaks. */
-function lineNumbers(raw: string, spans: readonly { start: number; end: number }[]): LandedSpan[] {
+function lineNumbers(raw: string, starts: readonly number[], ends: readonly number[]): LandedSpan[] {
   let line = 0;
   let pos = 0;
   const advance = (to: number): number => {
@@ -90,12 +130,10 @@ function lineNumbers(raw: string, spans: readonly { start: number; end: number }
     pos = Math.max(pos, to);
     return line + 1;
   };
-  return spans.map(({ start, end }) => ({
-    start,
-    end,
-    startLine: advance(start),
-    endLine: advance(Math.max(start, end - 1)),
-  }));
+  return starts.map((start, k) => {
+    const end = ends[k] ?? start;
+    return { start, end, startLine: advance(start), endLine: advance(Math.max(start, end - 1)) };
+  });
 }
 
 /**
@@ -106,18 +144,17 @@ export function landingOf(
   plan: Plan,
   content: string,
   raw: string,
-  offsets: readonly { start: number; end: number }[],
+  starts: readonly number[],
+  ends: readonly number[],
 ): ReplaceSuccess {
   let lines: LandedSpan[] | undefined;
-  const spans = (): LandedSpan[] => (lines ??= lineNumbers(raw, offsets));
-  const first = offsets[0] ?? { start: 0, end: 0 };
-  const last = offsets[offsets.length - 1] ?? first;
+  const spans = (): LandedSpan[] => (lines ??= lineNumbers(raw, starts, ends));
   const out = {
     content,
     rung: plan.rung,
-    start: first.start,
-    end: last.end,
-    replacements: offsets.length,
+    start: starts[0] ?? 0,
+    end: ends[ends.length - 1] ?? 0,
+    replacements: starts.length,
     corrections: plan.corrections,
   };
   Object.defineProperties(out, {

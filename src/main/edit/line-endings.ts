@@ -7,9 +7,9 @@
  * file a line-for-line rewrite changes no ending; a pure file stays pure. Bytes outside the replaced span are never
  * touched, so a mixed file stays exactly as mixed as it was.
  *
- * Cost: nothing is copied or indexed until a landing needs it. A file without CRLF is searched as it is; a CRLF
- * file is searched raw (RawLineView) when oldString has no line break, and converted to LF (one native replace)
- * only when a multi-line oldString must be matched on LF text.
+ * Cost: nothing is copied or indexed until a landing needs it. An oldString without line breaks is searched in
+ * the raw text (RawLineView); a file without CRLF is its own LF text; a CRLF file is converted to LF (one native
+ * replace) only when a multi-line oldString, or a looser rung, must match on LF text.
  */
 
 import { lowerBound } from './text';
@@ -37,10 +37,9 @@ export interface FileView {
 export class NormalizedFile implements FileView {
   /** Length of the removed BOM (0 or 1). */
   readonly bomLength: number;
-  /** True when the file holds at least one CRLF (then `text` is a converted copy). */
-  readonly hasCrlf: boolean;
   /** The raw text after the BOM. */
   readonly body: string;
+  private crlfSeen?: boolean;
   private lf?: string;
   private crlf?: number[];
   private breaks?: number;
@@ -48,7 +47,11 @@ export class NormalizedFile implements FileView {
   constructor(raw: string) {
     this.bomLength = raw.startsWith(BOM) ? 1 : 0;
     this.body = this.bomLength ? raw.slice(1) : raw;
-    this.hasCrlf = this.body.includes('\r\n');
+  }
+
+  /** True when the file holds at least one CRLF (then `text` is a converted copy). */
+  get hasCrlf(): boolean {
+    return (this.crlfSeen ??= this.body.includes('\r\n'));
   }
 
   /** LF text without a leading BOM. */
@@ -88,9 +91,9 @@ export class NormalizedFile implements FileView {
 }
 
 /**
- * The raw text of a CRLF file (after its BOM), searched as it is: valid only for an oldString with no line break
- * and no CR, which occurs in the raw text exactly where it occurs in the normalised one (it cannot span a line
- * break). A replacement's line breaks take the ending of the line the span sits in — what endingsFor gives a
+ * The raw text of a file (after its BOM), searched as it is: valid only for an oldString with no line break and
+ * no CR, which occurs in the raw text exactly where it occurs in the normalised one (it cannot span a line
+ * break), whatever the file's line endings — so the file is not even checked for CRLF. A replacement's line breaks take the ending of the line the span sits in — what endingsFor gives a
  * span without line breaks — read straight from the raw bytes, so no normalised copy is ever made.
  */
 export class RawLineView implements FileView {
@@ -110,7 +113,8 @@ export class RawLineView implements FileView {
     const next = body.indexOf('\n', end);
     const previous = start > 0 ? body.lastIndexOf('\n', start - 1) : -1;
     const at = next !== -1 ? next : previous;
-    const crlf = at !== -1 ? body.charCodeAt(at - 1) === 13 : true;
+    // no line break before or after the span: the file has none, so nothing says CRLF
+    const crlf = at > 0 && body.charCodeAt(at - 1) === 13;
     return crlf ? replacement.replace(/\n/g, '\r\n') : replacement;
   }
 }

@@ -38,7 +38,7 @@ import type { SearchContext } from './types';
 import { RawLineView, dropDanglingCr, normalizeArgument, normalizeFile } from './line-endings';
 import type { FileView } from './line-endings';
 import type { Plan, ReplaceSuccess } from './landing';
-import { landingOf, lineRange, render } from './landing';
+import { landingOf, lineRange, renderPlan } from './landing';
 import { LADDER } from './replacers/index';
 import { judge, type Judged, type Judgement } from './judge';
 import { appliedBeforeLanding, appliedInsteadOfMissing, type Standing } from './already-applied';
@@ -47,6 +47,7 @@ import { Budget } from './similarity';
 import { TextIndex } from './text';
 import { TRUNCATION_MARKER, distinctPlaces, makeContext } from './search';
 import { closestRegion } from './closest';
+import { exactPlan } from './exact';
 import * as failures from './failures';
 
 /**
@@ -127,7 +128,8 @@ interface Remembered {
 }
 
 /**
- * Run the rungs LADDER[0 .. until) strict to loose; the first rung with a place decides (see module doc).
+ * Run the rungs strict to loose; the first rung with a place decides (see module doc). The exact rung goes
+ * through its lean path first (exact.ts); when oldString is absent, no exact rung runs again.
  * undefined: no rung had a place (what was refused by the span or whole-line gates is left in `seen`).
  */
 function climb(
@@ -136,11 +138,18 @@ function climb(
   replacement: string,
   replaceAll: boolean,
   seen: Remembered,
-  until = LADDER.length,
+  exactAbsent: boolean,
 ): Result<Plan> | undefined {
-  for (let at = 0; at < until; at++) {
+  let absent = exactAbsent;
+  for (let at = 0; at < LADDER.length; at++) {
     const rung = LADDER[at];
-    if (!rung) break;
+    if (!rung || (absent && rung.kind === 'exact')) continue;
+    if (rung.name === 'simple') {
+      const lean = exactPlan(ctx.content, old, replacement, replaceAll);
+      if (lean === 'absent') absent = true;
+      else if (lean) return ok(lean);
+      if (absent) continue;
+    }
     const found = distinctPlaces(rung.find(ctx));
     if (ctx.budget.exhausted) return failures.budgetHit(rung.name);
     if (found.length === 0) continue;
@@ -156,8 +165,9 @@ function climb(
     const held = rung.kind === 'exact' ? undefined : holdTolerant(ctx, at, chosen, old, replacement);
     if (held) return held;
     const pieces = chosen.map((j) => ({ start: j.candidate.start, end: j.replacement.end, text: j.replacement.text }));
-    const corrections = [...new Set(chosen.flatMap((j) => j.replacement.corrections))];
-    return ok({ rung: rung.name, pieces, corrections });
+    const corrections = new Set<string>();
+    for (const j of chosen) for (const c of j.replacement.corrections) corrections.add(c);
+    return ok({ rung: rung.name, pieces, corrections: [...corrections] });
   }
   return undefined;
 }
@@ -176,33 +186,36 @@ function refuse(ctx: SearchContext, replacement: string, seen: Remembered): Resu
   return failures.notFound(closestRegion(ctx));
 }
 
-/** Run the ladder for one edit against a normalised file. Exported for applyEdits (multi.ts). */
+/**
+ * Run the ladder for one edit against a normalised file. Exported for applyEdits (multi.ts). `exactAbsent`:
+ * the caller already knows oldString does not occur exactly (the exact rungs are skipped).
+ */
 export function planEdit(
   text: TextIndex,
   oldString: string,
   newString: string,
   options: ReplaceOptions = {},
+  exactAbsent = false,
 ): Result<Plan> {
   const prepared = prepare(text.text, oldString, newString);
   if ('ok' in prepared) return prepared;
   const { old, replacement } = prepared;
   const ctx = makeContext(text, old, new Budget(options.budget));
   const seen: Remembered = {};
-  return climb(ctx, old, replacement, options.replaceAll === true, seen) ?? refuse(ctx, replacement, seen);
+  return climb(ctx, old, replacement, options.replaceAll === true, seen, exactAbsent) ?? refuse(ctx, replacement, seen);
 }
 
 /**
- * An exact landing on the raw text of a CRLF file, when oldString has no line break and no CR (RawLineView):
- * the simple rung alone, on the raw text, so no LF copy is made. Anything but a landing: undefined (the full
- * ladder then runs on the LF text and gives the answer).
+ * The exact rung on the raw text, when oldString has no line break and no CR (RawLineView): no LF copy is made
+ * and the file is not even checked for CRLF. A landing is final; 'absent' tells the full ladder to skip the exact
+ * rungs (what is absent from the raw text is absent from the LF text); undefined: the full ladder decides.
  */
-function planOnRawLines(view: RawLineView, oldString: string, newString: string, replaceAll: boolean) {
+function exactOnRawLines(view: RawLineView, oldString: string, newString: string, replaceAll: boolean) {
   const prepared = prepare(view.text, oldString, newString);
   if ('ok' in prepared || /[\r\n]/.test(prepared.old)) return undefined;
-  const ctx = makeContext(new TextIndex(view.text), prepared.old);
-  const plan = climb(ctx, prepared.old, prepared.replacement, replaceAll, {}, 1);
-  return plan?.ok ? plan : undefined;
+  return exactPlan(view.text, prepared.old, prepared.replacement, replaceAll);
 }
+
 /**
  * Land one edit on a file's text.
  * @param content the whole file text as read (may hold a BOM and CRLF line breaks; both are kept).
@@ -221,15 +234,15 @@ export function replace(
 ): Result<ReplaceSuccess> {
   const file = normalizeFile(content);
   let view: FileView = file;
-  let planned: Result<Plan> | undefined;
-  if (file.hasCrlf) {
-    const raw = new RawLineView(file);
-    planned = planOnRawLines(raw, oldString, newString, options.replaceAll === true);
-    if (planned) view = raw;
-  }
-  planned ??= planEdit(new TextIndex(file.text), oldString, newString, options);
+  const raw = new RawLineView(file);
+  const exact = exactOnRawLines(raw, oldString, newString, options.replaceAll === true);
+  let planned: Result<Plan>;
+  if (exact && exact !== 'absent') {
+    planned = ok(exact);
+    view = raw;
+  } else planned = planEdit(new TextIndex(file.text), oldString, newString, options, exact === 'absent');
   if (!planned.ok) return planned;
-  const rendered = render(content, view, planned.value.pieces);
+  const rendered = renderPlan(content, view, planned.value);
   if (!rendered.changed) return failures.noChange(false);
-  return ok(landingOf(planned.value, rendered.content, content, rendered.spans));
+  return ok(landingOf(planned.value, rendered.content, content, rendered.starts, rendered.ends));
 }

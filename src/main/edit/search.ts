@@ -2,27 +2,58 @@
  * Building the search context the replacers share, and the small candidate utilities the loop uses.
  */
 import type { Candidate, SearchContext } from './types';
-import { Budget } from './similarity';
+import { Budget, similarity } from './similarity';
+import { LINE_FLOOR } from './policy';
 import type { TextIndex } from './text';
 import { splitBlock } from './text';
 
 /** A search context over `text` for `old` (both already normalised). */
 export function makeContext(text: TextIndex, old: string, budget: Budget = new Budget()): SearchContext {
   const { lines, endsWithNewline } = splitBlock(old);
-  return { content: text.text, old, text, oldLines: lines, oldEndsWithNewline: endsWithNewline, budget };
+  const scored = new Map<number, Map<string, number>>();
+  const lineSimilarity = (want: string, line: number): number => {
+    const known = scored.get(line)?.get(want);
+    if (known !== undefined) return known;
+    const s = similarity(want, text.trimmedLine(line), LINE_FLOOR, budget);
+    if (budget.exhausted) return s;
+    const row = scored.get(line) ?? new Map<string, number>();
+    row.set(want, s);
+    scored.set(line, row);
+    return s;
+  };
+  return {
+    content: text.text,
+    old,
+    text,
+    oldLines: lines,
+    oldEndsWithNewline: endsWithNewline,
+    budget,
+    lineSimilarity,
+  };
 }
 
-/** Every candidate of a rung, sorted by place, one per distinct span. */
+/**
+ * Every candidate of a rung, sorted by place, one per distinct span. Most rungs yield places in order already
+ * (the exact rung: ascending starts, thousands of them for a replaceAll): that case is one pass, no sort.
+ */
 export function distinctPlaces(found: Iterable<Candidate>): Candidate[] {
+  const out = Array.isArray(found) ? (found as Candidate[]) : [...found];
+  let ordered = true;
+  for (let i = 1; i < out.length && ordered; i++) {
+    const a = out[i - 1] as Candidate;
+    const b = out[i] as Candidate;
+    ordered = a.start < b.start || (a.start === b.start && a.end < b.end);
+  }
+  if (ordered) return out;
   const seen = new Set<string>();
-  const out: Candidate[] = [];
-  for (const c of found) {
+  const distinct: Candidate[] = [];
+  for (const c of out) {
     const key = `${c.start}:${c.end}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(c);
+    distinct.push(c);
   }
-  return out.sort((a, b) => a.start - b.start || a.end - b.end);
+  return distinct.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /**

@@ -68,6 +68,11 @@ export interface SearchContext {
   /** True when oldString ends with a line break (the block is whole lines). */
   oldEndsWithNewline: boolean;
   budget: Budget;
+  /**
+   * Similarity (0..1, similarity.ts, against LINE_FLOOR) of `want` and the trimmed file line `line`, charged to
+   * the budget once: block-anchor and context-aware score the same pairs, remembered per context.
+   */
+  lineSimilarity(want: string, line: number): number;
 }
 
 /**

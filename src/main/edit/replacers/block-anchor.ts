@@ -11,7 +11,7 @@
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { BLOCK_ANCHOR_THRESHOLD, LINE_FLOOR, MIN_ANCHOR_LINES, SIZE_TOLERANCE } from '../policy';
-import { LINE_VISIT, similarity } from '../similarity';
+import { LINE_VISIT } from '../similarity';
 import { lineWindow } from './shared';
 import { lowerBound } from '../text';
 
@@ -36,7 +36,7 @@ function scoreWindow(ctx: SearchContext, first: number, last: number, oldKeys: r
     const want = oldKeys[k];
     if (want === undefined) return undefined;
     if (k > 0 && k < oldKeys.length - 1) {
-      const s = similarity(want, have, LINE_FLOOR, ctx.budget);
+      const s = ctx.lineSimilarity(want, i);
       if (ctx.budget.exhausted || s < LINE_FLOOR) return undefined;
       min = Math.min(min, s);
       sum += s;

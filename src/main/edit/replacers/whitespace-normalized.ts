@@ -9,22 +9,33 @@
  * Two file lines that differ only in spacing both fit, so the loop sees two places (bug B03).
  */
 import type { Candidate, Distortion, Replacer, SearchContext } from '../types';
-import { collapse, lineWindow, windowEquals } from './shared';
+import { collapse, lineWindow, windowMatches } from './shared';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function* multiLine(ctx: SearchContext): Generator<Candidate> {
-  const keys = ctx.oldLines.map(collapse);
-  if (keys.every((k) => k.length === 0)) return;
-  // the longest word of the first non-blank line occurs verbatim in its file line: indexOf finds the few lines
-  // worth collapsing (no regex work on the thousands of lines that cannot fit)
-  const anchor = keys.findIndex((k) => k.length > 0);
-  const word = (keys[anchor] ?? '').split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
+  if (ctx.old.trim().length === 0) return;
+  // the longest word of oldString occurs verbatim in its file line: indexOf finds the few lines worth collapsing
+  // (no regex work on the thousands of lines that cannot fit; a long word is a rare one)
+  let anchor = -1;
+  let word = '';
+  ctx.oldLines.forEach((line, k) => {
+    for (const w of line.split(/\s+/)) {
+      if (w.length > word.length) {
+        word = w;
+        anchor = k;
+      }
+    }
+  });
+  // keys are collapsed on demand: most windows fail on their first lines
+  const keys: string[] = [];
+  const keyAt = (k: number): string => (keys[k] ??= collapse(ctx.oldLines[k] ?? ''));
   const collapsedAt = (i: number): string => collapse(ctx.text.line(i));
+  const n = ctx.oldLines.length;
   for (const hit of ctx.text.linesContaining(word)) {
     if (ctx.budget.exhausted) return;
     const i = hit - anchor;
-    if (windowEquals(ctx, i, keys, collapsedAt)) yield lineWindow(ctx, i, keys.length, 'whitespace-normalized');
+    if (windowMatches(ctx, i, n, keyAt, collapsedAt)) yield lineWindow(ctx, i, n, 'whitespace-normalized');
   }
 }
 
