@@ -20,7 +20,7 @@ import { LINE_FLOOR, SPAN_CHAR_SLACK, SPAN_FACTOR, SPAN_LINE_SLACK } from './pol
 import { isWordChar } from './text';
 
 /** Non-blank lines and non-whitespace characters of `s`, counted in one pass without copying. */
-function measure(s: string): { lines: number; chars: number } {
+export function measure(s: string): { lines: number; chars: number } {
   let lines = 0;
   let chars = 0;
   let solidLine = false;
@@ -37,10 +37,12 @@ function measure(s: string): { lines: number; chars: number } {
   return { lines: lines + (solidLine ? 1 : 0), chars };
 }
 
-/** True when the span text is not much larger than what the rung matched (exact rungs always pass). */
-export function passesSpanGate(candidate: Candidate, spanText: string): boolean {
+/**
+ * True when the span text is not much larger than what the rung matched (exact rungs always pass). `want` is
+ * measure(candidate.matched) when the caller has it already (every place of a rung usually shares `matched`).
+ */
+export function passesSpanGate(candidate: Candidate, spanText: string, want = measure(candidate.matched)): boolean {
   if (candidate.rung === 'simple' || candidate.rung === 'multi-occurrence') return true;
-  const want = measure(candidate.matched);
   const have = measure(spanText);
   return (
     have.lines <= Math.ceil(want.lines * SPAN_FACTOR) + SPAN_LINE_SLACK &&

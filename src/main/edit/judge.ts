@@ -17,7 +17,7 @@
  */
 import type { Candidate, RungKind, SearchContext } from './types';
 import { buildReplacement, type Replacement } from './distortion';
-import { alignToIndentation, coversWholeLines, passesFidelityGate, passesSpanGate, placeFit } from './gates';
+import { alignToIndentation, coversWholeLines, measure, passesFidelityGate, passesSpanGate, placeFit } from './gates';
 
 /** A place with the replacement the loop would write there. */
 export interface Judged {
@@ -47,11 +47,15 @@ export function judge(
 ): Judgement {
   const lineShaped = old.endsWith('\n') || (kind !== 'exact' && old.includes('\n'));
   const out: Judgement = { fits: [], places: [] };
+  let sized: { matched: string; size: ReturnType<typeof measure> } | undefined;
+  const sizeOf = (matched: string) =>
+    (sized?.matched === matched ? sized : (sized = { matched, size: measure(matched) })).size;
   for (const place of found) {
     const candidate = alignToIndentation(ctx.content, place);
     const judged = { candidate, replacement: buildReplacement(ctx.content, candidate, old, replacement) };
     if (!passesFidelityGate(candidate)) continue;
-    if (!passesSpanGate(candidate, ctx.content.slice(candidate.start, judged.replacement.end))) {
+    const span = ctx.content.slice(candidate.start, judged.replacement.end);
+    if (kind !== 'exact' && !passesSpanGate(candidate, span, sizeOf(candidate.matched))) {
       out.gated ??= judged;
       continue;
     }

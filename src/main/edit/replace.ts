@@ -104,8 +104,8 @@ function applied(ctx: SearchContext, stands: Standing): Result<never> {
 }
 
 /**
- * What must hold before a tolerant rung may land `chosen`: newString does not already stand in the file
- * (already-applied.ts), and, for a single landing, no other rung counting with this one finds another place
+ * What must hold before a tolerant rung may land `chosen`: newString — as sent, and as the landing would write
+ * it — does not already stand in the file (already-applied.ts), and, for a single landing, no other rung counting with this one finds another place
  * (cross-rung.ts). undefined: land.
  */
 function holdTolerant(
@@ -116,8 +116,12 @@ function holdTolerant(
   replacement: string,
 ): Result<never> | undefined {
   const spans = chosen.map((j) => ({ start: j.candidate.start, end: j.replacement.end }));
-  const stands = appliedBeforeLanding(ctx, replacement, spans);
-  if (stands) return applied(ctx, stands);
+  // newString as sent, and as this landing would write it (inverse distortion: rebased, trimmed, unescaped)
+  const written = new Set([replacement, ...chosen.map((j) => j.replacement.text)]);
+  for (const text of written) {
+    const stands = appliedBeforeLanding(ctx, text, spans);
+    if (stands) return applied(ctx, stands);
+  }
   const winner = chosen[0];
   return chosen.length === 1 && winner ? otherPlaces(ctx, at, winner, old, replacement) : undefined;
 }
