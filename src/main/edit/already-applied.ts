@@ -35,7 +35,9 @@ export function whereNewStands(ctx: SearchContext, replacement: string): Standin
   const text: TextIndex = ctx.text;
   if (replacement.trim().length === 0 || ctx.old.includes(replacement.trim())) return [];
   const search = makeContext(text, replacement);
-  for (const rung of LADDER.slice(0, 2)) {
+  // one line without blanks around it: the line-trimmed rung could only find what the exact one did not
+  const rungs = replacement.includes('\n') || replacement.trim() !== replacement ? 2 : 1;
+  for (const rung of LADDER.slice(0, rungs)) {
     const places = distinctPlaces(rung.find(search)).filter((c) => !cutsToken(text.text, c.start, c.end));
     if (places.length > 0) return places.map((c) => ({ start: c.start, end: c.end }));
   }
