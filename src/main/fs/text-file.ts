@@ -15,7 +15,7 @@
  * next encoding that also reproduces the bytes by SURE_MARGIN points. Otherwise (a short Shift-JIS file reads as
  * windows-1252, a short GBK file as ISO-8859-1; close candidates; the Latin-1 fallback) `encoding.uncertain`
  * lists every encoding that reproduces the bytes — the detector's and the common multi-byte ones — so a write can
- * refuse text the bytes cannot vouch for (encoding-proof.ts).
+ * refuse text the bytes cannot vouch for (encoding-proof.ts). The rule lives in encoding-confidence.ts.
  */
 import { constants as fsConstants, promises as fsp, type Stats } from 'node:fs';
 import chardet from 'chardet';
@@ -23,12 +23,9 @@ import iconv from 'iconv-lite';
 import { fail, ok, type Result } from '../../shared/errors';
 import type { FileStamp } from '../tools/types';
 import { stampOf } from './stamp';
+import { uncertainty, type EncodingCandidate } from './encoding-confidence';
 
-/** An encoding that reproduces a file's bytes, with the detector's confidence in it (0–100; 0: not proposed). */
-export interface EncodingCandidate {
-  encoding: string;
-  confidence: number;
-}
+export type { EncodingCandidate } from './encoding-confidence';
 
 /**
  * How a file's bytes map to text. `encoding` is an iconv-lite name ('utf8', 'utf16le', 'utf16be', 'latin1'…).
@@ -154,59 +151,14 @@ export function decodeBytes(bytes: Buffer): Result<{ text: string; encoding: Tex
     const info: TextEncodingInfo = { encoding: guess.encoding, bom: false };
     const text = iconv.decode(bytes, guess.encoding, { stripBOM: false });
     if (!roundTrips(text, info, bytes)) continue;
-    const uncertain = uncertainty(bytes, guess, guesses.slice(k + 1));
+    const uncertain = uncertainty(bytes, guess, guesses.slice(k + 1), decodesExactly);
     return ok({ text, encoding: uncertain ? { ...info, uncertain } : info });
   }
   return binaryFail('no text encoding reproduces its bytes');
 }
 
-/** Fewer non-ASCII bytes than this cannot tell a multi-byte encoding from a single-byte one. */
-export const EVIDENCE_BYTES = 32;
-/** The detector's confidence (0–100) a sure guess needs. */
-export const SURE_CONFIDENCE = 40;
-/** How far a sure guess must lead the next encoding that reproduces the bytes. */
-export const SURE_MARGIN = 20;
-/** Multi-byte encodings always tried when a guess is unsure (they read short files the detector misses). */
-const MULTI_BYTE_PROBES = ['shift_jis', 'gb18030', 'big5', 'euc-jp', 'euc-kr'];
-
 function decodesExactly(bytes: Buffer, encoding: string): boolean {
   return roundTrips(iconv.decode(bytes, encoding, { stripBOM: false }), { encoding, bom: false }, bytes);
-}
-
-/**
- * undefined when `chosen` is sure (module doc); else every encoding that reproduces the bytes, chosen first:
- * the detector's other guesses, then the multi-byte probes it did not propose (confidence 0).
- */
-function uncertainty(
-  bytes: Buffer,
-  chosen: EncodingCandidate,
-  rest: readonly EncodingCandidate[],
-): { candidates: EncodingCandidate[] } | undefined {
-  let evidence = 0;
-  for (const b of bytes) if (b >= 0x80 && ++evidence >= EVIDENCE_BYTES) break;
-  if (evidence >= EVIDENCE_BYTES && chosen.confidence >= SURE_CONFIDENCE) {
-    const next = rest.find((c) => decodesExactly(bytes, c.encoding));
-    if (chosen.confidence - (next?.confidence ?? 0) >= SURE_MARGIN) return undefined;
-  }
-  const candidates = [chosen, ...rest.filter((c) => decodesExactly(bytes, c.encoding))];
-  for (const probe of MULTI_BYTE_PROBES) {
-    if (candidates.some((c) => sameEncoding(c.encoding, probe))) continue;
-    if (decodesExactly(bytes, probe)) candidates.push({ encoding: probe, confidence: 0 });
-  }
-  return { candidates };
-}
-
-/** True when two iconv-lite names denote one encoding (gbk and gb18030 read GBK bytes alike). */
-function sameEncoding(a: string, b: string): boolean {
-  const canon = (n: string): string => {
-    const x = n.toLowerCase().replace(/[^a-z0-9]/g, '');
-    return x === 'gbk' || x === 'gb2312' || x === 'cp936'
-      ? 'gb18030'
-      : x === 'sjis' || x === 'windows31j'
-        ? 'shiftjis'
-        : x;
-  };
-  return canon(a) === canon(b);
 }
 
 function binaryFail(why: string): Result<never> {
