@@ -5,7 +5,7 @@
  *     replace(); counts of landed-as-intended, recognised already-applied, refused, and landed elsewhere (must be 0),
  *     against the anchor measured for opencode's cascade.
  * (b) Large inputs: median (and min) of replace() over many runs, side by side with the anchor figures measured
- *     for opencode's replace() in one process on this machine (the figures of the hostile review; opencode's code is
+ *     for opencode's replace() side by side in one process on this machine (recorded figures; opencode's code is
  *     not part of this repository) and Landfall's own figures before the lean exact path. Goal: no slower than
  *     opencode on the common cases (ratio ≤ 1), and no slower than before on the pathological ones.
  * Figures are taken on a shared 2-core machine where other work runs: the load average is printed first; read the

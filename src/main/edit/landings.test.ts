@@ -1,5 +1,5 @@
 /**
- * Landings that were wrong, rebuilt from the descriptions of real calls (hostile review of the engine):
+ * Landings that were wrong, rebuilt from the descriptions of real calls (not in the corpus; bytes made up here):
  * - a line-shaped oldString (whole lines, ending in a line break) matched by a trimming rung as the PREFIX of a
  *   longer line, so only that prefix was replaced and the line lost its trailing comma;
  * - a retry of an edit that had already landed, landed again by a similarity rung, so a line was duplicated;

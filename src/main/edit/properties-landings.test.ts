@@ -1,5 +1,5 @@
 /**
- * Property tests (fast-check) of the landing rules a hostile review found broken (landings.test.ts has one
+ * Property tests (fast-check) of the landing rules real calls were found to break (landings.test.ts has one
  * reproduction of each):
  * - whole lines: for random files and a line-shaped oldString (ending in a line break) recalled with the
  *   distortions models make (indentation, spacing, quotes, a lost trailing comma, drift), any landing covers whole
