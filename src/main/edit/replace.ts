@@ -116,8 +116,9 @@ function holdTolerant(
   replacement: string,
 ): Result<never> | undefined {
   const spans = chosen.map((j) => ({ start: j.candidate.start, end: j.replacement.end }));
-  // newString as sent, and as this landing would write it (inverse distortion: rebased, trimmed, unescaped)
-  const written = new Set([replacement, ...chosen.map((j) => j.replacement.text)]);
+  // newString as sent, and as this landing would write it (inverse distortion: rebased, trimmed, unescaped); a
+  // replaceAll over many places rebases alike, so a few distinct forms stand for all (each one costs a search)
+  const written = [...new Set([replacement, ...chosen.map((j) => j.replacement.text)])].slice(0, MAX_WRITTEN_FORMS);
   for (const text of written) {
     const stands = appliedBeforeLanding(ctx, text, spans);
     if (stands) return applied(ctx, stands);
@@ -125,6 +126,9 @@ function holdTolerant(
   const winner = chosen[0];
   return chosen.length === 1 && winner ? otherPlaces(ctx, at, winner, old, replacement) : undefined;
 }
+
+/** How many distinct written forms of newString the already-applied check searches for. */
+const MAX_WRITTEN_FORMS = 8;
 
 interface Remembered {
   gated?: Judged;
