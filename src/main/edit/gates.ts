@@ -39,15 +39,22 @@ export function measure(s: string): { lines: number; chars: number } {
 
 /**
  * True when the span text is not much larger than what the rung matched (exact rungs always pass). `want` is
- * measure(candidate.matched) when the caller has it already (every place of a rung usually shares `matched`).
+ * measure(candidate.matched) when the caller has it already (every place of a rung usually shares `matched`);
+ * `upper`, an upper bound of measure(spanText) (judge.ts sums trimmed line lengths for whole-line spans).
  */
-export function passesSpanGate(candidate: Candidate, spanText: string, want = measure(candidate.matched)): boolean {
+export function passesSpanGate(
+  candidate: Candidate,
+  spanText: string,
+  want = measure(candidate.matched),
+  upper?: { lines: number; chars: number },
+): boolean {
   if (candidate.rung === 'simple' || candidate.rung === 'multi-occurrence') return true;
+  const lines = Math.ceil(want.lines * SPAN_FACTOR) + SPAN_LINE_SLACK;
+  const chars = Math.ceil(want.chars * SPAN_FACTOR) + SPAN_CHAR_SLACK;
+  // an upper bound of the span's size that already fits spares counting it character by character
+  if (upper && upper.lines <= lines && upper.chars <= chars) return true;
   const have = measure(spanText);
-  return (
-    have.lines <= Math.ceil(want.lines * SPAN_FACTOR) + SPAN_LINE_SLACK &&
-    have.chars <= Math.ceil(want.chars * SPAN_FACTOR) + SPAN_CHAR_SLACK
-  );
+  return have.lines <= lines && have.chars <= chars;
 }
 
 const isBlank = (ch: string | undefined): boolean => ch === ' ' || ch === '\t';

@@ -37,6 +37,23 @@ export interface Judgement {
   partial?: Judged;
 }
 
+/**
+ * An upper bound of gates.ts measure() for the whole-line span [start, end): its non-blank lines and the sum of
+ * its trimmed line lengths (inner whitespace counted too), from the line index the line rungs filled already.
+ */
+function lineSizeBound(ctx: SearchContext, start: number, end: number): { lines: number; chars: number } {
+  const first = ctx.text.lineOf(start);
+  const last = ctx.text.lineOf(Math.max(start, end - 1));
+  let lines = 0;
+  let chars = 0;
+  for (let i = first; i <= last; i++) {
+    const n = ctx.text.trimmedLine(i).length;
+    chars += n;
+    if (n > 0) lines++;
+  }
+  return { lines, chars };
+}
+
 /** Judge every place of one rung (of `kind`) against `old` → `replacement` (both LF-normalised). */
 export function judge(
   ctx: SearchContext,
@@ -55,7 +72,8 @@ export function judge(
     const judged = { candidate, replacement: buildReplacement(ctx.content, candidate, old, replacement) };
     if (!passesFidelityGate(candidate)) continue;
     const span = ctx.content.slice(candidate.start, judged.replacement.end);
-    if (kind !== 'exact' && !passesSpanGate(candidate, span, sizeOf(candidate.matched))) {
+    const upper = candidate.lineAligned ? lineSizeBound(ctx, candidate.start, judged.replacement.end) : undefined;
+    if (kind !== 'exact' && !passesSpanGate(candidate, span, sizeOf(candidate.matched), upper)) {
       out.gated ??= judged;
       continue;
     }

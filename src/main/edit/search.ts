@@ -21,6 +21,8 @@ export function makeContext(text: TextIndex, old: string, budget: Budget = new B
     scored.set(line, row);
     return s;
   };
+  let anchored: { run: string; offset: number; line: number } | undefined;
+  const anchor = () => (anchored ??= longestAnchor(old));
   return {
     content: text.text,
     old,
@@ -29,7 +31,29 @@ export function makeContext(text: TextIndex, old: string, budget: Budget = new B
     oldEndsWithNewline: endsWithNewline,
     budget,
     lineSimilarity,
+    anchor,
   };
+}
+
+/** True for characters that break an anchor run: whitespace, and what typographic punctuation folds to. */
+function breaksAnchor(c: number, ch: string): boolean {
+  if (c === 32 || c === 9 || c === 10 || c === 13 || c === 39 || c === 34 || c === 45 || c === 46) return true;
+  return (c === 11 || c === 12 || c > 127) && /\s/.test(ch);
+}
+
+/** The longest anchor run of `old` (see SearchContext.anchor), found in one pass over its characters. */
+function longestAnchor(old: string): { run: string; offset: number; line: number } {
+  let best = { offset: 0, length: 0, line: 0 };
+  let from = 0;
+  let line = 0;
+  for (let i = 0; i <= old.length; i++) {
+    const c = i < old.length ? old.charCodeAt(i) : 32;
+    if (!breaksAnchor(c, old[i] ?? ' ')) continue;
+    if (i - from > best.length) best = { offset: from, length: i - from, line };
+    if (c === 10) line++;
+    from = i + 1;
+  }
+  return { run: old.slice(best.offset, best.offset + best.length), offset: best.offset, line: best.line };
 }
 
 /**

@@ -16,6 +16,7 @@ export class TextIndex {
   private byTrimmed = new Map<string, number[]>();
   private nonBlankPrefix?: Int32Array;
   private directCounts = 0;
+  private containing = new Map<string, number[]>();
 
   constructor(text: string) {
     this.text = text;
@@ -88,8 +89,22 @@ export class TextIndex {
     return out;
   }
 
-  /** Distinct line indices (ascending) of lines containing `fragment` (no line break inside), at most `limit`. */
+  /**
+   * Distinct line indices (ascending) of lines containing `fragment` (no line break inside), at most `limit`.
+   * Complete answers (no limit) are cached per fragment: several rungs look for the same anchor.
+   */
   linesContaining(fragment: string, limit = Infinity): number[] {
+    if (limit === Infinity) {
+      const known = this.containing.get(fragment);
+      if (known) return known;
+      const all = this.scanContaining(fragment, limit);
+      this.containing.set(fragment, all);
+      return all;
+    }
+    return this.scanContaining(fragment, limit);
+  }
+
+  private scanContaining(fragment: string, limit: number): number[] {
     const out: number[] = [];
     if (fragment.length === 0) return out;
     for (let at = this.text.indexOf(fragment); at !== -1 && out.length < limit;) {

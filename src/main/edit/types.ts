@@ -73,6 +73,13 @@ export interface SearchContext {
    * the budget once: block-anchor and context-aware score the same pairs, remembered per context.
    */
   lineSimilarity(want: string, line: number): number;
+  /**
+   * oldString's longest run of characters that are neither whitespace nor characters typographic punctuation
+   * folds to (' " - . and space): verbatim in any whitespace-normalized or punctuation-folded match, so one
+   * search for it (TextIndex.linesContaining, cached) finds every place such a match can be. `offset` is its
+   * index in `old`, `line` the index of its line in `oldLines`; run '' when there is none.
+   */
+  anchor(): { run: string; offset: number; line: number };
 }
 
 /**

@@ -114,23 +114,23 @@ function toSource(folded: Folded, f: number): number | undefined {
 
 /** How many places of the anchor the pre-check looks at before it gives up and folds the whole file. */
 const MAX_ANCHORS = 64;
-/** ASCII characters a typographic character folds to: an ASCII oldString has its other characters verbatim. */
-const FOLD_TARGET = /['". -]+/;
-
 /**
  * True when a folded match cannot differ from an exact one, known without scanning the whole file: oldString is
- * ASCII without foldable characters, so every match holds oldString's longest run of characters that nothing
- * folds to verbatim (its anchor); when no window around an anchor (oldString's length either side) holds a
- * foldable character, any match is an exact occurrence, and the simple rung judged those already.
+ * ASCII without foldable characters, so every match holds its anchor verbatim (SearchContext.anchor: no
+ * character folds to any of its characters); when no window around a line holding the anchor (oldString's
+ * length either side) holds a foldable character, any match is an exact occurrence, and the simple rung judged
+ * those already.
  */
 function nothingToFold(ctx: SearchContext): boolean {
   for (let i = 0; i < ctx.old.length; i++) if (ctx.old.charCodeAt(i) > 0x7f) return false;
-  const anchor = ctx.old.split(FOLD_TARGET).reduce((a, b) => (b.length > a.length ? b : a), '');
-  if (anchor.length === 0) return false;
-  const offset = ctx.old.indexOf(anchor);
-  const seen = allIndexesOf(ctx.content, anchor, MAX_ANCHORS + 1);
-  if (seen.length > MAX_ANCHORS) return false;
-  return seen.every((at) => !FOLDABLE.test(ctx.content.slice(Math.max(0, at - offset), at + ctx.old.length)));
+  const { run, offset } = ctx.anchor();
+  if (run.length === 0) return false;
+  const lines = ctx.text.linesContaining(run);
+  if (lines.length > MAX_ANCHORS) return false;
+  return lines.every((i) => {
+    const from = Math.max(0, (ctx.text.lineStarts[i] ?? 0) - offset);
+    return !FOLDABLE.test(ctx.content.slice(from, ctx.text.lineEnd(i) + ctx.old.length));
+  });
 }
 
 function find(ctx: SearchContext): Candidate[] {

@@ -13,27 +13,12 @@ import { collapse, lineWindow, windowMatches } from './shared';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** The longest run of non-whitespace characters in `lines`, and the index of its line. */
-function longestWord(lines: readonly string[]): { word: string; line: number } {
-  let best = { word: '', line: -1 };
-  lines.forEach((text, line) => {
-    let from = 0;
-    for (let i = 0; i <= text.length; i++) {
-      const c = i < text.length ? text.charCodeAt(i) : 32;
-      if (c === 32 || c === 9 || c === 13 || (c > 127 && /\s/.test(text[i] ?? ''))) {
-        if (i - from > best.word.length) best = { word: text.slice(from, i), line };
-        from = i + 1;
-      }
-    }
-  });
-  return best;
-}
-
 function* multiLine(ctx: SearchContext): Generator<Candidate> {
   if (ctx.old.trim().length === 0) return;
-  // the longest word of oldString occurs verbatim in its file line: indexOf finds the few lines worth collapsing
-  // (no regex work on the thousands of lines that cannot fit; a long word is a rare one)
-  const { word, line: anchor } = longestWord(ctx.oldLines);
+  // oldString's anchor (a long piece of a word) occurs verbatim in its file line: one search finds the few lines
+  // worth collapsing (no regex work on the thousands of lines that cannot fit; a long run is a rare one)
+  const { run: word, line: anchor } = ctx.anchor();
+  if (word.length === 0) return;
   // keys are collapsed on demand: most windows fail on their first lines
   const keys: string[] = [];
   const keyAt = (k: number): string => (keys[k] ??= collapse(ctx.oldLines[k] ?? ''));
