@@ -44,3 +44,19 @@ export function minified(): { content: string; old: string; fresh: string } {
   const fresh = `// bundle header v2\n${long}\n//# sourceMappingURL=app.js.map`;
   return { content, old, fresh };
 }
+
+/** bigFile(20000) with CRLF line breaks. */
+export function crlfFile(lines: number): string {
+  return bigFile(lines).replace(/\n/g, '\r\n');
+}
+
+/** A 20k-line file where `log.debug(` stands on 2,499 lines (every 8th), for a replace-all. */
+export function replaceAllFile(): { content: string; old: string; fresh: string; hits: number } {
+  const lines = bigFile(20000).split('\n');
+  let hits = 0;
+  for (let i = 1; i < lines.length && hits < 2499; i += 8) {
+    lines[i] = `  log.debug("step ${i}", value${i});`;
+    hits++;
+  }
+  return { content: lines.join('\n'), old: 'log.debug(', fresh: 'log.trace(', hits };
+}

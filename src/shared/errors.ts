@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'binary',
   'too_large',
   'unencodable',
+  'encoding_uncertain', // a legacy file whose encoding is unsure: the write adds text its bytes cannot vouch for
   'file_not_found',
   'is_directory',
   'not_a_directory', // a folder was expected (e.g. opening a file as a project)

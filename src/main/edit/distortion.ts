@@ -22,13 +22,15 @@ import { stripLinePrefixes } from './replacers/line-number-prefix';
 export interface Replacement {
   text: string;
   end: number;
-  corrections: string[];
+  corrections: readonly string[];
 }
 
 function cutPrefixes(text: string): string | undefined {
   const stripped = stripLinePrefixes(text.split('\n'));
   return stripped ? stripped.lines.join('\n') : undefined;
 }
+
+const NONE: readonly string[] = [];
 
 /** Apply the candidate's distortions to `newString` (see module doc). `content` is the normalised file text. */
 export function buildReplacement(
@@ -37,6 +39,9 @@ export function buildReplacement(
   oldString: string,
   newString: string,
 ): Replacement {
+  if (candidate.distortions.length === 0 && !candidate.lineAligned) {
+    return { text: newString, end: candidate.end, corrections: NONE };
+  }
   let text = newString;
   let end = candidate.end;
   const corrections: string[] = [];

@@ -75,6 +75,47 @@ export function ambiguous(rung: RungName, matches: { startLine: number; endLine:
   );
 }
 
+/**
+ * ambiguous across rungs (cross-rung.ts): the tolerant rung `winner` found one place, later rungs found others.
+ * `places`: every distinct place, 1-based lines, with the rungs that found it (first MAX_LISTED_MATCHES listed).
+ */
+export function ambiguousAcross(
+  places: { startLine: number; endLine: number; rungs: RungName[] }[],
+  winner: RungName,
+): Fail<'ambiguous'> {
+  const listed = places.slice(0, MAX_LISTED_MATCHES);
+  const where = listed
+    .map(
+      (m) => `${m.rungs.join('/')} match at ${m.startLine === m.endLine ? m.startLine : `${m.startLine}-${m.endLine}`}`,
+    )
+    .join(', ');
+  return fail(
+    'ambiguous',
+    `oldString is not in the file exactly, and it fits ${places.length} places once whitespace, quotes, dashes or similar drift are tolerated (${where}${places.length > listed.length ? ', …' : ''}).`,
+    'Copy oldString exactly from the place you mean (read it again), with enough surrounding lines to fit one place only.',
+    {
+      rung: winner,
+      count: places.length,
+      matches: listed.map((m) => ({ startLine: m.startLine, endLine: m.endLine })),
+      rungs: listed.map((m) => m.rungs),
+    },
+  );
+}
+
+/**
+ * not_found: oldString is whole lines (it ends with a line break, or is a block of lines matched with a
+ * tolerance) but its only fit covers part of line `line` (1-based) — a whole-line edit never replaces a piece of
+ * a line (gates.ts coversWholeLines, judge.ts).
+ */
+export function partialLine(rung: RungName, line: number): Fail<'not_found'> {
+  return fail(
+    'not_found',
+    `oldString is whole lines, but it only fits part of line ${line} (${rung} match); a whole-line edit never replaces a piece of a line.`,
+    `Read line ${line} again and copy it whole into oldString, including what ends it (commas, brackets, comments).`,
+    { rung, startLine: line, endLine: line, similarity: 1 },
+  );
+}
+
 /** no_change: the edit leaves the file byte-identical; `lineEndingsOnly` when old/new differ only in CRLF vs LF (B14). */
 export function noChange(lineEndingsOnly: boolean): Fail<'no_change'> {
   return lineEndingsOnly

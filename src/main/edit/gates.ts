@@ -9,23 +9,69 @@
  *   the replacement keeps the cut token's fragment unchanged at that edge (replacing the first 2,000 characters
  *   of a long line with an edit in their middle is fine; 'port = 90' → 'port = 8080' inside 'port = 9000' is not).
  *   A span that splits one character (surrogate pair, combining mark, zero-width joiner) is never a fit.
+ * - whole lines: an oldString made of whole lines (it ends with a line break) lands only on whole lines: the span
+ *   starts at a line start (or after the line's indentation) and ends at a line end (or before trailing spaces,
+ *   or just after a line break). An oldString that starts with a line break starts with an empty line: it does
+ *   not land on the end of a line that has text (a newString without that break would glue onto the line). A trimming rung once matched such an oldString as the
+ *   PREFIX of a longer line and replaced only that prefix, so the line lost its trailing comma.
  */
 import type { Candidate } from './types';
 import { LINE_FLOOR, SPAN_CHAR_SLACK, SPAN_FACTOR, SPAN_LINE_SLACK } from './policy';
 import { isWordChar } from './text';
 
-const nonBlankLines = (s: string): number => s.split('\n').filter((l) => l.trim().length > 0).length;
-const solidChars = (s: string): number => s.replace(/\s+/g, '').length;
+/** Non-blank lines and non-whitespace characters of `s`, counted in one pass without copying. */
+export function measure(s: string): { lines: number; chars: number } {
+  let lines = 0;
+  let chars = 0;
+  let solidLine = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10) {
+      if (solidLine) lines++;
+      solidLine = false;
+    } else if (!(c === 32 || c === 9 || c === 13 || c === 11 || c === 12 || (c > 127 && /\s/.test(s[i] ?? '')))) {
+      chars++;
+      solidLine = true;
+    }
+  }
+  return { lines: lines + (solidLine ? 1 : 0), chars };
+}
 
-/** True when the span text is not much larger than what the rung matched (exact rungs always pass). */
-export function passesSpanGate(candidate: Candidate, spanText: string): boolean {
+/**
+ * True when the span text is not much larger than what the rung matched (exact rungs always pass). `want` is
+ * measure(candidate.matched) when the caller has it already (every place of a rung usually shares `matched`);
+ * `upper`, an upper bound of measure(spanText) (judge.ts sums trimmed line lengths for whole-line spans).
+ */
+export function passesSpanGate(
+  candidate: Candidate,
+  spanText: string,
+  want = measure(candidate.matched),
+  upper?: { lines: number; chars: number },
+): boolean {
   if (candidate.rung === 'simple' || candidate.rung === 'multi-occurrence') return true;
-  const lines = nonBlankLines(candidate.matched);
-  const chars = solidChars(candidate.matched);
-  return (
-    nonBlankLines(spanText) <= Math.ceil(lines * SPAN_FACTOR) + SPAN_LINE_SLACK &&
-    solidChars(spanText) <= Math.ceil(chars * SPAN_FACTOR) + SPAN_CHAR_SLACK
-  );
+  const lines = Math.ceil(want.lines * SPAN_FACTOR) + SPAN_LINE_SLACK;
+  const chars = Math.ceil(want.chars * SPAN_FACTOR) + SPAN_CHAR_SLACK;
+  // an upper bound of the span's size that already fits spares counting it character by character
+  if (upper && upper.lines <= lines && upper.chars <= chars) return true;
+  const have = measure(spanText);
+  return have.lines <= lines && have.chars <= chars;
+}
+
+const isBlank = (ch: string | undefined): boolean => ch === ' ' || ch === '\t';
+
+/**
+ * True when [start, end) of `content` covers whole lines (see the module doc): nothing but spaces and tabs
+ * stands between the line start and `start`, or between `end` and the line end. Offsets are UTF-16 indices of
+ * the LF-normalised text.
+ */
+export function coversWholeLines(content: string, start: number, end: number): boolean {
+  let s = start;
+  while (s > 0 && isBlank(content[s - 1])) s--;
+  if (s > 0 && content[s - 1] !== '\n') return false;
+  if (end > start && content[end - 1] === '\n') return true;
+  let e = end;
+  while (e < content.length && isBlank(content[e])) e++;
+  return e === content.length || content[e] === '\n';
 }
 
 /** True when no compared line of a similarity-scored candidate fell below the floor. */
@@ -46,6 +92,7 @@ export function splitsCharacter(content: string, at: number): boolean {
   if (at <= 0 || at >= content.length) return false;
   const before = content.charCodeAt(at - 1);
   const after = content.charCodeAt(at);
+  if (after < 0x300 && before !== 0x200d) return false; // no mark, joiner, surrogate or modifier starts below U+0300
   if (before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) return true;
   if (before === 0x200d || BINDS_TO_PREVIOUS.test(content.slice(at, at + 1))) return true;
   const point = content.codePointAt(at) ?? 0;
@@ -58,11 +105,19 @@ export function splitsCharacter(content: string, at: number): boolean {
  */
 export function cutsToken(content: string, start: number, end: number): boolean {
   return (
-    (isWordChar(content[start - 1]) && isWordChar(content[start])) ||
-    (isWordChar(content[end - 1]) && isWordChar(content[end])) ||
+    (wordAt(content, start - 1) && wordAt(content, start)) ||
+    (wordAt(content, end - 1) && wordAt(content, end)) ||
     splitsCharacter(content, start) ||
     splitsCharacter(content, end)
   );
+}
+
+/** isWordChar of content[i] (false outside the text), reading the code unit first: no string for ASCII. */
+function wordAt(content: string, i: number): boolean {
+  if (i < 0 || i >= content.length) return false;
+  const c = content.charCodeAt(i);
+  if (c < 0x80) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  return isWordChar(content[i]);
 }
 
 function leadingWord(s: string): string {
@@ -91,12 +146,30 @@ export function keepsTokens(content: string, start: number, end: number, replace
 }
 
 /**
+ * The last two gates for a place [start, end) whose replacement is `replacement`: 'partial' when `lineShaped`
+ * (oldString is whole lines) and the place covers part of a line; 'place' when it cuts a word, number or
+ * character and the replacement does not keep the cut fragment (a place, but no fit); else 'fit'.
+ */
+export function placeFit(
+  content: string,
+  start: number,
+  end: number,
+  replacement: string,
+  lineShaped: boolean,
+): 'fit' | 'place' | 'partial' {
+  if (lineShaped && !coversWholeLines(content, start, end)) return 'partial';
+  if (cutsToken(content, start, end) && !keepsTokens(content, start, end, replacement)) return 'place';
+  return 'fit';
+}
+
+/**
  * An oldString that starts with whitespace and matches from inside a line's indentation (old '  x = 1' inside the
  * line '    x = 1') was written with the wrong indentation, not meant to keep part of it: the place is widened to
  * the line start and treated as line-aligned, so newString is written in the file's indentation frame.
  */
 export function alignToIndentation(content: string, candidate: Candidate): Candidate {
-  if (candidate.lineAligned || !/^[ \t]/.test(candidate.matched)) return candidate;
+  const first = candidate.matched.charCodeAt(0);
+  if (candidate.lineAligned || (first !== 32 && first !== 9)) return candidate;
   let start = candidate.start;
   while (start > 0 && (content[start - 1] === ' ' || content[start - 1] === '\t')) start--;
   if (start === candidate.start || (start > 0 && content[start - 1] !== '\n')) return candidate;

@@ -1,13 +1,18 @@
 /**
  * Shapes of a landing and the last step of every edit: splicing planned pieces into the real file text.
  *
- * The engine plans on normalised text (LF, no BOM); `render` maps each piece back to the raw file, writes the
- * piece with the line endings of the lines it replaces (line-endings.ts endingsFor) and copies every byte
- * outside the pieces unchanged — truth from disk, BOM kept, untouched lines byte-identical.
+ * The engine plans on a view of the file (line-endings.ts: LF text without BOM, or the raw text for a one-line
+ * oldString); `render` maps each piece back to the raw file, writes the piece with the line endings of the lines
+ * it replaces (FileView.endingsFor) and copies every byte outside the pieces unchanged — truth from disk, BOM
+ * kept, untouched lines byte-identical. It also says whether any piece changed a byte (no_change otherwise),
+ * comparing pieces only, never the whole file.
+ *
+ * Line numbers of a landing are counted on first read (`landingOf`): an exact edit is one search and one
+ * uniqueness check, and the line count of a 20k-line file costs more than that search; the tool reads them once
+ * for its summary, and a caller that only needs the content never pays for them.
  */
 import type { LandingRung } from './types';
-import type { NormalizedFile } from './line-endings';
-import { endingsFor, toOriginal } from './line-endings';
+import type { FileView } from './line-endings';
 import type { TextIndex } from './text';
 
 /** One replacement planned on the normalised text: [start, end) becomes `text` (LF). */
@@ -17,11 +22,22 @@ export interface Piece {
   text: string;
 }
 
-/** A landing decided by the loop, not yet applied. */
+/**
+ * A landing decided by the loop, not yet applied. `repeat` (the exact rung's lean path, exact.ts) stands for
+ * one piece per start, all of the same length and text — thousands for a replaceAll — without an object each;
+ * `pieces` is then empty (piecesOf gives them when a caller needs objects).
+ */
 export interface Plan {
   rung: LandingRung;
   pieces: Piece[];
   corrections: string[];
+  repeat?: { starts: number[]; length: number; text: string };
+}
+
+/** The plan's pieces as objects (sorted by start). */
+export function piecesOf(plan: Plan): Piece[] {
+  const r = plan.repeat;
+  return r ? r.starts.map((start) => ({ start, end: start + r.length, text: r.text })) : plan.pieces;
 }
 
 /** Where one replacement landed in the input: UTF-16 offsets into the raw content, 1-based lines. */
@@ -53,40 +69,98 @@ export function lineRange(text: TextIndex, start: number, end: number): { startL
   return { startLine: text.lineOf(start) + 1, endLine: text.lineOf(Math.max(start, end - 1)) + 1 };
 }
 
-/** Splice `pieces` (sorted, non-overlapping, normalised offsets) into the raw file. */
-export function render(
-  raw: string,
-  file: NormalizedFile,
-  text: TextIndex,
-  pieces: readonly Piece[],
-): { content: string; spans: LandedSpan[] } {
-  let content = '';
-  let from = 0;
-  const spans: LandedSpan[] = [];
-  for (const p of pieces) {
-    const start = toOriginal(file, p.start);
-    const end = toOriginal(file, p.end);
-    content += raw.slice(from, start) + endingsFor(file, p.start, p.end, p.text);
-    from = end;
-    spans.push({ start, end, ...lineRange(text, p.start, p.end) });
-  }
-  content += raw.slice(from);
-  return { content, spans };
+/** The spliced file: new content, each piece's span in the raw input (parallel arrays), and whether a byte changed. */
+export interface Rendered {
+  content: string;
+  starts: number[];
+  ends: number[];
+  changed: boolean;
 }
 
-/** Assemble the success value from rendered spans. */
-export function success(plan: Plan, content: string, spans: LandedSpan[]): ReplaceSuccess {
-  const first = spans[0] ?? { start: 0, end: 0, startLine: 1, endLine: 1 };
-  const last = spans[spans.length - 1] ?? first;
-  return {
+/** Splice `pieces` (sorted, non-overlapping, offsets into `view.text`) into the raw file. */
+export function render(raw: string, view: FileView, pieces: readonly Piece[]): Rendered {
+  let content = '';
+  let from = 0;
+  let changed = false;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (const p of pieces) {
+    const start = view.toOriginal(p.start);
+    const end = view.toOriginal(p.end);
+    const text = view.endingsFor(p.start, p.end, p.text);
+    if (!changed && (end - start !== text.length || raw.slice(start, end) !== text)) changed = true;
+    content += raw.slice(from, start) + text;
+    from = end;
+    starts.push(start);
+    ends.push(end);
+  }
+  content += raw.slice(from);
+  return { content, starts, ends, changed };
+}
+
+/** render() for a plan, without piece objects when it is a `repeat` (one pass over the starts). */
+export function renderPlan(raw: string, view: FileView, plan: Plan): Rendered {
+  const r = plan.repeat;
+  if (!r) return render(raw, view, plan.pieces);
+  let content = '';
+  let from = 0;
+  let changed = false;
+  const starts: number[] = new Array<number>(r.starts.length);
+  const ends: number[] = new Array<number>(r.starts.length);
+  r.starts.forEach((at, k) => {
+    const start = view.toOriginal(at);
+    const end = view.toOriginal(at + r.length);
+    const text = view.endingsFor(at, at + r.length, r.text);
+    if (!changed && (end - start !== text.length || raw.slice(start, end) !== text)) changed = true;
+    content += raw.slice(from, start) + text;
+    from = end;
+    starts[k] = start;
+    ends[k] = end;
+  });
+  content += raw.slice(from);
+  return { content, starts, ends, changed };
+}
+
+/** 1-based first and last line of each span (sorted, offsets into `raw`): one pass over the line breaks. */
+function lineNumbers(raw: string, starts: readonly number[], ends: readonly number[]): LandedSpan[] {
+  let line = 0;
+  let pos = 0;
+  const advance = (to: number): number => {
+    for (let nl = raw.indexOf('\n', pos); nl !== -1 && nl < to; nl = raw.indexOf('\n', nl + 1)) line++;
+    pos = Math.max(pos, to);
+    return line + 1;
+  };
+  return starts.map((start, k) => {
+    const end = ends[k] ?? start;
+    return { start, end, startLine: advance(start), endLine: advance(Math.max(start, end - 1)) };
+  });
+}
+
+/**
+ * The success value of a landing in `raw` (the file before the edit). `startLine`, `endLine` and `spans` are
+ * enumerable properties computed on first read (see module doc); everything else is plain data.
+ */
+export function landingOf(
+  plan: Plan,
+  content: string,
+  raw: string,
+  starts: readonly number[],
+  ends: readonly number[],
+): ReplaceSuccess {
+  let lines: LandedSpan[] | undefined;
+  const spans = (): LandedSpan[] => (lines ??= lineNumbers(raw, starts, ends));
+  const out = {
     content,
     rung: plan.rung,
-    start: first.start,
-    end: last.end,
-    startLine: first.startLine,
-    endLine: last.endLine,
-    replacements: spans.length,
-    spans,
+    start: starts[0] ?? 0,
+    end: ends[ends.length - 1] ?? 0,
+    replacements: starts.length,
     corrections: plan.corrections,
   };
+  Object.defineProperties(out, {
+    startLine: { enumerable: true, get: () => spans()[0]?.startLine ?? 1 },
+    endLine: { enumerable: true, get: () => spans()[spans().length - 1]?.endLine ?? 1 },
+    spans: { enumerable: true, get: spans },
+  });
+  return out as ReplaceSuccess;
 }

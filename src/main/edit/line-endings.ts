@@ -6,24 +6,117 @@
  * written with (`endingsFor`): a line keeps the ending of the replaced line it pairs with, so in a mixed LF/CRLF
  * file a line-for-line rewrite changes no ending; a pure file stays pure. Bytes outside the replaced span are never
  * touched, so a mixed file stays exactly as mixed as it was.
+ *
+ * Cost: nothing is copied or indexed until a landing needs it. An oldString without line breaks is searched in
+ * the raw text (RawLineView); a file without CRLF is its own LF text; a CRLF file is converted to LF (one native
+ * replace) only when a multi-line oldString, or a looser rung, must match on LF text.
  */
 
 import { lowerBound } from './text';
 
 const BOM = '\uFEFF';
 
-/** The file as the engine sees it, plus what is needed to map back. */
-export interface NormalizedFile {
-  /** LF text without a leading BOM. */
-  text: string;
+/**
+ * A view of the file that the engine matched on: its `text`, and how an offset in it and a replacement written
+ * into it map back to the raw file (render in landing.ts).
+ */
+export interface FileView {
+  /** The text the rungs searched (LF text without BOM, or for RawLineView the raw text after the BOM). */
+  readonly text: string;
+  /** Offset in `text` → offset in the raw file. */
+  toOriginal(offset: number): number;
+  /** The LF replacement for the span [start, end) of `text`, written with the file's line endings. */
+  endingsFor(start: number, end: number, replacement: string): string;
+}
+
+/**
+ * The file as the engine sees it (LF, no BOM), plus what is needed to map back. Everything past the BOM check
+ * and one `includes('\r\n')` is computed on first use: a file without CRLF is its own normalised text (no
+ * copy), and the CRLF offsets are only collected when a landing in a CRLF file needs them.
+ */
+export class NormalizedFile implements FileView {
   /** Length of the removed BOM (0 or 1). */
-  bomLength: number;
+  readonly bomLength: number;
+  /** The raw text after the BOM. */
+  readonly body: string;
+  private crlfSeen?: boolean;
+  private lf?: string;
+  private crlf?: number[];
+  private breaks?: number;
+
+  constructor(raw: string) {
+    this.bomLength = raw.startsWith(BOM) ? 1 : 0;
+    this.body = this.bomLength ? raw.slice(1) : raw;
+  }
+
+  /** True when the file holds at least one CRLF (then `text` is a converted copy). */
+  get hasCrlf(): boolean {
+    return (this.crlfSeen ??= this.body.includes('\r\n'));
+  }
+
+  /** LF text without a leading BOM. */
+  get text(): string {
+    return (this.lf ??= this.hasCrlf ? this.body.replace(/\r\n/g, '\n') : this.body);
+  }
+
   /** Ascending offsets, in `text`, of every LF that was a CRLF in the file. */
-  crlfAt: number[];
-  /** True when most line breaks of the file are CRLF. */
-  crlfDominant: boolean;
+  get crlfAt(): number[] {
+    if (!this.crlf) {
+      const at: number[] = [];
+      if (this.hasCrlf) {
+        for (let i = this.body.indexOf('\r\n'); i !== -1; i = this.body.indexOf('\r\n', i + 2)) at.push(i - at.length);
+      }
+      this.crlf = at;
+    }
+    return this.crlf;
+  }
+
   /** Number of line breaks (LF, with or without CR) in the file. */
-  lineBreaks: number;
+  get lineBreaks(): number {
+    return (this.breaks ??= countLf(this.body));
+  }
+
+  /** True when most line breaks of the file are CRLF. */
+  get crlfDominant(): boolean {
+    return this.crlfAt.length * 2 >= this.lineBreaks;
+  }
+
+  toOriginal(offset: number): number {
+    return this.bomLength + (this.hasCrlf ? offset + lowerBound(this.crlfAt, offset) : offset);
+  }
+
+  endingsFor(start: number, end: number, replacement: string): string {
+    return endingsFor(this, start, end, replacement);
+  }
+}
+
+/**
+ * The raw text of a file (after its BOM), searched as it is: valid only for an oldString with no line break and
+ * no CR, which occurs in the raw text exactly where it occurs in the normalised one (it cannot span a line
+ * break), whatever the file's line endings — so the file is not even checked for CRLF. A replacement's line breaks take the ending of the line the span sits in — what endingsFor gives a
+ * span without line breaks — read straight from the raw bytes, so no normalised copy is ever made.
+ */
+export class RawLineView implements FileView {
+  constructor(private readonly file: NormalizedFile) {}
+
+  get text(): string {
+    return this.file.body;
+  }
+
+  toOriginal(offset: number): number {
+    return this.file.bomLength + offset;
+  }
+
+  endingsFor(start: number, end: number, replacement: string): string {
+    if (!replacement.includes('\n')) return replacement;
+    const body = this.file.body;
+    const next = body.indexOf('\n', end);
+    const previous = start > 0 ? body.lastIndexOf('\n', start - 1) : -1;
+    const at = next !== -1 ? next : previous;
+    // no line break before or after the span: the file has none, so nothing says CRLF
+    const crlf = at > 0 && body.charCodeAt(at - 1) === 13;
+    return crlf ? replacement.replace(/\n/g, '\r\n') : replacement;
+  }
 }
 
 function countLf(text: string): number {
@@ -32,26 +125,9 @@ function countLf(text: string): number {
   return lf;
 }
 
-/** Strip a leading BOM and turn CRLF into LF, remembering where each CRLF stood. */
+/** The file's normalised view (see NormalizedFile). */
 export function normalizeFile(raw: string): NormalizedFile {
-  const bomLength = raw.startsWith(BOM) ? 1 : 0;
-  const body = bomLength ? raw.slice(1) : raw;
-  if (!body.includes('\r\n'))
-    return { text: body, bomLength, crlfAt: [], crlfDominant: false, lineBreaks: countLf(body) };
-  const crlfAt: number[] = [];
-  let out = '';
-  let from = 0;
-  let at = body.indexOf('\r\n');
-  while (at !== -1) {
-    out += body.slice(from, at);
-    crlfAt.push(out.length);
-    out += '\n';
-    from = at + 2;
-    at = body.indexOf('\r\n', from);
-  }
-  out += body.slice(from);
-  const lf = countLf(out);
-  return { text: out, bomLength, crlfAt, crlfDominant: crlfAt.length * 2 >= lf, lineBreaks: lf };
+  return new NormalizedFile(raw);
 }
 
 /** CRLF → LF and a leading BOM dropped: the form oldString and newString are compared in. */
@@ -70,11 +146,6 @@ export function dropDanglingCr(old: string, replacement: string): [string, strin
   return old.endsWith('\r') && replacement.endsWith('\r')
     ? [old.slice(0, -1), replacement.slice(0, -1)]
     : [old, replacement];
-}
-
-/** Map an offset in the normalised text to the offset in the raw file (BOM and CRs counted back in). */
-export function toOriginal(file: NormalizedFile, offset: number): number {
-  return file.bomLength + offset + lowerBound(file.crlfAt, offset);
 }
 
 /** True when the LF at `offset` of the normalised text was a CRLF in the file. */
@@ -127,7 +198,7 @@ function pairBreaks(oldLines: readonly string[], newLines: readonly string[]): n
  * @param replacement the replacement with LF breaks (a lone CR is text and stays as it is).
  */
 export function endingsFor(file: NormalizedFile, start: number, end: number, replacement: string): string {
-  if (file.crlfAt.length === 0 || !replacement.includes('\n')) return replacement;
+  if (!file.hasCrlf || !replacement.includes('\n')) return replacement;
   if (file.crlfAt.length === file.lineBreaks) return replacement.replace(/\n/g, '\r\n');
   const span = file.text.slice(start, end);
   const breakCrlf: boolean[] = [];

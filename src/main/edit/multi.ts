@@ -7,8 +7,8 @@
 import type { Result } from '../../shared/errors';
 import { ok } from '../../shared/errors';
 import { normalizeFile } from './line-endings';
-import type { LandedSpan, Piece, ReplaceSuccess } from './landing';
-import { render, success } from './landing';
+import type { Piece, ReplaceSuccess } from './landing';
+import { landingOf, piecesOf, render } from './landing';
 import { planEdit } from './replace';
 import { TextIndex } from './text';
 import { noChange, overlap } from './failures';
@@ -40,7 +40,7 @@ export function applyEdits(content: string, edits: readonly EditSpec[]): Result<
     const plan = planEdit(text, edit.oldString, edit.newString, { replaceAll: edit.replaceAll === true });
     if (!plan.ok) return { ok: false, error: { ...plan.error, data: { ...(plan.error.data ?? {}), edit: index } } };
     plans.push(plan.value);
-    for (const piece of plan.value.pieces) planned.push({ index, piece });
+    for (const piece of piecesOf(plan.value)) planned.push({ index, piece });
   }
   planned.sort((a, b) => a.piece.start - b.piece.start || a.piece.end - b.piece.end);
   for (let k = 1; k < planned.length; k++) {
@@ -57,17 +57,17 @@ export function applyEdits(content: string, edits: readonly EditSpec[]): Result<
   const rendered = render(
     content,
     file,
-    text,
     planned.map((p) => p.piece),
   );
-  if (rendered.content === content) return noChange(false);
-  const spansOf = new Map<number, LandedSpan[]>();
+  if (!rendered.changed) return noChange(false);
+  const spansOf = plans.map(() => ({ starts: [] as number[], ends: [] as number[] }));
   planned.forEach((p, k) => {
-    const span = rendered.spans[k];
-    if (span) spansOf.set(p.index, [...(spansOf.get(p.index) ?? []), span]);
+    spansOf[p.index]?.starts.push(rendered.starts[k] ?? 0);
+    spansOf[p.index]?.ends.push(rendered.ends[k] ?? 0);
   });
   const landed = plans.map((plan, index) => {
-    const { content: _ignored, ...rest } = success(plan, '', spansOf.get(index) ?? []);
+    const { starts, ends } = spansOf[index] ?? { starts: [], ends: [] };
+    const { content: _ignored, ...rest } = landingOf(plan, '', content, starts, ends);
     return rest;
   });
   return ok({ content: rendered.content, edits: landed });

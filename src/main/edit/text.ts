@@ -15,6 +15,8 @@ export class TextIndex {
   private trimmedCache: (string | undefined)[] = [];
   private byTrimmed = new Map<string, number[]>();
   private nonBlankPrefix?: Int32Array;
+  private directCounts = 0;
+  private containing = new Map<string, number[]>();
 
   constructor(text: string) {
     this.text = text;
@@ -51,8 +53,17 @@ export class TextIndex {
     return t;
   }
 
-  /** Number of non-blank lines among lines [first, last] (O(1) after one pass over the text). */
+  /**
+   * Number of non-blank lines among lines [first, last]: counted directly for the first few questions (one
+   * window to check costs less than a table), then O(1) from a table built in one pass over the text.
+   */
   nonBlankBetween(first: number, last: number): number {
+    if (!this.nonBlankPrefix && this.directCounts < 8) {
+      this.directCounts++;
+      let n = 0;
+      for (let i = first; i <= last; i++) if (this.trimmedLine(i).length > 0) n++;
+      return n;
+    }
     if (!this.nonBlankPrefix) {
       const prefix = new Int32Array(this.lineCount + 1);
       for (let i = 0; i < this.lineCount; i++) prefix[i + 1] = (prefix[i] ?? 0) + (/\S/.test(this.line(i)) ? 1 : 0);
@@ -78,8 +89,22 @@ export class TextIndex {
     return out;
   }
 
-  /** Distinct line indices (ascending) of lines containing `fragment` (no line break inside), at most `limit`. */
+  /**
+   * Distinct line indices (ascending) of lines containing `fragment` (no line break inside), at most `limit`.
+   * Complete answers (no limit) are cached per fragment: several rungs look for the same anchor.
+   */
   linesContaining(fragment: string, limit = Infinity): number[] {
+    if (limit === Infinity) {
+      const known = this.containing.get(fragment);
+      if (known) return known;
+      const all = this.scanContaining(fragment, limit);
+      this.containing.set(fragment, all);
+      return all;
+    }
+    return this.scanContaining(fragment, limit);
+  }
+
+  private scanContaining(fragment: string, limit: number): number[] {
     const out: number[] = [];
     if (fragment.length === 0) return out;
     for (let at = this.text.indexOf(fragment); at !== -1 && out.length < limit;) {
@@ -128,7 +153,10 @@ export function indentOf(line: string): string {
 
 /** True for letters, digits and underscore in any script: the characters a word or number token is made of. */
 export function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
+  if (ch === undefined) return false;
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  return /[\p{L}\p{N}_]/u.test(ch);
 }
 
 /** Every start offset of `needle` in `hay`, overlapping ones included ('aa' in 'aaa' → 0, 1). */

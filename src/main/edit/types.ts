@@ -68,10 +68,34 @@ export interface SearchContext {
   /** True when oldString ends with a line break (the block is whole lines). */
   oldEndsWithNewline: boolean;
   budget: Budget;
+  /**
+   * Similarity (0..1, similarity.ts, against LINE_FLOOR) of `want` and the trimmed file line `line`, charged to
+   * the budget once: block-anchor and context-aware score the same pairs, remembered per context.
+   */
+  lineSimilarity(want: string, line: number): number;
+  /**
+   * oldString's longest run of characters that are neither whitespace nor characters typographic punctuation
+   * folds to (' " - . and space): verbatim in any whitespace-normalized or punctuation-folded match, so one
+   * search for it (TextIndex.linesContaining, cached) finds every place such a match can be. `offset` is its
+   * index in `old`, `line` the index of its line in `oldLines`; run '' when there is none.
+   */
+  anchor(): { run: string; offset: number; line: number };
 }
+
+/**
+ * What a rung tolerates, which decides how its landing is judged (replace.ts):
+ * - exact: oldString byte for byte (after CRLF/BOM normalisation); an exact unique place always wins;
+ * - cosmetic: presentation only (whitespace, indentation, escaping, typographic punctuation, read-tool prefixes);
+ *   every cosmetic rung's places count together for uniqueness, so two lines that differ from oldString only
+ *   cosmetically are two places, whichever rung found each;
+ * - similarity: content drift scored by Levenshtein similarity (block-anchor, context-aware); its places count
+ *   with every cosmetic and similarity place.
+ */
+export type RungKind = 'exact' | 'cosmetic' | 'similarity';
 
 /** A rung: a generator of candidates. It must stop early when `ctx.budget.exhausted` turns true. */
 export interface Replacer {
   name: RungName;
+  kind: RungKind;
   find(ctx: SearchContext): Iterable<Candidate>;
 }

@@ -9,6 +9,13 @@
  * A decoding is accepted only if encoding the decoded text gives back the very same bytes, so a later edit of
  * one line can never rewrite bytes elsewhere (no U+FFFD, no '?'). `encodeText` refuses characters the file's
  * encoding cannot hold (`unencodable`) instead of substituting them.
+ *
+ * Confidence (legacy files only; BOM, UTF-8 and UTF-16 are certain): a guess is sure when the file has at least
+ * EVIDENCE_BYTES non-ASCII bytes, the detector's confidence in it is at least SURE_CONFIDENCE and it leads the
+ * next encoding that also reproduces the bytes by SURE_MARGIN points. Otherwise (a short Shift-JIS file reads as
+ * windows-1252, a short GBK file as ISO-8859-1; close candidates; the Latin-1 fallback) `encoding.uncertain`
+ * lists every encoding that reproduces the bytes — the detector's and the common multi-byte ones — so a write can
+ * refuse text the bytes cannot vouch for (encoding-proof.ts). The rule lives in encoding-confidence.ts.
  */
 import { constants as fsConstants, promises as fsp, type Stats } from 'node:fs';
 import chardet from 'chardet';
@@ -16,11 +23,19 @@ import iconv from 'iconv-lite';
 import { fail, ok, type Result } from '../../shared/errors';
 import type { FileStamp } from '../tools/types';
 import { stampOf } from './stamp';
+import { uncertainty, type EncodingCandidate } from './encoding-confidence';
 
-/** How a file's bytes map to text. `encoding` is an iconv-lite name ('utf8', 'utf16le', 'utf16be', 'latin1'…). */
+export type { EncodingCandidate } from './encoding-confidence';
+
+/**
+ * How a file's bytes map to text. `encoding` is an iconv-lite name ('utf8', 'utf16le', 'utf16be', 'latin1'…).
+ * `uncertain` is set when the detector could not be sure (see the module doc): `candidates` are the encodings
+ * that reproduce the bytes, the chosen one first.
+ */
 export interface TextEncodingInfo {
   encoding: string;
   bom: boolean;
+  uncertain?: { candidates: EncodingCandidate[] };
 }
 
 /** A decoded text file: `text` has no BOM and its line endings untouched. */
@@ -131,12 +146,19 @@ export function decodeBytes(bytes: Buffer): Result<{ text: string; encoding: Tex
   } catch {
     // not UTF-8: try the detector's guess, then Latin-1
   }
-  for (const name of legacyCandidates(bytes)) {
-    const info = { encoding: name, bom: false };
-    const text = iconv.decode(bytes, name, { stripBOM: false });
-    if (roundTrips(text, info, bytes)) return ok({ text, encoding: info });
+  const guesses = legacyCandidates(bytes);
+  for (const [k, guess] of guesses.entries()) {
+    const info: TextEncodingInfo = { encoding: guess.encoding, bom: false };
+    const text = iconv.decode(bytes, guess.encoding, { stripBOM: false });
+    if (!roundTrips(text, info, bytes)) continue;
+    const uncertain = uncertainty(bytes, guess, guesses.slice(k + 1), decodesExactly);
+    return ok({ text, encoding: uncertain ? { ...info, uncertain } : info });
   }
   return binaryFail('no text encoding reproduces its bytes');
+}
+
+function decodesExactly(bytes: Buffer, encoding: string): boolean {
+  return roundTrips(iconv.decode(bytes, encoding, { stripBOM: false }), { encoding, bom: false }, bytes);
 }
 
 function binaryFail(why: string): Result<never> {
@@ -175,19 +197,25 @@ function detectorSample(bytes: Buffer): Buffer {
   return bytes.subarray(start, start + DETECT_SAMPLE_BYTES);
 }
 
-/** The detector's candidates (iconv-lite names), Latin-1 last. */
-function legacyCandidates(bytes: Buffer): string[] {
-  const out: string[] = [];
+/**
+ * The detector's candidates (iconv-lite names, confidence order), at most MAX_GUESSES, then Latin-1 with
+ * confidence 0 (it reproduces any bytes: the last resort, never a sure guess).
+ */
+function legacyCandidates(bytes: Buffer): EncodingCandidate[] {
+  const out: EncodingCandidate[] = [];
   for (const match of chardet.analyse(detectorSample(bytes))) {
     const name = match.name.toLowerCase();
     if (name.startsWith('utf') || name.startsWith('iso-2022') || !iconv.encodingExists(name)) continue;
     if (match.confidence < 10) continue;
-    if (!out.includes(name)) out.push(name);
-    if (out.length >= 3) break;
+    if (!out.some((c) => c.encoding === name)) out.push({ encoding: name, confidence: match.confidence });
+    if (out.length >= MAX_GUESSES) break;
   }
-  out.push('latin1');
+  if (!out.some((c) => c.encoding === 'iso-8859-1')) out.push({ encoding: 'latin1', confidence: 0 });
   return out;
 }
+
+/** How many of the detector's guesses are tried (each costs a decode and an encode of the file). */
+const MAX_GUESSES = 4;
 
 function roundTrips(text: string, info: TextEncodingInfo, bytes: Buffer): boolean {
   const back = encodeText(text, info);

@@ -29,6 +29,7 @@ import {
   type TextFile,
 } from '../fs';
 import type { ToolContext } from '../tools/types';
+import { proveEncoding } from '../fs/encoding-proof';
 import { planDiff } from './commit-diff';
 import { parsePatch } from './parse';
 import { normalisePatchPath } from './paths';
@@ -208,6 +209,9 @@ function stageFile(f: PlannedFile, resolved: Resolved, files: Map<string, Source
     const bytes = encodeText(f.after, source?.encoding ?? { encoding: 'utf8', bom: false });
     if (!bytes.ok)
       return fail(bytes.error.code, `${dest.rel}: ${bytes.error.message}`, bytes.error.hint, bytes.error.data);
+    // a legacy file of unsure encoding takes only text its own bytes vouch for (fs/encoding-proof.ts)
+    const vouched = source ? proveEncoding(source.bytes, bytes.value, source.encoding, dest.rel) : ok(undefined);
+    if (!vouched.ok) return vouched;
     const unchanged = f.kind === 'update' && original !== null && Buffer.from(bytes.value).equals(original.bytes);
     if (!unchanged)
       staged.steps.push({

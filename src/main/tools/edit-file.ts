@@ -2,11 +2,13 @@
  * Changing an existing text file in place, shared by edit and multiedit (DESIGN §2–3). Inside the caller's file
  * lock: read and decode → observed-version check BEFORE any matching (`not_observed`; `stale` is passed to the
  * landing function, which decides what may still land) → land on the decoded text → encode back in the file's own
- * encoding (`unencodable`) → byte-identical result is `no_change` → commitWrite (permission ask with preview,
+ * encoding (`unencodable`; `encoding_uncertain` when the detector was unsure and the edit adds text the file's
+ * bytes cannot vouch for, fs/encoding-proof.ts) → byte-identical result is `no_change` → commitWrite (permission ask with preview,
  * disk re-check, atomic write, commit diff, diagnostics).
  */
 import { fail, type Result } from '../../shared/errors';
 import { checkFresh } from '../fs/observed';
+import { proveEncoding } from '../fs/encoding-proof';
 import { encodeText, readTextFile } from '../fs/text-file';
 import type { ResolvedPath } from '../fs/workspace';
 import { commitWrite } from './commit-write';
@@ -40,6 +42,8 @@ export async function editExistingFile(
   const afterText = landing.value.content;
   const bytes = encodeText(afterText, f.encoding);
   if (!bytes.ok) return failed(bytes.error);
+  const vouched = proveEncoding(f.bytes, bytes.value, f.encoding, r.rel);
+  if (!vouched.ok) return failed(vouched.error);
   if (bytes.value.equals(f.bytes)) {
     return failed(
       fail('no_change', `The edit would leave ${r.rel} byte-identical.`, 'Send an edit that changes the text.').error,

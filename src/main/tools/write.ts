@@ -2,7 +2,9 @@
  * The write tool (DESIGN §3, issue 2 §4): create a file, or overwrite one the session has observed.
  * Inside the file's lock: resolve (outside_root) → existing file: decode, observed check (`not_observed`,
  * `stale` — a whole-file write never lands on a view the session did not have, B28), keep its encoding, BOM and
- * dominant line ending (B16, B18), refuse placeholder elisions that would wipe code (B22) → new file: UTF-8, LF,
+ * dominant line ending (B16, B18), refuse placeholder elisions that would wipe code (B22) and, in a file whose
+ * encoding the detector was unsure of, text its bytes cannot vouch for (`encoding_uncertain`,
+ * fs/encoding-proof.ts) → new file: UTF-8, LF,
  * no invented CR (B17) → permission ask with the preview → atomic write → commit diff → diagnostics (other files
  * with errors reported too).
  */
@@ -10,6 +12,7 @@ import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { withFileLock } from '../fs/file-lock';
 import { checkFresh } from '../fs/observed';
+import { proveEncoding } from '../fs/encoding-proof';
 import { encodeText, lineEnding, readTextFile, stripBomChar, toLineEnding } from '../fs/text-file';
 import type { ResolvedPath } from '../fs/workspace';
 import { commitWrite, type Before } from './commit-write';
@@ -46,6 +49,8 @@ async function planOverwrite(input: WriteInput, ctx: ToolContext, r: ResolvedPat
   }
   const bytes = encodeText(text, f.encoding);
   if (!bytes.ok) return failed(bytes.error);
+  const vouched = proveEncoding(f.bytes, bytes.value, f.encoding, r.rel);
+  if (!vouched.ok) return failed(vouched.error);
   return { before: { text: f.text, bytes: f.bytes, mode: f.mode }, after: { text, bytes: bytes.value } };
 }
 

@@ -11,7 +11,7 @@
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { BLOCK_ANCHOR_THRESHOLD, LINE_FLOOR, MIN_ANCHOR_LINES, SIZE_TOLERANCE } from '../policy';
-import { LINE_VISIT, similarity } from '../similarity';
+import { LINE_VISIT } from '../similarity';
 import { lineWindow } from './shared';
 import { lowerBound } from '../text';
 
@@ -36,7 +36,7 @@ function scoreWindow(ctx: SearchContext, first: number, last: number, oldKeys: r
     const want = oldKeys[k];
     if (want === undefined) return undefined;
     if (k > 0 && k < oldKeys.length - 1) {
-      const s = similarity(want, have, LINE_FLOOR, ctx.budget);
+      const s = ctx.lineSimilarity(want, i);
       if (ctx.budget.exhausted || s < LINE_FLOOR) return undefined;
       min = Math.min(min, s);
       sum += s;
@@ -44,6 +44,32 @@ function scoreWindow(ctx: SearchContext, first: number, last: number, oldKeys: r
     k++;
   }
   return k === oldKeys.length ? { min, mean: sum / (oldKeys.length - 2) } : undefined;
+}
+
+/** Windows whose last-anchor candidates are read line by line rather than searched for (policy of `find`). */
+const DIRECT_LINES = 4096;
+
+/**
+ * Lines in [i + minSize - 1, i + maxSize - 1] whose trimmed text is `lastKey`: from the sorted list `ends` (binary
+ * search) when given, else read one by one (each read charged to the budget).
+ */
+function lastAnchors(
+  ctx: SearchContext,
+  i: number,
+  minSize: number,
+  maxSize: number,
+  lastKey: string,
+  ends: readonly number[] | undefined,
+): number[] {
+  const from = i + minSize - 1;
+  const to = Math.min(i + maxSize - 1, ctx.text.lineCount - 1);
+  const out: number[] = [];
+  if (ends) {
+    for (let e = lowerBound(ends, from); e < ends.length && (ends[e] ?? 0) <= to; e++) out.push(ends[e] ?? 0);
+    return out;
+  }
+  for (let j = from; j <= to && ctx.budget.spend(LINE_VISIT); j++) if (ctx.text.trimmedLine(j) === lastKey) out.push(j);
+  return out;
 }
 
 function* find(ctx: SearchContext): Generator<Candidate> {
@@ -55,11 +81,12 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   if (!firstKey || !lastKey || oldKeys.length < MIN_ANCHOR_LINES) return;
   const minSize = Math.max(MIN_ANCHOR_LINES, Math.floor(n * (1 - SIZE_TOLERANCE)));
   const maxSize = Math.ceil(n * (1 + SIZE_TOLERANCE));
-  const ends = ctx.text.linesWithTrimmed(lastKey);
-  for (const i of ctx.text.linesWithTrimmed(firstKey)) {
-    // last-anchor lines inside the allowed size range, found by binary search in the sorted list
-    for (let e = lowerBound(ends, i + minSize - 1); e < ends.length && (ends[e] ?? 0) <= i + maxSize - 1; e++) {
-      const last = ends[e] ?? 0;
+  const starts = ctx.text.linesWithTrimmed(firstKey);
+  // few windows: their possible last lines are read directly; many: one search of the file for the last anchor
+  const direct = starts.length * (maxSize - minSize + 1) <= DIRECT_LINES;
+  const ends = direct ? undefined : ctx.text.linesWithTrimmed(lastKey);
+  for (const i of starts) {
+    for (const last of lastAnchors(ctx, i, minSize, maxSize, lastKey, ends)) {
       // non-blank lines must pair one-to-one: a window with another count cannot fit (O(1) check)
       if (ctx.text.nonBlankBetween(i, last) !== oldKeys.length) continue;
       const score = scoreWindow(ctx, i, last, oldKeys);
@@ -71,4 +98,4 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   }
 }
 
-export const blockAnchor: Replacer = { name: 'block-anchor', find };
+export const blockAnchor: Replacer = { name: 'block-anchor', kind: 'similarity', find };

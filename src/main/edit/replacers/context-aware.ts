@@ -8,7 +8,7 @@
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
 import { CONTEXT_EQUAL_SHARE, LINE_FLOOR, MIN_ANCHOR_LINES } from '../policy';
-import { LINE_VISIT, similarity } from '../similarity';
+import { LINE_VISIT } from '../similarity';
 import { lineWindow } from './shared';
 
 /** Lowest similarity of the differing middle lines of the window at `i`, or undefined when it cannot fit. */
@@ -24,7 +24,7 @@ function scoreWindow(ctx: SearchContext, i: number, keys: readonly string[]): nu
     if (a === b) continue;
     different++;
     // a differing line below the floor fails the fidelity gate anyway: stop paying for this window
-    min = Math.min(min, similarity(a, b, LINE_FLOOR, ctx.budget));
+    min = Math.min(min, ctx.lineSimilarity(a, i + k));
     if (different > allowedDifferent || min < LINE_FLOOR || ctx.budget.exhausted) return undefined;
   }
   return min;
@@ -45,4 +45,4 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   }
 }
 
-export const contextAware: Replacer = { name: 'context-aware', find };
+export const contextAware: Replacer = { name: 'context-aware', kind: 'similarity', find };

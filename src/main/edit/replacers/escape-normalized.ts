@@ -64,4 +64,4 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   }
 }
 
-export const escapeNormalized: Replacer = { name: 'escape-normalized', find };
+export const escapeNormalized: Replacer = { name: 'escape-normalized', kind: 'cosmetic', find };

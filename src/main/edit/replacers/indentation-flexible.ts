@@ -16,8 +16,8 @@ function dedent(lines: readonly string[]): string[] {
 
 function* find(ctx: SearchContext): Generator<Candidate> {
   const n = ctx.oldLines.length;
-  const want = dedent(ctx.oldLines).join('\n');
-  if (want.trim().length === 0) return;
+  if (ctx.old.trim().length === 0) return;
+  let want: string | undefined;
   const keys = ctx.oldLines.map((l) => l.trim());
   const firstKey = keys[0] ?? '';
   for (const i of ctx.text.linesWithTrimmed(firstKey)) {
@@ -27,8 +27,9 @@ function* find(ctx: SearchContext): Generator<Candidate> {
       continue;
     }
     const window = Array.from({ length: n }, (_, k) => ctx.text.line(i + k));
+    want ??= dedent(ctx.oldLines).join('\n');
     if (dedent(window).join('\n') === want) yield lineWindow(ctx, i, n, 'indentation-flexible');
   }
 }
 
-export const indentationFlexible: Replacer = { name: 'indentation-flexible', find };
+export const indentationFlexible: Replacer = { name: 'indentation-flexible', kind: 'cosmetic', find };

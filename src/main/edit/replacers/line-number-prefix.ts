@@ -45,4 +45,4 @@ function find(ctx: SearchContext): Candidate[] {
   ];
 }
 
-export const lineNumberPrefix: Replacer = { name: 'line-number-prefix', find };
+export const lineNumberPrefix: Replacer = { name: 'line-number-prefix', kind: 'cosmetic', find };

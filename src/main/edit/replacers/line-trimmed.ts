@@ -19,4 +19,4 @@ function* find(ctx: SearchContext): Generator<Candidate> {
   }
 }
 
-export const lineTrimmed: Replacer = { name: 'line-trimmed', find };
+export const lineTrimmed: Replacer = { name: 'line-trimmed', kind: 'cosmetic', find };

@@ -8,5 +8,6 @@ import { exactCandidates } from './shared';
 
 export const multiOccurrence: Replacer = {
   name: 'multi-occurrence',
+  kind: 'exact',
   find: (ctx) => exactCandidates(ctx, ctx.old, 'multi-occurrence'),
 };

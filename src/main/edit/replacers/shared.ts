@@ -7,7 +7,9 @@ import { LINE_VISIT } from '../similarity';
 
 /** Collapse every whitespace run to one space and trim: the whitespace-normalized comparison form of a line. */
 export function collapse(line: string): string {
-  return line.replace(/\s+/g, ' ').trim();
+  const t = line.trim();
+  // most lines have single spaces only: nothing to collapse, no copy
+  return /[^\S ]| {2}/.test(t) ? t.replace(/\s+/g, ' ') : t;
 }
 
 /**
@@ -48,6 +50,24 @@ export function windowEquals(
   if (first < 0 || first + keys.length > ctx.text.lineCount) return false;
   for (let k = 0; k < keys.length; k++) {
     if (!ctx.budget.spend(LINE_VISIT) || lineAt(first + k) !== keys[k]) return false;
+  }
+  return true;
+}
+
+/**
+ * windowEquals with oldString's keys computed on demand (`keyAt(k)`, k < count): for keys that cost a regex each,
+ * so a window failing on its first line never pays for the rest.
+ */
+export function windowMatches(
+  ctx: SearchContext,
+  first: number,
+  count: number,
+  keyAt: (k: number) => string,
+  lineAt: (i: number) => string,
+): boolean {
+  if (first < 0 || first + count > ctx.text.lineCount) return false;
+  for (let k = 0; k < count; k++) {
+    if (!ctx.budget.spend(LINE_VISIT) || lineAt(first + k) !== keyAt(k)) return false;
   }
   return true;
 }

@@ -8,5 +8,6 @@ import { exactCandidates } from './shared';
 
 export const simple: Replacer = {
   name: 'simple',
+  kind: 'exact',
   find: (ctx) => exactCandidates(ctx, ctx.old, 'simple'),
 };

@@ -9,6 +9,7 @@ import { exactCandidates } from './shared';
 
 export const trimmedBoundary: Replacer = {
   name: 'trimmed-boundary',
+  kind: 'cosmetic',
   find(ctx) {
     const core = ctx.old.trim();
     if (core.length === 0 || core === ctx.old) return [];

@@ -9,22 +9,25 @@
  * Two file lines that differ only in spacing both fit, so the loop sees two places (bug B03).
  */
 import type { Candidate, Distortion, Replacer, SearchContext } from '../types';
-import { collapse, lineWindow, windowEquals } from './shared';
+import { collapse, lineWindow, windowMatches } from './shared';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function* multiLine(ctx: SearchContext): Generator<Candidate> {
-  const keys = ctx.oldLines.map(collapse);
-  if (keys.every((k) => k.length === 0)) return;
-  // the longest word of the first non-blank line occurs verbatim in its file line: indexOf finds the few lines
-  // worth collapsing (no regex work on the thousands of lines that cannot fit)
-  const anchor = keys.findIndex((k) => k.length > 0);
-  const word = (keys[anchor] ?? '').split(' ').reduce((a, b) => (b.length > a.length ? b : a), '');
+  if (ctx.old.trim().length === 0) return;
+  // oldString's anchor (a long piece of a word) occurs verbatim in its file line: one search finds the few lines
+  // worth collapsing (no regex work on the thousands of lines that cannot fit; a long run is a rare one)
+  const { run: word, line: anchor } = ctx.anchor();
+  if (word.length === 0) return;
+  // keys are collapsed on demand: most windows fail on their first lines
+  const keys: string[] = [];
+  const keyAt = (k: number): string => (keys[k] ??= collapse(ctx.oldLines[k] ?? ''));
   const collapsedAt = (i: number): string => collapse(ctx.text.line(i));
+  const n = ctx.oldLines.length;
   for (const hit of ctx.text.linesContaining(word)) {
     if (ctx.budget.exhausted) return;
     const i = hit - anchor;
-    if (windowEquals(ctx, i, keys, collapsedAt)) yield lineWindow(ctx, i, keys.length, 'whitespace-normalized');
+    if (windowMatches(ctx, i, n, keyAt, collapsedAt)) yield lineWindow(ctx, i, n, 'whitespace-normalized');
   }
 }
 
@@ -65,4 +68,4 @@ function find(ctx: SearchContext): Iterable<Candidate> {
   return ctx.oldLines.length > 1 || ctx.oldEndsWithNewline ? multiLine(ctx) : singleLine(ctx);
 }
 
-export const whitespaceNormalized: Replacer = { name: 'whitespace-normalized', find };
+export const whitespaceNormalized: Replacer = { name: 'whitespace-normalized', kind: 'cosmetic', find };
