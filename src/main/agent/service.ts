@@ -274,6 +274,7 @@ export class AgentService {
             observed: this.observed,
             diagnostics: this.options.diagnostics?.(rt.project),
             scratchDir: path.join(this.options.dataDir, 'scratch'),
+            journalDir: path.join(this.options.dataDir, 'journal'),
           },
           writes: rt.writes,
           system: SYSTEM_PROMPT,

@@ -86,6 +86,7 @@ function staleFail(resolved: ResolvedPath, why: string): Result<never> {
  * (mtime from a fresh stat), so the session's next edit of the same file is not refused as stale.
  */
 export async function recordWrite(ctx: ToolContext, realPath: string, bytes: Uint8Array): Promise<void> {
-  const st = await fsp.stat(realPath);
-  ctx.observed.record(ctx.sessionId, realPath, stampOf(bytes, st));
+  // The mtime is informational (freshness is judged on size and hash): a path that moved meanwhile records 0.
+  const st = await fsp.lstat(realPath).catch(() => ({ mtimeMs: 0 }));
+  ctx.observed.record(ctx.sessionId, realPath, stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }));
 }

@@ -46,6 +46,7 @@ import {
 import { walkDir, type WalkContext } from './walk';
 import { PREFETCH_WARM_BYTES, sharedPrefetcher } from './stat-prefetch';
 import { revertFiles, restoreChanges } from './restore';
+import { describeRecovery, recoverJournals } from '../fs/recovery';
 
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
@@ -73,6 +74,8 @@ export class SnapshotStore {
     private readonly db: ObjectDb,
     private readonly lock: StoreLock,
     private readonly opts: { maxFileBytes: number; ignoreDefaults: readonly string[]; log: (line: string) => void },
+    /** Where restore and revert journal their writes (`<dataDir>/journal`, shared with the service's tools). */
+    private readonly journalDir: string,
   ) {
     this.reader = new TreeReader(db);
   }
@@ -111,8 +114,14 @@ export class SnapshotStore {
         ignoreDefaults: options.ignoreDefaults ?? DEFAULT_IGNORES,
         log: options.log ?? ((line) => console.warn(line)),
       },
+      join(options.dataDir, 'journal'),
     );
-    await store.run(() => store.cleanTemporaries());
+    await store.run(() => {
+      store.cleanTemporaries();
+      // A restore or revert killed midway (or any journaled write to this work tree) is rolled back first.
+      for (const r of recoverJournals(store.journalDir, { root: worktree }))
+        store.opts.log(`snapshot: ${describeRecovery(r)}`);
+    });
     store.warmPrefetch();
     return store;
   }
@@ -286,7 +295,7 @@ export class SnapshotStore {
       } finally {
         this.db.overlay = undefined;
       }
-      const report = restoreChanges(this.worktree, this.db, changes);
+      const report = restoreChanges(this.worktree, this.db, changes, this.journalDir);
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });
@@ -295,7 +304,7 @@ export class SnapshotStore {
   /** Puts back only the files of `patches` (earliest patch per file wins; absent in its tree = deleted). */
   revert(patches: PatchInfo[]): Promise<RestoreReport> {
     return this.run(() => {
-      const report = revertFiles(this.worktree, this.db, this.reader, patches);
+      const report = revertFiles(this.worktree, this.db, this.reader, patches, this.journalDir);
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });
