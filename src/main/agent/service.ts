@@ -131,6 +131,7 @@ export class AgentService {
         return r.ok ? ok({ root: r.value.rt.project.root, snapshot: r.value.rt.snapshot }) : r;
       },
       (id) => this.running.has(id),
+      path.join(this.options.dataDir, 'journal'),
     ));
   }
 

@@ -6,12 +6,15 @@
  * journaled transaction (worktree-writer.ts), so a kill midway is rolled back on the next open.
  * revertFiles: for each file named by the patches, the earliest patch holding it names the tree to take it from
  * (B38: a file deleted or renamed later comes back; a file absent from that tree is deleted).
+ * Both leave alone — and report as `kept` — every file the keep rule (keep.ts) protects: a file no snapshot
+ * captured is never deleted or overwritten.
  */
 import { relative, isAbsolute } from 'node:path';
 import { isFailure } from '../../shared/errors';
 import type { ObjectDb } from './object-db';
 import type { TreeChange, TreeReader } from './tree-read';
-import type { PatchInfo, RestoreReport } from './types';
+import type { KeepRule } from './keep';
+import type { KeptFile, PatchInfo, RestoreReport } from './types';
 import { WorktreeWriter } from './worktree-writer';
 
 function reason(e: unknown): string {
@@ -20,10 +23,20 @@ function reason(e: unknown): string {
 }
 
 /** Applies `changes` (from the current tree to the target) to the work tree at `root` as one transaction. */
-export function restoreChanges(root: string, db: ObjectDb, changes: TreeChange[], journalDir: string): RestoreReport {
+export function restoreChanges(
+  root: string,
+  db: ObjectDb,
+  changes: TreeChange[],
+  target: { tree: string; journalDir: string; keep: KeepRule },
+): RestoreReport {
   const refused: RestoreReport['failed'] = [];
-  const w = new WorktreeWriter(root, db, journalDir);
+  const kept: KeptFile[] = [];
+  const w = new WorktreeWriter(root, db, target.journalDir);
   for (const c of changes) {
+    if (target.keep(c.path, target.tree, !c.after)) {
+      kept.push({ path: c.path, reason: 'not_captured' });
+      continue;
+    }
     try {
       if (c.after) w.write(c.path, c.after.mode, c.after.oid);
       else w.remove(c.path);
@@ -32,7 +45,7 @@ export function restoreChanges(root: string, db: ObjectDb, changes: TreeChange[]
     }
   }
   const done = w.commit('restore');
-  return { restored: done.restored, deleted: done.deleted, failed: [...refused, ...done.failed] };
+  return { restored: done.restored, deleted: done.deleted, failed: [...refused, ...done.failed], kept };
 }
 
 /** A patch's file as a worktree-relative path, or undefined when it points outside the work tree. */
@@ -48,9 +61,10 @@ export function revertFiles(
   db: ObjectDb,
   reader: TreeReader,
   patches: PatchInfo[],
-  journalDir: string,
+  options: { journalDir: string; keep: KeepRule },
 ): RestoreReport {
   const failed: RestoreReport['failed'] = [];
+  const kept: KeptFile[] = [];
   const firstTree = new Map<string, string>();
   for (const p of patches) {
     for (const f of p.files) {
@@ -62,17 +76,19 @@ export function revertFiles(
       if (!firstTree.has(rel)) firstTree.set(rel, p.hash);
     }
   }
-  const w = new WorktreeWriter(root, db, journalDir);
+  const w = new WorktreeWriter(root, db, options.journalDir);
   for (const [path, hash] of firstTree) {
     try {
       const e = reader.lookup(hash, path);
       // A folder at that path in the tree means the *file* was absent then: it is deleted like any absent file.
-      if (e && e.mode !== '40000') w.write(path, e.mode, e.oid);
+      const present = e !== undefined && e.mode !== '40000';
+      if (options.keep(path, hash, !present)) kept.push({ path, reason: 'not_captured' });
+      else if (present) w.write(path, e.mode, e.oid);
       else w.remove(path);
     } catch (e) {
       failed.push({ path, reason: reason(e) });
     }
   }
   const done = w.commit('revert');
-  return { restored: done.restored, deleted: done.deleted, failed: [...failed, ...done.failed] };
+  return { restored: done.restored, deleted: done.deleted, failed: [...failed, ...done.failed], kept };
 }

@@ -45,6 +45,8 @@ import {
 } from './types';
 import { walkDir, type WalkContext } from './walk';
 import { PREFETCH_WARM_BYTES, sharedPrefetcher } from './stat-prefetch';
+import { keepRule } from './keep';
+import { LeftOutRecords } from './left-out';
 import { revertFiles, restoreChanges } from './restore';
 import { describeRecovery, recoverJournals } from '../fs/recovery';
 
@@ -56,6 +58,9 @@ function invalid(message: string, hint: string): LandfallFailure {
 export class SnapshotStore {
   /** What the last track left out (size limit, unreadable, special files). */
   lastSkipped: SkippedFile[] = [];
+  /** What the last walk (stored or in memory) left out: left-out.ts. */
+  private walkLeftOut: string[] = [];
+  private readonly records: LeftOutRecords;
   private cache: StatCacheData | undefined;
   /** True while the cache files on disk hold exactly `cache` (so a journal record of the difference suffices). */
   private diskInSync = false;
@@ -78,6 +83,7 @@ export class SnapshotStore {
     private readonly journalDir: string,
   ) {
     this.reader = new TreeReader(db);
+    this.records = new LeftOutRecords(join(gitdir, 'landfall-left-out'));
   }
 
   /**
@@ -221,6 +227,7 @@ export class SnapshotStore {
       dirs: new Map(),
       trees: new Set(),
       skipped: [],
+      leftOut: [],
       hashed: 0,
       dirty: false,
     };
@@ -237,7 +244,9 @@ export class SnapshotStore {
     } finally {
       ctx.prefetch?.end();
     }
+    this.walkLeftOut = ctx.leftOut;
     if (memory) return tree;
+    this.records.record(tree, ctx.leftOut);
     const changed =
       ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
@@ -295,16 +304,22 @@ export class SnapshotStore {
       } finally {
         this.db.overlay = undefined;
       }
-      const report = restoreChanges(this.worktree, this.db, changes, this.journalDir);
+      const keep = keepRule(this.worktree, this.records, { leftOut: new Set(this.walkLeftOut) });
+      const report = restoreChanges(this.worktree, this.db, changes, { tree: hash, journalDir: this.journalDir, keep });
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });
   }
 
-  /** Puts back only the files of `patches` (earliest patch per file wins; absent in its tree = deleted). */
+  /**
+   * Puts back only the files of `patches` (earliest patch per file wins; absent in its tree = deleted) — except
+   * files no snapshot captured (keep.ts; judged against the last track, which a session takes right before):
+   * they are reported as `kept`.
+   */
   revert(patches: PatchInfo[]): Promise<RestoreReport> {
     return this.run(() => {
-      const report = revertFiles(this.worktree, this.db, this.reader, patches, this.journalDir);
+      const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
+      const report = revertFiles(this.worktree, this.db, this.reader, patches, { journalDir: this.journalDir, keep });
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });
@@ -317,6 +332,22 @@ export class SnapshotStore {
   private forget(paths: string[]): void {
     const cache = this.loadedCache();
     for (const p of paths) if (cache.entries.delete(p)) this.diskInSync = false;
+  }
+
+  /**
+   * Which of `items` a revert must leave alone (keep.ts): each names a path and the tree whose version of it is
+   * wanted (absent there = removal). Judged as `revert` judges, so a preview agrees with the real run.
+   */
+  notCaptured(items: { path: string; tree: string }[]): Promise<string[]> {
+    return this.run(() => {
+      const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
+      return items
+        .filter((i) => {
+          const e = this.reader.lookup(i.tree, i.path);
+          return keep(i.path, i.tree, e === undefined || e.mode === '40000');
+        })
+        .map((i) => i.path);
+    });
   }
 
   /** Every file of tree `hash` with mode and blob id, in tree order. */
@@ -353,6 +384,7 @@ export class SnapshotStore {
       if (!this.diskInSync) this.persist(cache);
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
       const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
+      this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
       this.reader.clear();
       return report;
     });

@@ -50,7 +50,11 @@ export async function commitWrite(
   if (!inside.ok) return inside;
   const still = await unchangedSince(r, before.bytes);
   if (!still.ok) return still;
-  const put = { kind: 'file' as const, bytes: after.bytes, ...(before.mode === undefined ? {} : { perm: before.mode }) };
+  const put = {
+    kind: 'file' as const,
+    bytes: after.bytes,
+    ...(before.mode === undefined ? {} : { perm: before.mode }),
+  };
   const wrote = await writeProject(ctx.root, [{ rel: r.rel, put }], { journalDir: ctx.journalDir, label: tool });
   if (!wrote.ok) return wrote;
   // What landed is exactly these bytes (one rename put them there); reading the path again could follow a

@@ -13,6 +13,7 @@ import type { HistoryOp, HistorySlice, Slice } from './types';
 export function keptReason(reason: KeptFile['reason']): string {
   if (reason === 'changed_after_step') return 'you changed it after the agent did';
   if (reason === 'changed_after_revert') return 'you changed it after the revert put it back';
+  if (reason === 'not_captured') return 'no snapshot holds it (it was ignored or too large), so it is never deleted';
   return 'the file could not be written';
 }
 
