@@ -1,16 +1,22 @@
 /**
  * The web host's doors and the first run: a bad contract payload is answered with a typed error; a WebSocket
- * without the session cookie, or from another origin, is refused; the one-time token works once; the CSP header
- * is sent. With no settings yet, the app says so and replays the bundled sample to the recorded end state.
+ * without the page's credential, or from another origin, is refused; the one-time token works once; the CSP header
+ * is sent; the credential stays with this origin — a second local server the same browser visits sees none of it,
+ * and whatever it could steal opens nothing. With no settings yet, the app says so and replays the bundled sample
+ * to the recorded end state. Reconnects and reloads keep the page signed in.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { request } from 'node:http';
-import { WebSocket } from 'ws';
-import type { BrowserContext, Page } from 'playwright-core';
+import { createServer, request } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { APP_PROTOCOL, CREDENTIAL_STORAGE_KEY } from '../src/shared/web-auth';
+import { openSocket, protocolsFor } from '../src/main/host/web-test-client';
 import {
   fileText,
+  openPage,
   rowsDoNotOverlap,
   sampleEndState,
   shot,
@@ -23,39 +29,31 @@ let ui: AppInBrowser;
 let app: AppUnderTest;
 let page: Page;
 let errors: string[];
+let origin: string;
 
 beforeAll(async () => {
   ui = await openApp();
   ({ app, page, errors } = ui);
+  origin = `http://127.0.0.1:${app.served.host.port}`;
 });
 
 afterAll(async () => {
   await ui?.close();
 });
 
-/** Opens a node WebSocket with the given headers; resolves to 'open' or the refusing HTTP status. */
-function tryConnect(headers: Record<string, string>): Promise<'open' | number> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${app.served.host.port}/ws`, { headers });
-    ws.on('open', () => {
-      ws.close();
-      resolve('open');
-    });
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-    ws.on('error', () => undefined);
-  });
+/** Tries a WebSocket to the host; resolves to 'open' or the refusing HTTP status. */
+async function tryConnect(protocols: string[], headers: Record<string, string>): Promise<'open' | number> {
+  const r = await openSocket(app.served.host.port, protocols, headers);
+  if (typeof r === 'number') return r;
+  r.close();
+  return 'open';
 }
 
 /** A GET with the path sent exactly as written (fetch would normalise the dots away). */
-function rawGet(path: string, cookie: string): Promise<number> {
+function rawGet(path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      {
-        host: '127.0.0.1',
-        port: app.served.host.port,
-        path,
-        headers: { cookie, host: `127.0.0.1:${app.served.host.port}` },
-      },
+      { host: '127.0.0.1', port: app.served.host.port, path, headers: { host: `127.0.0.1:${app.served.host.port}` } },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -66,19 +64,44 @@ function rawGet(path: string, cookie: string): Promise<number> {
   });
 }
 
-async function sessionCookie(context: BrowserContext): Promise<string> {
-  const c = (await context.cookies()).find((x) => x.name === 'landfall_session');
-  if (!c) throw new Error('no session cookie');
-  expect(c.httpOnly).toBe(true);
-  expect(c.sameSite).toBe('Strict');
-  return `${c.name}=${c.value}`;
+/** The credential the page keeps in its origin's storage. */
+async function pageCredential(p: Page): Promise<string> {
+  const c = (await p.evaluate(`localStorage.getItem(${JSON.stringify(CREDENTIAL_STORAGE_KEY)})`)) as string | null;
+  if (!c) throw new Error('the page holds no credential');
+  return c;
+}
+
+/** Another web server on 127.0.0.1 (another port): its page loads an image and fetches from itself; it records
+ * every request it receives. */
+async function otherLocalServer(): Promise<{
+  url: string;
+  seen: { url: string; headers: IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}> {
+  const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ url: req.url ?? '', headers: req.headers });
+    if (req.url === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end(
+        '<!doctype html><img id="pixel" src="/pixel.png"><script>fetch("/data", { credentials: "include" }).then(() => { document.title = "fetched"; });</script>',
+      );
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    seen,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describe('the web host', () => {
   test('invalid payloads get typed errors, never a crash; a good call still works', async () => {
     await page.waitForSelector('[data-testid=first-run]');
     const answers = (await page.evaluate(`(async () => {
-      const ws = new WebSocket('ws://' + location.host + '/ws');
+      const ws = new WebSocket('ws://' + location.host + '/ws', ['${APP_PROTOCOL}', 'landfall.auth.' + localStorage.getItem('${CREDENTIAL_STORAGE_KEY}')]);
       await new Promise((r) => ws.addEventListener('open', r, { once: true }));
       const replies = [];
       ws.addEventListener('message', (m) => replies.push(JSON.parse(m.data)));
@@ -111,30 +134,58 @@ describe('the web host', () => {
     });
   });
 
-  test('a WebSocket without the session cookie, or from another origin, is refused', async () => {
-    const origin = `http://127.0.0.1:${app.served.host.port}`;
-    const cookie = await sessionCookie(page.context());
-    expect(await tryConnect({ Origin: origin })).toBe(401);
-    expect(await tryConnect({ Origin: 'http://evil.example', Cookie: cookie })).toBe(403);
-    expect(await tryConnect({ Origin: origin, Cookie: 'landfall_session=forged' })).toBe(401);
-    expect(await tryConnect({ Origin: origin, Cookie: cookie })).toBe('open');
+  test('a WebSocket without the credential, or from another origin, is refused', async () => {
+    const credential = await pageCredential(page);
+    expect(await tryConnect([APP_PROTOCOL], { origin })).toBe(401);
+    expect(await tryConnect(protocolsFor(credential), { origin: 'http://evil.example' })).toBe(403);
+    expect(await tryConnect(protocolsFor('forged'), { origin })).toBe(401);
+    expect(await tryConnect(protocolsFor(credential), { origin })).toBe('open');
   });
 
-  test('the token works once; pages need the cookie; the CSP header is sent', async () => {
-    const spent = await fetch(app.served.host.url, { redirect: 'manual' });
-    expect(spent.status).toBe(401);
-    const fresh = await fetch(app.served.host.issueUrl(), { redirect: 'manual' });
-    expect(fresh.status).toBe(302);
-    const cookie = (fresh.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const anonymous = await fetch(`http://127.0.0.1:${app.served.host.port}/`);
-    expect(anonymous.status).toBe(401);
-    const index = await fetch(`http://127.0.0.1:${app.served.host.port}/`, { headers: { cookie } });
+  test('the token works once; pages are public, calls are not; the CSP header is sent', async () => {
+    const spent = await openPage(ui.browser, app.served.host.url);
+    const banner = spent.page.getByTestId('error-banner');
+    await banner.waitFor();
+    expect(await banner.getAttribute('data-code')).toBe('unauthorized');
+    expect(await banner.textContent()).toMatch(/not signed in.*Open the URL `npm run serve` printed/s);
+    await spent.page.context().close();
+    const index = await fetch(`${origin}/`);
     expect(index.status).toBe(200);
+    expect(index.headers.get('set-cookie')).toBeNull();
     expect(index.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(index.headers.get('content-security-policy')).toContain(`ws://127.0.0.1:${app.served.host.port}`);
     for (const path of ['/assets/../../package.json', '/%2e%2e/%2e%2e/package.json', '/..%2f..%2fpackage.json']) {
-      expect(await rawGet(path, cookie)).toBe(404);
+      expect(await rawGet(path)).toBe(404);
     }
+  });
+
+  test('the credential stays with this origin: another local server sees none of it, and what it could steal opens nothing', async () => {
+    const credential = await pageCredential(page);
+    const other = await otherLocalServer();
+    const visit = await page.context().newPage();
+    try {
+      await visit.goto(other.url);
+      await visit.waitForFunction('document.title === "fetched" && document.getElementById("pixel").complete');
+      expect(await visit.evaluate(`localStorage.getItem(${JSON.stringify(CREDENTIAL_STORAGE_KEY)})`)).toBeNull();
+    } finally {
+      await visit.close();
+      await other.close();
+    }
+    expect(other.seen.map((r) => r.url).sort()).toEqual(expect.arrayContaining(['/', '/data', '/pixel.png']));
+    expect(other.seen.filter((r) => r.headers.cookie !== undefined)).toEqual([]);
+    expect(other.seen.filter((r) => JSON.stringify(r).includes(credential))).toEqual([]);
+    expect(await page.context().cookies()).toEqual([]);
+    // A non-browser client replays whatever the other server saw (nothing) or any cookie, with a forged Origin.
+    const stolen = other.seen.map((r) => r.headers.cookie ?? '').join('; ');
+    let held = 0;
+    const tries: [string[], Record<string, string>][] = [
+      [[APP_PROTOCOL], { origin, cookie: stolen || 'landfall_session=stolen' }],
+      [[APP_PROTOCOL], { origin, cookie: `landfall_session=${credential}` }],
+      [protocolsFor(credential), { origin: other.url.slice(0, -1) }],
+    ];
+    for (const [protocols, headers] of tries) if ((await tryConnect(protocols, headers)) !== 'open') held++;
+    console.log(`[hostile] stolen web credentials: ${tries.length} attempts / ${held} held`);
+    expect(held).toBe(tries.length);
   });
 
   test('first run: no provider, the sample replays to the recorded end state', async () => {
@@ -165,12 +216,17 @@ describe('the web host', () => {
     expect(errors).toEqual([]);
   });
 
-  test('a dropped connection comes back by itself and the window reloads what it missed', async () => {
+  test('a dropped connection comes back by itself and the window reloads what it missed; a reload stays signed in', async () => {
     const before = await page.locator('[data-testid=session-item]').count();
+    const reconnected = page.waitForEvent('websocket');
     app.served.host.dropSockets();
-    await page.waitForTimeout(1500);
+    const socket = await reconnected;
+    await socket.waitForEvent('framesent');
     await page.click('[data-testid=new-session]');
     await expect.poll(() => page.locator('[data-testid=session-item]').count()).toBe(before + 1);
+    await page.reload();
+    await page.locator('.recent li', { hasText: 'greeter-' }).waitFor(); // projects.list answered after the reload
+    expect(await page.getByTestId('error-banner').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

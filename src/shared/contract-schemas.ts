@@ -84,7 +84,7 @@ export const SettingsViewSchema = z.object({
 export const SettingsInputSchema = z.object({
   provider: ProviderIdSchema.nullable(),
   model: z.string().max(200),
-  baseURL: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+  baseURL: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2048)]),
   apiKey: z.string().max(500).nullable().optional(),
   /** "Reset to defaults": keep the current settings.json as settings.json.bak-<timestamp>, then start from the defaults. */
   reset: z.boolean().optional(),

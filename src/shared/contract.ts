@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Result } from './errors';
+import { IMPORT_PART_MAX_CHARS } from './limits';
 import type { CallName, EventName } from './contract-names';
 import { coreEventSchema } from './events';
 import type { CoreEventType, EventOf } from './events';
@@ -36,7 +37,8 @@ const empty = z.object({});
  */
 export const KeptFileSchema = z.object({
   path: z.string(),
-  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written', 'not_captured']),
+  /** `git_dir`: the agent wrote it inside a repository's own .git folder, which no snapshot holds — not put back. */
+  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written', 'git_dir', 'not_captured']),
 });
 export type KeptFile = z.infer<typeof KeptFileSchema>;
 
@@ -76,10 +78,30 @@ export const calls = {
   'sessions.delete': { input: sessionRef, output: z.object({ deleted: z.literal(true) }) },
   /** The whole session as one JSON document (the session core's export format). */
   'sessions.export': { input: sessionRef, output: z.object({ fileName: z.string(), json: z.string() }) },
+  /** Imports an export small enough for one call (≤ IMPORT_PART_MAX_CHARS); larger ones use the upload below. */
   'sessions.import': {
-    input: z.object({ projectId: id, json: z.string().min(2).max(50_000_000) }),
+    input: z.object({ projectId: id, json: z.string().min(2).max(IMPORT_PART_MAX_CHARS) }),
     output: SessionSchema,
   },
+  /**
+   * An import upload, for exports up to SESSION_IMPORT_MAX_CHARS (src/shared/limits.ts): begin with the whole
+   * length (a larger one is refused here, `too_large`, before any part is sent), send the text in order in parts
+   * of at most IMPORT_PART_MAX_CHARS (`offset` = characters sent before it), then end: the import itself, as
+   * `sessions.import` does it. Every piece fits one WebSocket frame, whatever the text holds.
+   */
+  'sessions.importBegin': {
+    input: z.object({ projectId: id, length: z.number().int().min(2) }),
+    output: z.object({ uploadId: id }),
+  },
+  'sessions.importPart': {
+    input: z.object({
+      uploadId: id,
+      offset: z.number().int().min(0),
+      text: z.string().min(1).max(IMPORT_PART_MAX_CHARS),
+    }),
+    output: z.object({ received: z.number().int() }),
+  },
+  'sessions.importEnd': { input: z.object({ uploadId: id }), output: SessionSchema },
   /** Sends a user message; resolves once the turn has started (progress arrives as events) or failed to start. */
   'chat.prompt': {
     input: z.object({ sessionId: id, text: z.string().min(1).max(200_000) }),
@@ -104,6 +126,8 @@ export const calls = {
       askId: id,
       answer: z.enum(['once', 'always', 'reject']),
       reason: z.string().max(10_000).optional(),
+      /** With `always` on a bash question whose offer is editable: the pattern the user wrote instead of the exact command. */
+      pattern: z.string().max(2_000).optional(),
     }),
     output: z.object({ answered: z.literal(true) }),
   },

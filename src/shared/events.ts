@@ -64,6 +64,12 @@ export const sessionSchema = z.object({
 
 const seq = z.number().int().positive();
 
+/**
+ * What a permission question is about: reading, changing, running a bash command, reaching outside the project,
+ * or writing into a repository's own `.git` folder (never covered by a rule or an "always" answer).
+ */
+export const permissionKind = z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir']);
+
 /** Every event the core pushes. `type` is the discriminator. */
 export const coreEventSchema = z.discriminatedUnion('type', [
   /** Streamed text of a text part (the part is stored when it ends). */
@@ -96,7 +102,13 @@ export const coreEventSchema = z.discriminatedUnion('type', [
     messageId: z.string(),
     partIds: z.array(z.string()),
   }),
-  /** A tool call waits for the user's answer; `preview` is the diff the call would write. */
+  /**
+   * A tool call waits for the user's answer; `preview` is the diff the call would write. `patterns` are the
+   * exact paths or the exact command asked about. `always` says what "always" would allow for the rest of the
+   * session (`exact`: these very commands or paths; `editable`: the user may send a bash pattern instead), or
+   * null when "always" is not offered (`git_dir`: a write into a repository's own .git folder). `reasons` say why
+   * the rules could not allow it (e.g. "command substitution").
+   */
   z.object({
     type: z.literal('permission.asked'),
     seq,
@@ -104,12 +116,17 @@ export const coreEventSchema = z.discriminatedUnion('type', [
     sessionId: z.string(),
     partId: z.string().optional(),
     tool: z.string(),
-    permission: z.enum(['read', 'edit', 'bash', 'external_directory']),
+    permission: permissionKind,
     patterns: z.array(z.string()),
     title: z.string(),
     preview: z.array(fileChange).optional(),
+    always: z
+      .object({ exact: z.array(z.string()), editable: z.boolean(), note: z.string() })
+      .nullable()
+      .optional(),
+    reasons: z.array(z.string()).optional(),
   }),
-  /** The answer to a permission question. */
+  /** The answer to a permission question; `granted` is what an "always" answer saved (exact values or `pattern …`). */
   z.object({
     type: z.literal('permission.answered'),
     seq,
@@ -117,6 +134,7 @@ export const coreEventSchema = z.discriminatedUnion('type', [
     sessionId: z.string(),
     answer: z.enum(['once', 'always', 'reject']),
     reason: z.string().optional(),
+    granted: z.array(z.string()).optional(),
   }),
   /** A snapshot (tree hash) was taken at a step boundary. */
   z.object({

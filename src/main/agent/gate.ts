@@ -1,58 +1,107 @@
 /**
  * The permission gate: what tools call as `ctx.ask` (tools/types.ts PermissionAsk). It judges a request against
- * the configured rules and this session's "always" grants (permission.ts); a request that needs the user becomes
- * a `permission.asked` event (with the preview diff) and waits for `answer()`. Answers: once, always (saved as a
- * grant for the rest of the session), reject (with an optional reason the model reads). A stop rejects every
- * question still waiting.
+ * the rules in force at this very call (read from settings.json on every ask, settings-live.ts) and this
+ * session's "always" grants (permission.ts); a request that needs the user becomes a `permission.asked` event
+ * (with the preview diff, what "always" would allow, and why it was asked) and waits for `answer()`. Answers:
+ * once, always (saved as a grant for the rest of the session, always.ts), reject (with an optional reason the
+ * model reads). A stop rejects every question still waiting.
+ *
+ * Bash lines are parsed first (bash-command.ts); a line that reaches into a `.git` folder is asked as `git_dir`
+ * (no rule or grant covers it, no "always"), and a line naming a file the model may not see is asked with that
+ * reason. While settings.json is broken, every request that is not denied is asked, and the prompt says so.
  */
-import type { PermissionAnswer, PermissionAsk, PermissionRequest } from '../tools/types';
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import type { PermissionAnswer, PermissionAsk, PermissionRequest, RevealGuard } from '../tools/types';
 import type { SessionStore } from '../session/store';
 import { newId } from '../session/ids';
-import { evaluatePermission, grantFor } from './permission';
-import type { PermissionGrant, PermissionRule } from './permission';
+import { alwaysOffer, grantFromAnswer, grantText } from './always';
+import { analyseBash } from './bash-command';
+import type { BashAnalysis } from './bash-command';
+import { bashFacts } from './bash-facts';
+import { decidePermission } from './permission';
+import type { PermissionGrant, PermissionVerdict } from './permission';
+import { revealGuard } from './reveal-policy';
 import type { PermissionReply } from './service-types';
+import type { RulesInForce } from './settings-live';
 
 interface Waiting {
   sessionId: string;
   request: PermissionRequest;
+  bash?: BashAnalysis;
   resolve: (a: PermissionAnswer) => void;
 }
 
-/** One gate per service: rules from settings (read on every ask), grants and waiting questions per session. */
+/** A request after the gate looked at it: possibly turned into `git_dir`, with its verdict and bash analysis. */
+interface Judged {
+  request: PermissionRequest;
+  verdict: PermissionVerdict;
+  bash?: BashAnalysis;
+}
+
+/** One gate per service: rules read on every ask, grants and waiting questions per session. */
 export class PermissionGate {
   private readonly grants = new Map<string, PermissionGrant[]>();
   private readonly waiting = new Map<string, Waiting>();
   private readonly unattended = new Set<string>();
 
-  /** `rules()` is read on every request, so saved settings apply at once. */
+  /** `rules()` is called on every request, so rules edited in settings.json apply at the next tool call. */
   constructor(
     private readonly store: SessionStore,
-    private readonly rules: () => PermissionRule[],
+    private readonly rules: () => RulesInForce | Promise<RulesInForce>,
   ) {}
 
   /** The `ask` function for one session's tool context; `partId` ties the question to the tool part. */
-  askFor(sessionId: string, partId?: string): PermissionAsk {
-    return (request) => this.ask(sessionId, request, partId);
+  askFor(sessionId: string, partId?: string, root?: string): PermissionAsk {
+    return (request) => this.ask(sessionId, request, partId, root);
   }
 
-  private ask(sessionId: string, request: PermissionRequest, partId?: string): Promise<PermissionAnswer> {
-    const action = evaluatePermission(this.rules(), this.grants.get(sessionId) ?? [], request);
-    if (action === 'allow') return Promise.resolve({ allow: true });
-    if (action === 'deny') {
-      return Promise.resolve({
-        allow: false,
-        reason: `A configured rule denies ${request.permission} for ${request.patterns.join(', ') || request.tool}.`,
-      });
+  /** Which files the model may not see, by the read rules in force now and this session's grants. */
+  async guardFor(sessionId: string): Promise<RevealGuard> {
+    const inForce = await this.rules();
+    return revealGuard(inForce.rules, this.grants.get(sessionId) ?? []);
+  }
+
+  private async judge(sessionId: string, request: PermissionRequest, root?: string): Promise<Judged> {
+    const inForce = await this.rules();
+    const grants = this.grants.get(sessionId) ?? [];
+    const broken = inForce.broken ? [inForce.broken] : [];
+    if (request.permission !== 'bash')
+      return { request, verdict: withBroken(decidePermission(inForce.rules, grants, request), broken) };
+    const bash = await analyseBash(request.patterns.join('\n'));
+    const facts = await bashFacts(bash, root, revealGuard(inForce.rules, grants));
+    if (facts.gitDir.length > 0) {
+      const denied = decidePermission(inForce.rules, [], request, bash);
+      const asGit: PermissionRequest = { ...request, permission: 'git_dir' };
+      const verdict: PermissionVerdict =
+        denied.action === 'deny' ? denied : decidePermission(inForce.rules, [], asGit, undefined, facts.gitDir);
+      return { request: asGit, verdict, bash };
     }
-    if (this.unattended.has(sessionId)) {
-      return Promise.resolve({
+    const verdict = decidePermission(inForce.rules, grants, request, bash, facts.withheld);
+    return { request, verdict: withBroken(verdict, broken), bash };
+  }
+
+  private async ask(
+    sessionId: string,
+    asked: PermissionRequest,
+    partId?: string,
+    root?: string,
+  ): Promise<PermissionAnswer> {
+    const { request, verdict, bash } = await this.judge(sessionId, asked, root);
+    if (verdict.action === 'allow') return { allow: true };
+    if (verdict.action === 'deny')
+      return {
+        allow: false,
+        reason: `A configured rule denies ${request.permission} for ${request.patterns.join(', ') || request.tool}${verdict.reasons.length ? ` (${verdict.reasons.join('; ')})` : ''}.`,
+      };
+    if (this.unattended.has(sessionId))
+      return {
         allow: false,
         reason: `Nobody is there to answer (unattended run): ${request.title} needs the user's permission.`,
-      });
-    }
+      };
     const requestId = newId('per');
     return new Promise((resolve) => {
-      this.waiting.set(requestId, { sessionId, request, resolve });
+      this.waiting.set(requestId, { sessionId, request, ...(bash ? { bash } : {}), resolve });
       this.store.logPermission({
         type: 'permission.asked',
         requestId,
@@ -63,6 +112,8 @@ export class PermissionGate {
         patterns: request.patterns,
         title: request.title,
         preview: request.preview,
+        always: alwaysOffer(request, bash),
+        reasons: verdict.reasons,
       });
     });
   }
@@ -74,22 +125,35 @@ export class PermissionGate {
       .map(([requestId, w]) => ({ requestId, sessionId: w.sessionId, request: w.request }));
   }
 
-  /** Answer a waiting question. Returns false when no such question waits (answered already, or stopped). */
-  answer(requestId: string, reply: PermissionReply): boolean {
+  /**
+   * Answer a waiting question. Errors `invalid_input`: no such question waits (answered already, or stopped), or
+   * an "always" with a pattern that is not allowed for it (always.ts) — the question then stays open.
+   */
+  answer(requestId: string, reply: PermissionReply): Result<void> {
     const w = this.waiting.get(requestId);
-    if (!w) return false;
-    this.waiting.delete(requestId);
+    if (!w)
+      return fail(
+        'invalid_input',
+        `No permission question ${requestId} is waiting.`,
+        'It was answered already or the turn was stopped.',
+      );
+    let granted: string[] | undefined;
     if (reply.answer === 'always') {
+      const grant = grantFromAnswer(w.request, w.bash, reply.pattern);
+      if (!grant.ok) return grant;
       const list = this.grants.get(w.sessionId) ?? [];
-      list.push(grantFor(w.request));
+      list.push(grant.value);
       this.grants.set(w.sessionId, list);
+      granted = grantText(grant.value);
     }
+    this.waiting.delete(requestId);
     this.store.logPermission({
       type: 'permission.answered',
       requestId,
       sessionId: w.sessionId,
       answer: reply.answer,
       reason: reply.reason,
+      ...(granted ? { granted } : {}),
     });
     if (reply.answer === 'reject') {
       // the tools phrase the refusal ("The user said: …"); the reason is passed on as the user wrote it
@@ -97,7 +161,7 @@ export class PermissionGate {
     } else {
       w.resolve({ allow: true });
     }
-    return true;
+    return ok(undefined);
   }
 
   /** Reject every question of a session (stop). */
@@ -118,4 +182,10 @@ export class PermissionGate {
   forget(sessionId: string): void {
     this.grants.delete(sessionId);
   }
+}
+
+/** While settings.json is broken, nothing is allowed without the user: `allow` becomes `ask`, with the reason. */
+function withBroken(verdict: PermissionVerdict, broken: string[]): PermissionVerdict {
+  if (broken.length === 0 || verdict.action !== 'allow') return verdict;
+  return { action: 'ask', reasons: [...verdict.reasons, ...broken] };
 }

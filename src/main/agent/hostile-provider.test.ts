@@ -52,8 +52,13 @@ const finish: LanguageModelV3StreamPart = {
 
 async function stoppedWithin(x: Harness, session: string, m: LanguageModelV3, ms: number): Promise<void> {
   const t0 = Date.now();
-  setTimeout(() => x.svc.stop(session), 150);
+  // Stop once the turn runs (an event, not a clock: on a busy machine the turn may start later than any delay).
+  const off = x.svc.on((e) => {
+    if (e.type === 'session.state' && e.sessionId === session && e.state === 'busy')
+      setTimeout(() => x.svc.stop(session), 50);
+  });
   const r = await x.svc.runWithModel(session, m, 'go');
+  off();
   expect(Date.now() - t0).toBeLessThan(ms);
   expect(r.ok && r.value.finishReason).toBe('aborted');
   expect(x.svc.isBusy(session)).toBe(false);

@@ -105,8 +105,16 @@ describe('agent loop', () => {
   it('refuses a second turn while one runs (busy)', async () => {
     h = await harness();
     const s = h.newSession();
+    const busy = new Promise<void>((resolve) => {
+      const off = h?.svc.on((e) => {
+        if (e.type === 'session.state' && e.sessionId === s && e.state === 'busy') {
+          off?.();
+          resolve();
+        }
+      });
+    });
     const first = h.svc.runWithModel(s, untilAborted(), 'one');
-    await new Promise((r) => setTimeout(r, 50));
+    await busy; // the turn runs (an event, not a clock)
     const second = await h.svc.runWithModel(s, scripted([[]]), 'two');
     expect(!second.ok && second.error.code).toBe('busy');
     h.svc.stop(s);

@@ -7,24 +7,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../shared/events';
-import { evaluatePermission, grantFor, patternMatches } from './permission';
-import type { PermissionRule } from './permission';
+import { bashPatternMatches, decidePermission } from './permission';
+import type { PermissionGrant, PermissionRule } from './permission';
+import type { PermissionRequest } from '../tools/types';
 import { harness, scripted } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 
 const editReq = (p: string) => ({ tool: 'write', permission: 'edit' as const, patterns: [p], title: `write ${p}` });
 
-describe('evaluatePermission', () => {
-  it('defaults: read and edit allowed, bash and outside paths asked', () => {
-    expect(evaluatePermission([], [], editReq('a.ts'))).toBe('allow');
-    expect(evaluatePermission([], [], { tool: 'bash', permission: 'bash', patterns: ['ls'], title: 'ls' })).toBe('ask');
+const decide = (rules: PermissionRule[], grants: PermissionGrant[], req: PermissionRequest) =>
+  decidePermission(rules, grants, req).action;
+
+describe('decidePermission on paths', () => {
+  it('defaults: read and edit allowed, outside paths asked', () => {
+    expect(decide([], [], editReq('a.ts'))).toBe('allow');
     expect(
-      evaluatePermission([], [], {
-        tool: 'read',
-        permission: 'external_directory',
-        patterns: ['/etc/passwd'],
-        title: 'x',
-      }),
+      decide([], [], { tool: 'read', permission: 'external_directory', patterns: ['/etc/passwd'], title: 'x' }),
     ).toBe('ask');
   });
 
@@ -33,32 +31,34 @@ describe('evaluatePermission', () => {
       { permission: 'edit', pattern: '**', action: 'ask' },
       { permission: 'edit', pattern: 'src/**', action: 'allow' },
     ];
-    expect(evaluatePermission(rules, [], editReq('src/a.ts'))).toBe('allow');
-    expect(evaluatePermission(rules, [], editReq('README.md'))).toBe('ask');
+    expect(decide(rules, [], editReq('src/a.ts'))).toBe('allow');
+    expect(decide(rules, [], editReq('README.md'))).toBe('ask');
     expect(
-      evaluatePermission(
-        [{ permission: 'edit', pattern: '**/.env*', action: 'deny' }],
-        [],
-        editReq('config/.env.local'),
-      ),
+      decide([{ permission: 'edit', pattern: '**/.env*', action: 'deny' }], [], editReq('config/.env.local')),
     ).toBe('deny');
   });
 
   it('a configured deny beats a saved always grant; the strictest pattern wins', () => {
     const rules: PermissionRule[] = [{ permission: 'edit', pattern: 'secrets/**', action: 'deny' }];
-    const grants = [grantFor(editReq('secrets/key.pem'))];
-    expect(evaluatePermission(rules, grants, editReq('secrets/key.pem'))).toBe('deny');
-    expect(evaluatePermission(rules, [], { ...editReq('a.ts'), patterns: ['a.ts', 'secrets/x'] })).toBe('deny');
+    const grants: PermissionGrant[] = [{ kind: 'exact', permission: 'edit', values: ['secrets/key.pem'] }];
+    expect(decide(rules, grants, editReq('secrets/key.pem'))).toBe('deny');
+    expect(decide(rules, [], { ...editReq('a.ts'), patterns: ['a.ts', 'secrets/x'] })).toBe('deny');
   });
 
-  it('bash patterns are command prefixes on word boundaries', () => {
-    expect(patternMatches('bash', 'npm test', 'npm test -- --run')).toBe(true);
-    expect(patternMatches('bash', 'npm test', 'npm testing')).toBe(false);
-    expect(patternMatches('bash', 'git *', 'git status')).toBe(true);
-    expect(patternMatches('bash', 'git *', 'gitk')).toBe(false);
-    expect(grantFor({ tool: 'bash', permission: 'bash', patterns: ['npm test -- a'], title: '' }).patterns).toEqual([
-      'npm test*',
-    ]);
+  it('an exact path grant is compared as text, never as a glob', () => {
+    const rules: PermissionRule[] = [{ permission: 'edit', pattern: '**', action: 'ask' }];
+    const grants: PermissionGrant[] = [{ kind: 'exact', permission: 'edit', values: ['src/[id].tsx'] }];
+    expect(decide(rules, grants, editReq('src/[id].tsx'))).toBe('allow');
+    expect(decide(rules, grants, editReq('src/i.tsx'))).toBe('ask');
+  });
+
+  it('bash patterns are the first words of a command', () => {
+    expect(bashPatternMatches('npm test', ['npm', 'test', '--', '--run'])).toBe(true);
+    expect(bashPatternMatches('npm test', ['npm', 'testing'])).toBe(false);
+    expect(bashPatternMatches('git *', ['git', 'status'])).toBe(true);
+    expect(bashPatternMatches('git *', ['gitk'])).toBe(false);
+    expect(bashPatternMatches('git status*', ['git', 'status-evil'])).toBe(false);
+    expect(bashPatternMatches('*', ['anything'])).toBe(true);
   });
 });
 

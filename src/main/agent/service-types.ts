@@ -7,6 +7,7 @@ import type { PermissionRule } from './permission';
 import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
 import type { LspSettings } from '../lsp/servers';
+import type { KeyLookup } from './providers/keys';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
 export interface ServiceOptions {
@@ -88,7 +89,8 @@ export interface ReplayReport {
   seed?: { written: string[]; unchanged: string[]; backedUp: string[]; backupDir?: string };
 }
 
-export type PermissionReply = { answer: 'once' | 'always' | 'reject'; reason?: string };
+/** An answer to a permission question; `pattern` replaces the exact command of an editable "always" (always.ts). */
+export type PermissionReply = { answer: 'once' | 'always' | 'reject'; reason?: string; pattern?: string };
 
 export interface RevertOptions {
   /** Overwrite files the user changed after the agent's step. */
@@ -116,6 +118,12 @@ export interface RevertResult {
   conflicts: RevertConflict[];
   diff: string;
   session: Session;
+  /**
+   * What moving back could NOT put back: files the agent wrote inside a repository's own `.git` folder (no
+   * snapshot holds them; git-dir-history.ts), or `.git (bash: …)` for a command that wrote there. Set by revert
+   * and undo (also with preview); empty when there are none.
+   */
+  unrestorable?: string[];
 }
 
 export interface UndoResult extends RevertResult {
@@ -146,6 +154,11 @@ export interface ServiceExtras {
   diagnostics?: (project: Project) => DiagnosticsHook | undefined;
   tools?: ToolDefinition[];
   retry?: RetryPolicy;
+  /**
+   * Finds a provider's API key when a model is created (providers/keys.ts); default: the variable the provider's
+   * `apiKeyEnv` names. The app passes its secret store first. The key goes to the provider client only.
+   */
+  keyFor?: KeyLookup;
   /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }

@@ -34,11 +34,16 @@ import { runTurn } from './loop';
 import { openProjectRuntime } from './project';
 import type { ProjectRuntime } from './project';
 import { createModel, findProvider } from './providers';
+import { environmentKey } from './providers/keys';
+import type { KeyLookup } from './providers/keys';
+import { registerSecretSource } from '../proc/child-env';
 import { replayCorpusSession } from './replay/run';
 import type { ReplayHooks } from './replay/run';
 import { exportSession, importSession } from './session-io';
 import type { SessionExport } from './session-io';
 import { loadSettings, saveSettings, DEFAULT_SETTINGS } from './settings';
+import { LiveSettings } from './settings-live';
+import { unrestorableGitWrites } from './git-dir-history';
 import { testConnection } from './test-connection';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
 import type {
@@ -72,15 +77,26 @@ export class AgentService {
   private readonly observed = new ObservedVersions();
   private readonly gate: PermissionGate;
   private readonly tools: ToolDefinition[];
+  /** settings.json followed on disk: hand edits apply at the next tool call (settings-live.ts). */
+  private readonly live: LiveSettings;
+  private readonly keyFor: KeyLookup;
+  /** Removes this service's key-variable names from the child-environment scrub (proc/child-env.ts). */
+  private readonly forgetSecretNames: () => void;
   readonly store: SessionStore;
 
   private constructor(
     readonly options: ServiceOptions & ServiceExtras,
-    private settings: Settings,
+    settings: Settings,
   ) {
     this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
-    this.gate = new PermissionGate(this.store, () => this.settings.permissions);
+    this.live = new LiveSettings(AgentService.settingsFile(options), settings);
+    this.gate = new PermissionGate(this.store, () => this.live.rules());
     this.tools = options.tools ?? defaultTools();
+    this.keyFor = options.keyFor ?? environmentKey();
+    // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
+    this.forgetSecretNames = registerSecretSource(() => ({
+      names: this.live.current().providers.map((p) => p.apiKeyEnv),
+    }));
   }
 
   /**
@@ -324,9 +340,10 @@ export class AgentService {
 
   /** Send the user's message and run a turn with the configured provider. Errors: `busy`, `invalid_input`, `unauthorized`. */
   async prompt(sessionId: string, text: string, options: PromptOptions = {}): Promise<Result<TurnResult>> {
-    const provider = findProvider(this.settings, options.provider);
+    await this.live.refresh();
+    const provider = findProvider(this.live.current(), options.provider);
     if (!provider.ok) return provider;
-    const model = createModel(provider.value, options.model);
+    const model = createModel(provider.value, this.keyFor(provider.value), options.model);
     if (!model.ok) return model;
     return this.runWithModel(sessionId, model.value, text, options.maxSteps);
   }
@@ -357,15 +374,12 @@ export class AgentService {
     return this.running.has(sessionId);
   }
 
-  /** Answer a permission question. Error `invalid_input` when it is not waiting (answered or stopped). */
+  /**
+   * Answer a permission question. Error `invalid_input` when it is not waiting (answered or stopped), or when an
+   * "always" carries a pattern that is not allowed for it (agent/always.ts; the question stays open).
+   */
   answerPermission(requestId: string, reply: PermissionReply): Result<void> {
-    return this.gate.answer(requestId, reply)
-      ? ok(undefined)
-      : fail(
-          'invalid_input',
-          `No permission question ${requestId} is waiting.`,
-          'It was answered already or the turn was stopped.',
-        );
+    return this.gate.answer(requestId, reply);
   }
 
   /** Questions waiting for an answer (for a UI that reconnects). */
@@ -410,9 +424,19 @@ export class AgentService {
     partId?: string,
     options: RevertOptions = {},
   ): Promise<Result<RevertResult>> {
-    return this.withHistory(sessionId, (d) =>
-      history.revertTo(d, sessionId, partId === undefined ? { messageId } : { messageId, partId }, options),
-    );
+    const boundary = partId === undefined ? { messageId } : { messageId, partId };
+    const r = await this.withHistory(sessionId, (d) => history.revertTo(d, sessionId, boundary, options));
+    return this.sayUnrestorable(sessionId, r, boundary);
+  }
+
+  /** Adds `unrestorable` (git-dir-history.ts) to a revert or undo result: what moving back to `boundary` left. */
+  private async sayUnrestorable<T extends RevertResult>(
+    sessionId: string,
+    r: Result<T>,
+    boundary: { messageId: string; partId?: string } | undefined = r.ok ? r.value.session.revert : undefined,
+  ): Promise<Result<T>> {
+    if (!r.ok) return r;
+    return ok({ ...r.value, unrestorable: await unrestorableGitWrites(this.store.messages(sessionId), boundary) });
   }
 
   /** Clear the revert boundary, putting back the files it covered. See session/revert.ts for errors and conflicts. */
@@ -422,7 +446,10 @@ export class AgentService {
 
   /** Revert to the last user message before the boundary and give back its text. See session/revert.ts. */
   async undo(sessionId: string, options: RevertOptions = {}): Promise<Result<UndoResult>> {
-    return this.withHistory(sessionId, (d) => history.undo(d, sessionId, options));
+    return this.sayUnrestorable(
+      sessionId,
+      await this.withHistory(sessionId, (d) => history.undo(d, sessionId, options)),
+    );
   }
 
   /** Move the boundary forward one turn (unrevert at the last). See session/revert.ts. */
@@ -443,20 +470,21 @@ export class AgentService {
 
   // ---- settings ----
 
+  /** The settings in force: as last read from settings.json (re-read at every tool call when it changed). */
   getSettings(): Settings {
-    return structuredClone(this.settings);
+    return structuredClone(this.live.current());
   }
 
   /** Validate and save settings. Error `invalid_input` (nothing saved). */
   async saveSettings(settings: unknown): Promise<Result<Settings>> {
     const saved = await saveSettings(AgentService.settingsFile(this.options), settings);
-    if (saved.ok) this.settings = saved.value;
+    if (saved.ok) this.live.saved(saved.value);
     return saved;
   }
 
   /** Try a provider with a one-word request. Errors: `unauthorized`, `provider_error`, `context_length`. */
   testConnection(provider: ProviderSettings): Promise<Result<{ text: string; ms: number }>> {
-    return testConnection(provider);
+    return testConnection(provider, this.keyFor(provider));
   }
 
   /** The built-in default settings (providers presets). */
@@ -471,5 +499,6 @@ export class AgentService {
     for (const r of this.runtimes.values()) await (await r).close();
     this.runtimes.clear();
     this.store.close();
+    this.forgetSecretNames();
   }
 }

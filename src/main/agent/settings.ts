@@ -26,7 +26,7 @@ const providerSchema = z.object({
 });
 
 const ruleSchema = z.object({
-  permission: z.enum(['read', 'edit', 'bash', 'external_directory', '*']),
+  permission: z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir', '*']),
   tool: z.string().optional(),
   pattern: z.string().min(1),
   action: z.enum(['allow', 'ask', 'deny']),

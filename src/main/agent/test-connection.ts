@@ -8,12 +8,15 @@ import { createModel } from './providers';
 import { classifyProviderError } from './retry';
 import type { ProviderSettings } from './service-types';
 
-/** Ask the provider for one word. Errors: `unauthorized` (no key), `provider_error`, `context_length`. */
+/**
+ * Ask the provider for one word, with `apiKey` handed to the provider client (see providers/keys.ts for where a key
+ * comes from). Errors: `unauthorized` (a hosted provider without a key), `provider_error`, `context_length`.
+ */
 export async function testConnection(
   provider: ProviderSettings,
-  env: NodeJS.ProcessEnv = process.env,
+  apiKey: string | undefined,
 ): Promise<Result<{ text: string; ms: number }>> {
-  const model = createModel(provider, undefined, env);
+  const model = createModel(provider, apiKey);
   if (!model.ok) return model;
   const t0 = Date.now();
   try {

@@ -7,10 +7,15 @@
  *   model is told to send it again smaller (B23: cut-off arguments are never "repaired" and written);
  * - input that did not parse or fit the tool's schema: `invalid_input`;
  * - a path argument outside the project asks `external_directory` first; the read-only tools (read, list, glob,
- *   grep) are judged against `read` rules (default allow, so no question unless a rule says ask or deny).
+ *   grep) are judged against `read` rules by the path as given AND its real path (a symlink alias of a denied
+ *   file is denied; default allow, so no question unless a rule says ask or deny);
+ * - every tool gets the read policy in force (`ctx.reveal`, reveal-policy.ts): grep, glob and list leave out the
+ *   files a read rule withholds and say how many, file tools refuse them, apply_patch refuses to touch them.
+ * Rules are those of settings.json at this very call (settings-live.ts).
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
  */
 import path from 'node:path';
+import { relForms } from './reveal-policy';
 import type { ModelToolCall } from './stream-step';
 import type { SessionStore } from '../session/store';
 import { newId } from '../session/ids';
@@ -85,8 +90,11 @@ function outsideRoot(root: string, input: unknown): string | undefined {
   return rel.startsWith('..') || path.isAbsolute(rel) ? abs : undefined;
 }
 
-/** The permission question a call needs before it runs (outside the project; reads), or undefined. */
-function preAsk(root: string, tool: string, input: unknown): PermissionRequest | undefined {
+/**
+ * The permission question a call needs before it runs (outside the project; reads — by the path as given and by
+ * its real path, so a symlink alias is judged as what it leads to), or undefined.
+ */
+async function preAsk(root: string, tool: string, input: unknown): Promise<PermissionRequest | undefined> {
   const outside = outsideRoot(root, input);
   if (outside)
     return {
@@ -96,12 +104,10 @@ function preAsk(root: string, tool: string, input: unknown): PermissionRequest |
       title: `${tool} outside the project: ${outside}`,
     };
   if (!READ_TOOLS.has(tool)) return undefined;
-  const rel =
-    path
-      .relative(root, path.resolve(root, pathArg(input) ?? '.'))
-      .split(path.sep)
-      .join('/') || '.';
-  return { tool, permission: 'read', patterns: [rel], title: `${tool} ${rel}` };
+  const given = pathArg(input) ?? '.';
+  const forms = await relForms(root, given);
+  const patterns = forms.length === 0 ? ['.'] : forms;
+  return { tool, permission: 'read', patterns, title: `${tool} ${patterns[0]}` };
 }
 
 /** Resolves 'aborted' when the signal fires; `dispose()` removes the listener (one per tool call otherwise leaks). */
@@ -156,8 +162,8 @@ async function runOne(
       aborted: false,
     };
   }
-  const ask = input.gate.askFor(input.ctx.sessionId, part.id);
-  const question = preAsk(input.ctx.root, call.toolName, parsed.data);
+  const ask = input.gate.askFor(input.ctx.sessionId, part.id, input.ctx.root);
+  const question = await preAsk(input.ctx.root, call.toolName, parsed.data);
   if (question) {
     const answer = await ask(question);
     if (!answer.allow) {
@@ -178,7 +184,8 @@ async function runOne(
     }
   }
   const running = finish({ ...part, state: 'running', input: parsed.data });
-  const exec = def.execute(parsed.data, { ...input.ctx, ask, signal: input.signal });
+  const reveal = await input.gate.guardFor(input.ctx.sessionId);
+  const exec = def.execute(parsed.data, { ...input.ctx, ask, reveal, signal: input.signal });
   const aborted = abortPromise(input.signal);
   const raced = await Promise.race([exec, aborted.promise]).finally(aborted.dispose);
   if (raced === 'aborted') {

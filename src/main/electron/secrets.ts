@@ -2,7 +2,8 @@
  * API keys kept with Electron's safeStorage (DESIGN §8: never in plain files). Keys are encrypted by the OS secret
  * store (Keychain, DPAPI, libsecret/kwallet) into `keys.json` in the user-data folder. Where the OS offers no real
  * store (Linux `basic_text`), nothing is written: the key lives in memory for this run and the settings screen
- * warns, so a key is never left on disk in a form anyone can read.
+ * warns, so a key is never left on disk in a form anyone can read. A key read here goes to the provider client only
+ * (host/services-settings.ts `hostKeyLookup`), never into process.env, so no child process inherits it.
  */
 import { safeStorage } from 'electron';
 import { readFileSync } from 'node:fs';

@@ -3,8 +3,9 @@
  * services the desktop app uses, and serves them on 127.0.0.1 (web.ts), printing the one-time URL.
  *
  * Options: `--port N` (default: a random free port), `--data DIR` (default `$LANDFALL_DATA_DIR` or
- * `~/.landfall`), `--no-build` (serve what is in out/renderer). Keys come from the environment here: a browser
- * has no OS secret store to lend us.
+ * `~/.landfall`), `--no-build` (serve what is in out/renderer). Keys: a browser has no OS secret store to lend us,
+ * so each provider's key is the variable its `apiKeyEnv` names in this environment (or one typed in the page, kept
+ * in memory until the host stops).
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -85,7 +86,9 @@ async function main(): Promise<void> {
     ...(port ? { port } : {}),
     build: !values['no-build'],
   });
-  console.log(`Landfall is serving on 127.0.0.1 only. Open this URL (it works once):\n\n  ${served.host.url}\n`);
+  console.log(
+    `Landfall is serving on 127.0.0.1 only. Open this URL (its token works once; the browser then stays signed in until the host stops):\n\n  ${served.host.url}\n`,
+  );
   console.log(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
   const stop = (): void => {
     void served.close().then(() => process.exit(0));

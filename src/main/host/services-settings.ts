@@ -1,8 +1,9 @@
 /**
- * Settings between the screen and the core: the core keeps providers in settings.json with keys named by an
- * environment variable (never stored there); the screen shows one provider choice, model, base URL and whether a
- * key is stored. A key typed in the app goes to the platform's SecretStore and is handed to the core through a
- * process environment variable `LANDFALL_KEY_<ID>` that the provider entry names.
+ * Settings between the screen and the core: the core keeps providers in settings.json, each naming the environment
+ * variable that may hold its key (`apiKeyEnv`; keys are never stored there); the screen shows one provider choice,
+ * model, base URL and whether a key is found. A key typed in the app goes to the platform's SecretStore (keyed by
+ * provider id) and from there straight to the provider client when a model is made (`hostKeyLookup`): it is never
+ * put in process.env, so no child process can inherit it.
  */
 import { existsSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
@@ -14,23 +15,26 @@ import type { Result } from '../../shared/errors';
 import { AgentService } from '../agent/service';
 import type { ProviderSettings, Settings } from '../agent/service-types';
 import { testConnection } from '../agent/test-connection';
+import { environmentKey } from '../agent/providers/keys';
+import type { KeyLookup } from '../agent/providers/keys';
 import type { SecretStore } from './services';
 import { backupSettingsFile, readSettingsFile } from './services-settings-file';
 import type { SettingsFileState } from './services-settings-file';
 
 const KNOWN: ProviderId[] = ['ollama', 'lmstudio', 'anthropic', 'openai'];
 
-/** The environment variable that carries an app-stored key for provider `id`. */
-export function keyVariable(id: string): string {
-  return `LANDFALL_KEY_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+/**
+ * How the app finds a provider's key: the key stored in the app for that provider id (SecretStore) first, else the
+ * variable the provider's `apiKeyEnv` names, read from the environment now — per provider, as the command line does.
+ */
+export function hostKeyLookup(secrets: SecretStore): KeyLookup {
+  const fromEnvironment = environmentKey();
+  return (provider) => secrets.get(provider.id) ?? fromEnvironment(provider);
 }
 
-/** Puts every stored key into the process environment, where the core's providers read keys. */
-export function exportStoredKeys(svc: AgentService, secrets: SecretStore): void {
-  for (const p of svc.getSettings().providers) {
-    const key = secrets.get(p.id);
-    if (key) process.env[keyVariable(p.id)] = key;
-  }
+/** True for the `LANDFALL_KEY_<ID>` names older versions wrote into settings.json as a provider's apiKeyEnv. */
+function legacyKeyVariable(name: string | undefined): boolean {
+  return name !== undefined && name.startsWith('LANDFALL_KEY_');
 }
 
 /** True when no settings file exists yet: the first-run screen shows. */
@@ -70,12 +74,11 @@ export function settingsView(
       : KNOWN.includes(current.id as ProviderId)
         ? (current.id as ProviderId)
         : 'custom';
-  const envKey = current?.apiKeyEnv ? process.env[current.apiKeyEnv] : undefined;
   return {
     provider: choice,
     model: current?.model ?? '',
     baseURL: current?.baseURL ?? '',
-    hasKey: current ? secrets.get(current.id) !== undefined || !!envKey : false,
+    hasKey: current ? hostKeyLookup(secrets)(current) !== undefined : false,
     keyStorage: secrets.kind(),
   };
 }
@@ -111,9 +114,9 @@ function providerFrom(
       'An OpenAI-compatible server needs a base URL.',
       'Type the server URL, e.g. http://127.0.0.1:8080/v1.',
     );
-  const apiKeyEnv =
-    existing?.apiKeyEnv && !existing.apiKeyEnv.startsWith('LANDFALL_KEY_') ? existing.apiKeyEnv : undefined;
-  return ok({ id, kind, model, ...(baseURL ? { baseURL } : {}), apiKeyEnv: apiKeyEnv ?? keyVariable(id) });
+  const preset = AgentService.defaultSettings().providers.find((p) => p.id === id)?.apiKeyEnv;
+  const apiKeyEnv = existing && !legacyKeyVariable(existing.apiKeyEnv) ? existing.apiKeyEnv : preset;
+  return ok({ id, kind, model, ...(baseURL ? { baseURL } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) });
 }
 
 /**
@@ -171,20 +174,17 @@ export async function saveSettingsInput(
   const settings = state.settings ?? svc.getSettings();
   const provider = providerFrom(settings, { ...input, provider: input.provider });
   if (!provider.ok) return provider;
-  if (input.apiKey !== undefined) {
-    await secrets.set(provider.value.id, input.apiKey);
-    if (input.apiKey === null) delete process.env[keyVariable(provider.value.id)];
-    else provider.value.apiKeyEnv = keyVariable(provider.value.id);
-  }
-  const key = secrets.get(provider.value.id);
-  if (key) process.env[keyVariable(provider.value.id)] = key;
+  if (input.apiKey !== undefined) await secrets.set(provider.value.id, input.apiKey);
   const providers = [...settings.providers.filter((p) => p.id !== provider.value.id), provider.value];
   const saved = await svc.saveSettings({ ...settings, defaultProvider: provider.value.id, providers });
   if (!saved.ok) return saved;
   return ok(withBackup(settingsView(svc, secrets, dataDir)));
 }
 
-/** Tries the described (or saved) provider with a one-word request; the key may be one typed but not saved. */
+/**
+ * Tries the described (or saved) provider with a one-word request. The key: one typed but not saved (`apiKey`),
+ * else the provider's own (hostKeyLookup: stored for it, else its `apiKeyEnv` variable) — never another's.
+ */
 export async function testSettings(
   svc: AgentService,
   secrets: SecretStore,
@@ -194,10 +194,7 @@ export async function testSettings(
   const id = (input.provider ?? null) || (settings.defaultProvider as ProviderId);
   const provider = providerFrom(settings, { ...input, provider: id });
   if (!provider.ok) return provider;
-  const variable = keyVariable(id);
-  const key =
-    input.apiKey ?? secrets.get(id) ?? (provider.value.apiKeyEnv ? process.env[provider.value.apiKeyEnv] : undefined);
-  const env = { ...process.env, ...(key ? { [variable]: key } : {}) };
-  const r = await testConnection({ ...provider.value, apiKeyEnv: key ? variable : provider.value.apiKeyEnv }, env);
+  const key = input.apiKey ?? hostKeyLookup(secrets)(provider.value);
+  const r = await testConnection(provider.value, key);
   return r.ok ? ok({ model: provider.value.model, latencyMs: r.value.ms }) : r;
 }

@@ -2,7 +2,8 @@
  * The contract's handlers over the core (AgentService): the ONLY place where the app's two transports call into
  * main's services. Each handler receives input the router already parsed and answers a Result. What the platform
  * supplies differs per transport and comes in as `Platform`: the folder dialog and the secret store exist in
- * Electron; the web host has neither (a typed path; keys from the environment).
+ * Electron; the web host has neither (a typed path; keys from each provider's `apiKeyEnv` variable, or typed in the
+ * page for this run). Keys reach the provider client only (hostKeyLookup), never process.env.
  *
  * Adaptations to the core, kept here: turns run in the background (a call answers once the turn has started,
  * progress arrives as events); permission questions still waiting are remembered from events so a reloaded window
@@ -18,16 +19,18 @@ import { AgentService } from '../agent/service';
 import type { RevertResult } from '../agent/service-types';
 import type { Handlers } from './router';
 import { prepareReplay } from './services-replay';
+import { importUploads } from './services-import';
 import { appLanguageServers } from './services-lsp';
 import {
   currentSettingsView,
-  exportStoredKeys,
+  hostKeyLookup,
   isFirstRun,
   saveSettingsInput,
   settingsFile,
   testSettings,
 } from './services-settings';
 import { readSettingsFile } from './services-settings-file';
+import { registerSecretSource } from '../proc/child-env';
 
 /** Where API keys live. `kind` tells the settings screen what to say about it. */
 export interface SecretStore {
@@ -55,12 +58,15 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** Keys for the web host: read from the environment; one typed in the page lives in memory for this run only. */
+/**
+ * The web host's store: a browser lends no OS secret store, so a key typed in the page lives in this process's
+ * memory for this run only. Otherwise each provider's key is the variable its `apiKeyEnv` names (hostKeyLookup).
+ */
 export function environmentSecrets(): SecretStore {
   const memory = new Map<string, string>();
   return {
     kind: () => 'environment',
-    get: (id) => memory.get(id) ?? process.env['LANDFALL_API_KEY'],
+    get: (id) => memory.get(id),
     set: async (id, key) => void (key === null ? memory.delete(id) : memory.set(id, key)),
   };
 }
@@ -133,14 +139,19 @@ export async function createServices(options: {
   const lsp = options.languageServers === false ? undefined : appLanguageServers(() => core.svc?.getSettings().lsp);
   const opened = await AgentService.open({
     dataDir,
+    keyFor: hostKeyLookup(platform.secrets),
     ...(options.snapshotWorker ? { snapshotWorker: options.snapshotWorker } : {}),
     ...(lsp ? { diagnostics: (project) => lsp.hookFor(project) } : {}),
   });
   if (!opened.ok) return opened;
   const svc = opened.value;
   core.svc = svc;
-  exportStoredKeys(svc, platform.secrets);
+  // A stored key copied into the user's environment under any name is removed from every child's environment too.
+  const forgetStoredKeys = registerSecretSource(() => ({
+    values: svc.getSettings().providers.map((p) => platform.secrets.get(p.id)),
+  }));
   const asksOf = trackAsks(svc);
+  const uploads = importUploads((projectId, json) => svc.importSession(projectId, json));
   const sampleDir = join(platform.resourcesDir, 'sample');
   const handlers: Handlers = {
     'app.info': async () => {
@@ -186,6 +197,9 @@ export async function createServices(options: {
         : r;
     },
     'sessions.import': async (i) => svc.importSession(i.projectId, i.json),
+    'sessions.importBegin': async (i) => uploads.begin(i.projectId, i.length),
+    'sessions.importPart': async (i) => uploads.part(i.uploadId, i.offset, i.text),
+    'sessions.importEnd': async (i) => uploads.end(i.uploadId),
     'chat.prompt': (i) => startTurn(svc, i.sessionId, () => svc.prompt(i.sessionId, i.text)),
     'chat.replay': async (i) => {
       const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
@@ -194,7 +208,11 @@ export async function createServices(options: {
     },
     'chat.stop': async (i) => ok({ stopped: svc.stop(i.sessionId) }),
     'permission.answer': async (i) => {
-      const r = svc.answerPermission(i.askId, { answer: i.answer, ...(i.reason ? { reason: i.reason } : {}) });
+      const r = svc.answerPermission(i.askId, {
+        answer: i.answer,
+        ...(i.reason ? { reason: i.reason } : {}),
+        ...(i.pattern ? { pattern: i.pattern } : {}),
+      });
       return r.ok ? ok({ answered: true as const }) : r;
     },
     'history.undo': async (i) => {
@@ -228,6 +246,7 @@ export async function createServices(options: {
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
   };
   const close = async (): Promise<void> => {
+    forgetStoredKeys();
     await svc.close();
     await lsp?.shutdown();
   };
@@ -239,8 +258,14 @@ export async function createServices(options: {
  * after the agent's step, or after the revert wrote it); a skipped file without a conflict is one the snapshot store
  * could not write (`not_written`). A forced move still lists its conflicts but skips none, so it keeps nothing.
  */
-function keptFiles(r: Pick<RevertResult, 'skipped' | 'conflicts'>): KeptFile[] {
-  return r.skipped.map((path) => ({ path, reason: r.conflicts.find((c) => c.path === path)?.reason ?? 'not_written' }));
+function keptFiles(r: Pick<RevertResult, 'skipped' | 'conflicts' | 'unrestorable'>): KeptFile[] {
+  return [
+    ...r.skipped.map((path) => ({
+      path,
+      reason: r.conflicts.find((c) => c.path === path)?.reason ?? ('not_written' as const),
+    })),
+    ...(r.unrestorable ?? []).map((path) => ({ path, reason: 'git_dir' as const })),
+  ];
 }
 
 export type { CallOutput };

@@ -1,27 +1,32 @@
 /**
  * The local web host: the built renderer over HTTP and the contract over one WebSocket, on 127.0.0.1 only.
  *
- * Access: the printed URL carries a one-time token (`/?token=…`). The first request with it gets an HttpOnly,
- * SameSite=Strict session cookie and a redirect to `/` (the token is then spent); every other request needs the
- * cookie. The Host header must name this loopback port (a DNS-rebinding page cannot pass), and a WebSocket upgrade
- * must also come from this origin; anything else is refused before it reaches the router. The same CSP as the
- * desktop window is sent on every page.
+ * Access (src/shared/web-auth.ts): the printed URL carries a one-time token in its fragment (`/#token=…`); the
+ * page's script exchanges it (POST /auth/exchange) for a session credential kept in this origin's localStorage and
+ * presented as a WebSocket subprotocol. No cookie exists: a cookie would be sent to every other server on
+ * 127.0.0.1 (cookies ignore the port), and a client replaying it with a forged Origin would get the whole API.
+ * Refused before the router: a Host header naming anything but this loopback port (421; a DNS-rebinding page cannot
+ * pass), an upgrade from another Origin (403), an upgrade without a valid credential (401). Static files need no
+ * credential (web-static.ts); every call does. The same CSP as the desktop window is sent on every page.
  *
  * Wire format (JSON text frames): client → `{ id, call, input }`; server → `{ id, result }` where `result` is a
- * contract Result, and `{ event }` for pushed events. A frame that is not JSON is answered with `invalid_input`.
+ * contract Result, and `{ event }` for pushed events. Frames larger than WS_MAX_FRAME_BYTES close the socket with
+ * 1009; every other protocol error closes that socket only (web-socket.ts) — the host never stops for a client.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
 import type { AnyEvent } from '../../shared/contract';
-import { fail } from '../../shared/errors';
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import { WS_MAX_FRAME_BYTES } from '../../shared/limits';
+import { APP_PROTOCOL, CHECK_PATH, EXCHANGE_PATH } from '../../shared/web-auth';
 import type { Router } from './router';
 import { contentSecurityPolicy } from './csp';
+import { bearerCredential, Gate, presentedCredential } from './web-gate';
+import { attachSocket } from './web-socket';
+import { sendStatic } from './web-static';
 
 export interface WebHostOptions {
   router: Router;
@@ -34,74 +39,56 @@ export interface WebHostOptions {
 }
 
 export interface WebHost {
-  /** The URL to open, with the one-time token. */
+  /** The URL to open, with the one-time token in its fragment. */
   url: string;
   port: number;
   /** Mints another one-time token URL (tests and the bench open several pages). */
   issueUrl(): string;
-  /** Drops every open WebSocket (the pages reconnect with their cookie); for tests of a dropped tunnel. */
+  /** Drops every open WebSocket (the pages reconnect with their credential); for tests of a dropped tunnel. */
   dropSockets(): void;
   close(): Promise<void>;
 }
 
-const COOKIE = 'landfall_session';
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ttf': 'font/ttf',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ico': 'image/x-icon',
-};
+const MAX_AUTH_BODY = 4096;
 
-function secret(): string {
-  return randomBytes(24).toString('base64url');
+function json(res: ServerResponse, status: number, body: Result<unknown>): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** The request body as text, or 'too_large' past MAX_AUTH_BODY bytes (the rest is read and dropped). */
+function smallBody(req: IncomingMessage): Promise<string | 'too_large'> {
+  return new Promise((resolve) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size <= MAX_AUTH_BODY) chunks.push(d);
+    });
+    req.on('end', () => resolve(size > MAX_AUTH_BODY ? 'too_large' : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve('too_large'));
+  });
 }
 
-function cookieOf(req: IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
-  }
-  return undefined;
-}
+const OPEN_URL_HINT = 'Open the URL `npm run serve` printed (it works once), or start it again for a new one.';
 
-/** State of who may come in: one-time tokens waiting, session cookies handed out. */
-class Gate {
-  private tokens = new Set<string>();
-  private sessions: string[] = [];
-  mintToken(): string {
-    const t = secret();
-    this.tokens.add(t);
-    return t;
+/** POST /auth/exchange `{ token }` → the credential (200), or a typed error. */
+async function exchange(gate: Gate, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await smallBody(req);
+  if (body === 'too_large')
+    return json(res, 413, fail('too_large', 'The request is too large.', 'Send { "token": "…" } as JSON.'));
+  let token: unknown;
+  try {
+    token = (JSON.parse(body) as { token?: unknown }).token;
+  } catch {
+    token = undefined;
   }
-  /** Spends a token; returns a new session id, or undefined when the token is unknown or spent. */
-  exchange(token: string): string | undefined {
-    for (const t of this.tokens) {
-      if (sameSecret(t, token)) {
-        this.tokens.delete(t);
-        const s = secret();
-        this.sessions.push(s);
-        return s;
-      }
-    }
-    return undefined;
-  }
-  admits(req: IncomingMessage): boolean {
-    const c = cookieOf(req);
-    return c !== undefined && this.sessions.some((s) => sameSecret(s, c));
-  }
+  if (typeof token !== 'string')
+    return json(res, 400, fail('invalid_input', 'Send { "token": "…" } as JSON.', OPEN_URL_HINT));
+  const credential = gate.exchange(token);
+  if (!credential)
+    return json(res, 401, fail('unauthorized', 'This link was already used or is wrong.', OPEN_URL_HINT));
+  json(res, 200, ok({ credential }));
 }
 
 /** Starts the host on 127.0.0.1. Resolves once it listens. */
@@ -111,6 +98,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const origins = (): string[] => [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
   const hostOk = (req: IncomingMessage): boolean =>
     origins().some((o) => o.slice('http://'.length) === req.headers.host);
+  const originOk = (req: IncomingMessage): boolean => origins().includes(String(req.headers.origin));
   const csp = (): string => contentSecurityPolicy([`ws://127.0.0.1:${port}`, `ws://localhost:${port}`]);
 
   const server = createServer((req, res) => {
@@ -118,89 +106,44 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!res.headersSent) res.writeHead(500).end('internal error');
     });
   });
+  // A malformed request or a reset connection is that client's problem, never the host's.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
 
   async function serveHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostOk(req)) return void res.writeHead(421, { 'content-type': 'text/plain' }).end('Wrong host.');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const token = url.searchParams.get('token');
-    if (token !== null) {
-      const session = gate.exchange(token);
-      if (!session)
-        return void res
-          .writeHead(401, { 'content-type': 'text/plain' })
-          .end('This link was already used or is wrong. Start `npm run serve` again for a new one.');
-      res.writeHead(302, {
-        'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
-        location: '/',
-        'cache-control': 'no-store',
-      });
-      return void res.end();
+    if (url.pathname === EXCHANGE_PATH || url.pathname === CHECK_PATH) {
+      if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+      if (!originOk(req)) return json(res, 403, fail('unauthorized', 'Wrong origin.', OPEN_URL_HINT));
+      if (url.pathname === EXCHANGE_PATH) return exchange(gate, req, res);
+      return gate.admits(bearerCredential(req))
+        ? void res.writeHead(204, { 'cache-control': 'no-store' }).end()
+        : json(res, 401, fail('unauthorized', 'This page is not signed in to this Landfall host.', OPEN_URL_HINT));
     }
-    if (!gate.admits(req))
-      return void res
-        .writeHead(401, { 'content-type': 'text/plain' })
-        .end('Open the URL that `npm run serve` printed (it carries a one-time token).');
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end();
-    await sendFile(url.pathname, res);
+    await sendStatic(options.staticDir, url.pathname, csp(), res);
   }
 
-  async function sendFile(pathname: string, res: ServerResponse): Promise<void> {
-    const rel = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^([/\\])+/, '');
-    const abs = join(options.staticDir, rel);
-    if (!abs.startsWith(options.staticDir + sep) || rel.includes('\0')) return void res.writeHead(404).end();
-    let body: Buffer;
-    try {
-      body = await readFile(abs);
-    } catch {
-      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.');
-    }
-    res.writeHead(200, {
-      'content-type': TYPES[extname(abs)] ?? 'application/octet-stream',
-      'content-security-policy': csp(),
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cross-origin-opener-policy': 'same-origin',
-      'cache-control': rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-store',
-    });
-    res.end(body);
-  }
-
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: WS_MAX_FRAME_BYTES,
+    // Select the app's protocol, never echo the credential back.
+    handleProtocols: (offered) => (offered.has(APP_PROTOCOL) ? APP_PROTOCOL : false),
+  });
+  wss.on('error', () => undefined);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
     const refuse = (status: string): void => {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
     if (!hostOk(req) || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') return refuse('404 Not Found');
-    if (!origins().includes(String(req.headers.origin))) return refuse('403 Forbidden');
-    if (!gate.admits(req)) return refuse('401 Unauthorized');
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+    if (!originOk(req)) return refuse('403 Forbidden');
+    if (!gate.admits(presentedCredential(req))) return refuse('401 Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => attachSocket(ws, options.router, options.subscribe));
   });
-
-  function attach(ws: WebSocket): void {
-    const unsubscribe = options.subscribe((event) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event }));
-    });
-    ws.on('close', unsubscribe);
-    ws.on('message', (data) => void answer(ws, String(data)));
-  }
-
-  async function answer(ws: WebSocket, text: string): Promise<void> {
-    let frame: { id?: unknown; call?: unknown; input?: unknown };
-    try {
-      frame = JSON.parse(text) as typeof frame;
-    } catch {
-      ws.send(
-        JSON.stringify({
-          id: null,
-          result: fail('invalid_input', 'The frame is not JSON.', 'Send { id, call, input } as JSON.'),
-        }),
-      );
-      return;
-    }
-    const id = typeof frame?.id === 'number' || typeof frame?.id === 'string' ? frame.id : null;
-    const result = await options.router.handle(frame?.call, frame?.input);
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -208,7 +151,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : 0;
-  const issueUrl = (): string => `http://127.0.0.1:${port}/?token=${gate.mintToken()}`;
+  const issueUrl = (): string => `http://127.0.0.1:${port}/#token=${gate.mintToken()}`;
   return {
     url: issueUrl(),
     port,

@@ -6,8 +6,9 @@
  * `packages/web` (its own tsconfig/package.json) and its own server process, not the launch folder.
  *
  * Binary, in order: `node_modules/.bin/<bin>` from the server root up to the project root (the project's own
- * copy wins), then the package bundled in Landfall's node_modules, then PATH. Node scripts run under
- * `process.execPath` (with ELECTRON_RUN_AS_NODE, so the same works inside Electron where `node` may be absent).
+ * copy wins), then the package bundled in Landfall's node_modules, then PATH. Node scripts run under a real Node.js
+ * (node-runtime.ts: this process under plain Node; a `node` on PATH or in the usual folders under Electron, whose
+ * packaged binary cannot act as node).
  */
 import {
   accessSync,
@@ -25,6 +26,7 @@ import path from 'node:path';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import { isInside } from '../fs/workspace';
+import { nodeRuntime } from './node-runtime';
 import type { ServerCommand } from './servers';
 
 /** A resolved command line: executable, arguments, extra environment, and where it was found. */
@@ -82,12 +84,22 @@ function firstLine(file: string): string {
   }
 }
 
-/** A script whose shebang names node runs under process.execPath; anything else is spawned directly. */
-function launch(file: string, args: string[], source: ResolvedCommand['source']): ResolvedCommand {
+/**
+ * A script whose shebang names node (or a .js/.cjs/.mjs file) runs under the node runtime (node-runtime.ts);
+ * anything else is spawned directly. Error `unavailable` when the script needs Node.js and none is found.
+ */
+function launch(file: string, args: string[], source: ResolvedCommand['source']): Result<ResolvedCommand> {
   const real = realpathSync(file);
   const isNode = /\.(c|m)?js$/.test(real) || /^#!.*\bnode\b/.test(firstLine(real));
-  if (isNode) return { command: process.execPath, args: [real, ...args], env: { ELECTRON_RUN_AS_NODE: '1' }, source };
-  return { command: real, args, env: {}, source };
+  if (!isNode) return ok({ command: real, args, env: {}, source });
+  const node = nodeRuntime(whichSync, isExecutableFile);
+  if (!node)
+    return fail(
+      'unavailable',
+      `language server ${path.basename(real)} runs on Node.js, and no node was found on PATH`,
+      'Install Node.js (https://nodejs.org) or put node on PATH, then restart Landfall.',
+    );
+  return ok({ command: node, args: [real, ...args], env: {}, source });
 }
 
 /** Look an executable name up on PATH; absolute paths are checked as they are. */
@@ -121,15 +133,15 @@ export function resolveCommand(cmd: ServerCommand, serverRoot: string, projectRo
   if (!path.isAbsolute(cmd.bin)) {
     for (const dir of foldersUpTo(serverRoot, projectRoot)) {
       const candidate = path.join(dir, 'node_modules', '.bin', cmd.bin);
-      if (isExecutableFile(candidate)) return ok(launch(candidate, cmd.args, 'project'));
+      if (isExecutableFile(candidate)) return launch(candidate, cmd.args, 'project');
     }
     if (cmd.bundled) {
       const script = bundledScript(cmd.bundled.pkg, cmd.bundled.binName);
-      if (script) return ok(launch(script, cmd.args, 'bundled'));
+      if (script) return launch(script, cmd.args, 'bundled');
     }
   }
   const onPath = whichSync(cmd.bin);
-  if (onPath) return ok(launch(onPath, cmd.args, 'path'));
+  if (onPath) return launch(onPath, cmd.args, 'path');
   return fail(
     'unavailable',
     `language server "${cmd.bin}" is not installed`,

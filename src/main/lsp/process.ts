@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { childEnv } from '../proc/child-env';
 import type { ResolvedCommand } from './discover';
 import { processesInGroups } from './proc-table';
 
@@ -32,7 +33,7 @@ export function spawnServer(cmd: ResolvedCommand, cwd: string): ServerProcess {
     cwd,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, ...cmd.env },
+    env: childEnv(cmd.env),
   });
   let tail = '';
   let done = false;

@@ -12,27 +12,81 @@
  * even the rollback failed, and then the error names the files that differ.
  */
 import { z } from 'zod';
-import { fail, ok, type LandfallError } from '../../shared/errors';
-import { applyPatch, type PatchFileResult } from '../patch';
-import { diagnosticsAfterWrite, withDiagnostics } from './file-access';
-import { toolFailure, type DiagnosticsReport, type ToolContext, type ToolDefinition, type ToolOutcome } from './types';
+import { fail, ok, type LandfallError, type Result } from '../../shared/errors';
+import { resolveInRoot } from '../fs/workspace';
+import { applyPatch, parsePatch, type PatchFileResult } from '../patch';
+import { diagnosticsAfterWrite, withDiagnostics, withheldPath } from './file-access';
+import { gitDirTitle, inGitDir } from './git-dir';
+import {
+  toolFailure,
+  type DiagnosticsReport,
+  type PermissionRequest,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutcome,
+} from './types';
 
 const applyPatchInput = z.object({
   patchText: z.string().describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
 });
 export type ApplyPatchInput = z.infer<typeof applyPatchInput>;
 
-/** The permission ask: every file the patch touches (sources and move destinations), with every file's diff. */
-async function approve(ctx: ToolContext, files: PatchFileResult[]) {
+/**
+ * Before the engine reads anything: a patch naming a file the read policy withholds (by the name written or its
+ * real path) is refused whole, so no context line, closest region or diff of it reaches the model.
+ * Error `permission_denied` naming the path (never its content).
+ */
+async function refuseWithheld(ctx: ToolContext, patchText: string): Promise<Result<void>> {
+  if (!ctx.reveal) return ok(undefined);
+  const parsed = parsePatch(patchText);
+  if (!parsed.ok) return ok(undefined); // the engine reports the parse error itself
+  for (const op of parsed.value.operations) {
+    for (const p of op.kind === 'update' && op.movePath ? [op.path, op.movePath] : [op.path]) {
+      const resolved = await resolveInRoot(ctx.root, p);
+      if (!resolved.ok) continue; // outside_root and friends: the engine refuses them with its own error
+      const why = withheldPath(ctx, resolved.value, p);
+      if (why)
+        return fail(
+          'permission_denied',
+          `The patch touches ${p}, which may not be shown: ${why}. Nothing was read or changed.`,
+          'Leave this file out of the patch, or ask the user to change it.',
+          { path: p },
+        );
+    }
+  }
+  return ok(undefined);
+}
+
+/**
+ * The permission asks, with every file's diff: `edit` for every file the patch touches (sources and move
+ * destinations); then, when any of them lies in a repository's own git folder, a `git_dir` ask for those.
+ */
+async function approve(ctx: ToolContext, files: PatchFileResult[]): Promise<Result<void>> {
   if (!ctx.ask) return ok(undefined);
   const patterns = files.flatMap((f) => (f.movePath ? [f.path, f.movePath] : [f.path]));
-  const answer = await ctx.ask({
+  const title = files.length === 1 ? `apply_patch ${patterns.join(' → ')}` : `apply_patch ${files.length} files`;
+  const preview = files.map((f) => f.change);
+  const edit = await askPatch(ctx, { tool: 'apply_patch', permission: 'edit', patterns, title, preview });
+  if (!edit.ok) return edit;
+  const git: string[] = [];
+  for (const p of patterns) {
+    const real = await resolveInRoot(ctx.root, p); // a symlink into .git counts as what it leads to
+    const rel = real.ok ? real.value.rel : p;
+    if (inGitDir(p) || inGitDir(rel)) git.push(rel);
+  }
+  if (git.length === 0) return ok(undefined);
+  return askPatch(ctx, {
     tool: 'apply_patch',
-    permission: 'edit',
-    patterns,
-    title: files.length === 1 ? `apply_patch ${patterns.join(' → ')}` : `apply_patch ${files.length} files`,
-    preview: files.map((f) => f.change),
+    permission: 'git_dir',
+    patterns: git,
+    title: gitDirTitle(`apply_patch ${git.join(', ')}`),
+    preview,
   });
+}
+
+async function askPatch(ctx: ToolContext, request: PermissionRequest): Promise<Result<void>> {
+  const patterns = request.patterns;
+  const answer = ctx.ask ? await ctx.ask(request) : { allow: true as const };
   if (answer.allow) return ok(undefined);
   return fail(
     'permission_denied',
@@ -53,6 +107,8 @@ function refused(error: LandfallError): ToolOutcome {
 
 /** Apply `input.patchText` in `ctx.root`; see the module docstring. */
 async function executeApplyPatch(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolOutcome> {
+  const withheld = await refuseWithheld(ctx, input.patchText);
+  if (!withheld.ok) return refused(withheld.error);
   let diagnosticsText = '';
   let diagnostics: DiagnosticsReport | undefined;
   const result = await applyPatch(input.patchText, {

@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
+import { childEnv } from '../proc/child-env';
 import { failed } from './file-access';
 import { commandProcesses, endCommand, RUN_MARKER } from './process-session';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
@@ -70,7 +71,7 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: process.env,
+      env: childEnv(),
     });
     const chunks: Buffer[] = [];
     let kept = 0;

@@ -4,14 +4,58 @@
  * permission prompt was open), and asking the language servers for diagnostics after a write.
  */
 import { promises as fsp } from 'node:fs';
+import path from 'node:path';
 import { fail, ok, type LandfallError, type Result } from '../../shared/errors';
 import type { FileChange } from '../../shared/model';
 import { resolveInRoot, type ResolvedPath } from '../fs/workspace';
+import { gitDirTitle, inGitDir } from './git-dir';
 import { toolFailure, type DiagnosticsReport, type ToolContext, type ToolFailure } from './types';
 
-/** Resolve a tool's `filePath` against the context's root (errors: `outside_root`, `invalid_input`). */
-export function resolveToolPath(ctx: ToolContext, filePath: string): Promise<Result<ResolvedPath>> {
-  return resolveInRoot(ctx.root, filePath);
+/**
+ * Resolve a tool's `filePath` against the context's root. Errors: `outside_root`, `invalid_input`, and
+ * `permission_denied` when the file exists and the read policy withholds it (`ctx.reveal`, by its real path or
+ * the name given): every file tool resolves through here, so none of them shows its bytes (an edit's "closest
+ * region" included) — withheldPath().
+ */
+export async function resolveToolPath(ctx: ToolContext, filePath: string): Promise<Result<ResolvedPath>> {
+  const resolved = await resolveInRoot(ctx.root, filePath);
+  if (!resolved.ok || !resolved.value.exists) return resolved;
+  const why = withheldPath(ctx, resolved.value, filePath);
+  if (why === undefined) return resolved;
+  return fail(
+    'permission_denied',
+    `${resolved.value.rel || '.'} may not be shown: ${why}.`,
+    'Leave this file alone, or ask the user to show you what you need from it.',
+    { path: resolved.value.rel },
+  );
+}
+
+/** Why the read policy withholds `resolved` (its real path, or `given` as written), or undefined. */
+export function withheldPath(ctx: ToolContext, resolved: ResolvedPath, given?: string): string | undefined {
+  if (!ctx.reveal) return undefined;
+  const forms = new Set([resolved.rel]);
+  if (given !== undefined) forms.add(path.relative(ctx.root, path.resolve(ctx.root, given)).split(path.sep).join('/'));
+  for (const rel of forms) {
+    if (rel === '' || rel.startsWith('..')) continue;
+    const why = ctx.reveal.withheld(rel);
+    if (why) return why;
+  }
+  return undefined;
+}
+
+/** Split `rels` into those the read policy lets the model see and how many it withholds (grep, glob, list). */
+export function visibleOnly<T>(ctx: ToolContext, items: T[], rel: (t: T) => string): { shown: T[]; withheld: number } {
+  if (!ctx.reveal) return { shown: items, withheld: 0 };
+  const shown = items.filter((t) => ctx.reveal?.withheld(rel(t), true) === undefined);
+  return { shown, withheld: items.length - shown.length };
+}
+
+/** The note a listing or search adds when the read policy left files out (empty when none). */
+export function withheldNote(count: number, what: string): string[] {
+  if (count === 0) return [];
+  return [
+    `(${count} ${count === 1 ? 'file' : 'files'} ${what} by a permission rule: not shown; read one by name to be told why)`,
+  ];
 }
 
 /** A tool failure from an error (shorthand for the tools). */
@@ -20,8 +64,9 @@ export function failed(error: LandfallError): ToolFailure {
 }
 
 /**
- * Ask `ctx.ask` whether `tool` may write `resolved` (preview diff attached). No `ask` in the context means
- * allowed. Error: `permission_denied` with the user's reason as the hint.
+ * Ask `ctx.ask` whether `tool` may write `resolved` (preview diff attached): `edit`, then, for a path inside a
+ * repository's own git folder (git-dir.ts), `git_dir`. No `ask` in the context means allowed (the command-line
+ * tool commands, run by the user). Error: `permission_denied` with the user's reason as the hint.
  */
 export async function askToWrite(
   ctx: ToolContext,
@@ -30,13 +75,24 @@ export async function askToWrite(
   preview: FileChange,
 ): Promise<Result<void>> {
   if (!ctx.ask) return ok(undefined);
-  const answer = await ctx.ask({
+  const edit = await ctx.ask({
     tool,
     permission: 'edit',
     patterns: [resolved.rel],
     title: `${tool} ${resolved.rel}`,
     preview: [preview],
   });
+  // a repository's own .git folder: a second, dedicated question that no rule or "always" answer covers
+  const answer =
+    edit.allow && inGitDir(resolved.rel)
+      ? await ctx.ask({
+          tool,
+          permission: 'git_dir',
+          patterns: [resolved.rel],
+          title: gitDirTitle(`${tool} ${resolved.rel}`),
+          preview: [preview],
+        })
+      : edit;
   if (answer.allow) return ok(undefined);
   return fail(
     'permission_denied',

@@ -11,7 +11,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
-import { failed, resolveToolPath } from './file-access';
+import { failed, resolveToolPath, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
 
@@ -50,9 +50,10 @@ async function executeGlob(input: GlobInput, ctx: ToolContext): Promise<ToolOutc
   const r = resolved.value;
   const isMatch = picomatch(input.pattern, { dot: true });
   const prefix = r.rel === '' ? '' : `${r.rel}/`;
-  const rels = [...(await visibleFiles(ctx.root, r.real))].filter(
+  const matched = [...(await visibleFiles(ctx.root, r.real))].filter(
     (rel) => rel.startsWith(prefix) && isMatch(rel.slice(prefix.length)),
   );
+  const { shown: rels, withheld } = visibleOnly(ctx, matched, (rel) => rel);
   const withTimes = await Promise.all(
     rels.map(async (rel) => ({
       rel,
@@ -61,12 +62,19 @@ async function executeGlob(input: GlobInput, ctx: ToolContext): Promise<ToolOutc
   );
   withTimes.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : 1));
   const shown = withTimes.slice(0, MAX_RESULTS).map((f) => f.rel);
-  const notes =
-    withTimes.length > MAX_RESULTS
+  const notes = [
+    ...(withTimes.length > MAX_RESULTS
       ? [`(${withTimes.length - MAX_RESULTS} more matches; narrow the pattern or the path)`]
-      : [];
-  const output = shown.length === 0 ? 'No files found.' : [...shown, ...notes].join('\n');
-  return { ok: true, title: `glob ${input.pattern}`, output, metadata: { count: withTimes.length, files: shown } };
+      : []),
+    ...withheldNote(withheld, 'left out'),
+  ];
+  const output = [...(shown.length === 0 ? ['No files found.'] : shown), ...notes].join('\n');
+  return {
+    ok: true,
+    title: `glob ${input.pattern}`,
+    output,
+    metadata: { count: withTimes.length, files: shown, withheld },
+  };
 }
 
 export const globTool: ToolDefinition<GlobInput> = {

@@ -13,7 +13,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { decodeBytes } from '../fs/text-file';
-import { failed, resolveToolPath } from './file-access';
+import { failed, resolveToolPath, visibleOnly, withheldNote } from './file-access';
 import { MAX_LINE_CHARS } from './read';
 import { RegexRunner } from './regex-worker';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
@@ -125,7 +125,12 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
   const include = input.include
     ? picomatch(input.include, { dot: true, basename: !input.include.includes('/') })
     : undefined;
-  const targets = await searchTargets(ctx, r.real, r.rel, include);
+  // files a read rule withholds are not searched at all; the output says how many (file-access.ts visibleOnly)
+  const found = await searchTargets(ctx, r.real, r.rel, include);
+  const { shown: targets, withheld } =
+    found.length === 1 && found[0]?.rel === r.rel
+      ? { shown: found, withheld: 0 }
+      : visibleOnly(ctx, found, (t) => t.rel);
   const runner = new RegexRunner(input.pattern, re.flags, MATCH_BUDGET_MS);
   const out: string[] = [];
   const skipped: SkippedFile[] = [];
@@ -144,6 +149,7 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
   }
   const capped = matches >= MAX_MATCHES;
   const notes = [
+    ...withheldNote(withheld, 'withheld'),
     ...(capped ? [`(stopped after ${matches} matches; narrow the pattern, path or include)`] : []),
     ...(runner.exhausted
       ? [
@@ -157,7 +163,7 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
     ok: true,
     title: `grep ${input.pattern}`,
     output,
-    metadata: { matches, files, capped, budgetExhausted: runner.exhausted, skipped },
+    metadata: { matches, files, capped, budgetExhausted: runner.exhausted, withheld, skipped },
   };
 }
 

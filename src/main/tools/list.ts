@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
-import { failed, resolveToolPath } from './file-access';
+import { failed, resolveToolPath, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
 
@@ -28,8 +28,10 @@ async function executeList(input: ListInput, ctx: ToolContext): Promise<ToolOutc
   const found: Array<{ rel: string; kind: string }> = [];
   let more = 0;
   const start = r.rel === '' ? '' : `${r.rel}/`;
+  let withheld = 0;
   for await (const e of walk(ctx.root, r.real, { maxDepth: input.depth ?? 3 })) {
-    if (found.length >= MAX_ENTRIES) more++;
+    if (ctx.reveal?.withheld(e.rel, true)) withheld++;
+    else if (found.length >= MAX_ENTRIES) more++;
     else found.push({ rel: e.rel.slice(start.length), kind: e.kind });
   }
   // The walk is breadth-first; sorting by path puts children right under their folder for the tree view.
@@ -43,8 +45,9 @@ async function executeList(input: ListInput, ctx: ToolContext): Promise<ToolOutc
     `${r.rel || '.'}/`,
     ...lines,
     ...(more > 0 ? [`… and ${more} more (list a subfolder to see them)`] : []),
+    ...withheldNote(withheld, 'left out'),
   ].join('\n');
-  return { ok: true, title: `list ${r.rel || '.'}`, output, metadata: { entries, more } };
+  return { ok: true, title: `list ${r.rel || '.'}`, output, metadata: { entries, more, withheld } };
 }
 
 export const listTool: ToolDefinition<ListInput> = {

@@ -12,7 +12,7 @@ import { fail } from '../../shared/errors';
 import { withFileLock } from '../fs/file-lock';
 import { readDirChecked } from '../fs/read-checked';
 import { readTextFile, lineEnding } from '../fs/text-file';
-import { failed, resolveToolPath, touchDiagnostics } from './file-access';
+import { failed, resolveToolPath, touchDiagnostics, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 
 export const MAX_LINE_CHARS = 2_000;
@@ -60,10 +60,10 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-async function readDirectory(abs: string, rel: string): Promise<ToolOutcome> {
+async function readDirectory(abs: string, rel: string, ctx: ToolContext): Promise<ToolOutcome> {
   // Read from the folder that was opened and checked: a folder swapped for an outward link meanwhile is refused.
-  const entries = await readDirChecked(abs);
-  if (!entries)
+  const all = await readDirChecked(abs);
+  if (!all)
     return failed(
       fail(
         'outside_root',
@@ -72,6 +72,7 @@ async function readDirectory(abs: string, rel: string): Promise<ToolOutcome> {
         { path: rel },
       ).error,
     );
+  const { shown: entries, withheld } = visibleOnly(ctx, all, (e) => (rel === '' ? e.name : `${rel}/${e.name}`));
   const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
   const shown = names.slice(0, MAX_DIR_ENTRIES);
   const more = names.length - shown.length;
@@ -79,6 +80,7 @@ async function readDirectory(abs: string, rel: string): Promise<ToolOutcome> {
     `${rel || '.'}/ (${names.length} entries)`,
     ...shown,
     ...(more > 0 ? [`… and ${more} more`] : []),
+    ...withheldNote(withheld, 'left out'),
   ].join('\n');
   return { ok: true, title: `read ${rel || '.'}/`, output, metadata: { directory: true, entries: names.length } };
 }
@@ -107,7 +109,7 @@ async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutc
   if (!r.exists) return notFound(r.real, r.rel);
   return withFileLock(r.real, async () => {
     const file = await readTextFile(r.real);
-    if (!file.ok && file.error.code === 'is_directory') return readDirectory(r.real, r.rel);
+    if (!file.ok && file.error.code === 'is_directory') return readDirectory(r.real, r.rel, ctx);
     if (!file.ok && file.error.code === 'file_not_found') return notFound(r.real, r.rel);
     if (!file.ok) return failed(file.error);
     ctx.observed.record(ctx.sessionId, r.real, file.value.stamp);

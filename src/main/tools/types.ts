@@ -24,10 +24,14 @@ export interface ObservedStore {
   forget(sessionId: string, realPath?: string): void;
 }
 
-/** A permission question (DESIGN §6). `patterns` are root-relative paths or a bash command. */
+/**
+ * A permission question (DESIGN §6). `patterns` are root-relative real paths or a bash command. `git_dir` is a
+ * write into a repository's own `.git` folder (the project's, a nested repository's, a submodule's `.git` file):
+ * asked every time, never covered by an allow rule or an "always" answer.
+ */
 export interface PermissionRequest {
   tool: string;
-  permission: 'read' | 'edit' | 'bash' | 'external_directory';
+  permission: 'read' | 'edit' | 'bash' | 'external_directory' | 'git_dir';
   patterns: string[];
   title: string;
   /** Preview diff of what the call would write (edit, write, apply_patch). */
@@ -35,6 +39,17 @@ export interface PermissionRequest {
 }
 
 export type PermissionAnswer = { allow: true } | { allow: false; reason?: string };
+
+/**
+ * Which files may be shown to the model (read, grep, glob, list, apply_patch context, edit errors). `withheld`
+ * takes a root-relative path (real, or the name a tool was given) and answers why its bytes (or, for listings,
+ * its name) must not reach the model, or undefined when it may be shown: a read rule denies it, or — with
+ * `bulk` (grep, glob, list: files nobody was asked about one by one) — a read rule asks for it and no "always"
+ * answer covers it. Absent from the context means "everything may be shown" (the command-line tool commands).
+ */
+export interface RevealGuard {
+  withheld(rel: string, bulk?: boolean): string | undefined;
+}
 
 /** Asks the user (or the rules) whether a call may proceed. Absent from the context means "allow". */
 export type PermissionAsk = (request: PermissionRequest) => Promise<PermissionAnswer>;
@@ -64,6 +79,8 @@ export interface ToolContext {
   sessionId: string;
   observed: ObservedStore;
   ask?: PermissionAsk;
+  /** Files the model may not see (read rules, by real path); see RevealGuard. */
+  reveal?: RevealGuard;
   diagnostics?: DiagnosticsHook;
   signal?: AbortSignal;
   /** Folder for tool scratch output (e.g. bash's full output); inside the app's data folder. */

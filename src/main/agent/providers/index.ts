@@ -1,7 +1,8 @@
 /**
  * Providers (issue 5): the AI SDK provider packages behind one function. OpenAI-compatible covers local servers
- * (Ollama, LM Studio, llama.cpp, vLLM) by base URL; Anthropic and OpenAI use their own packages. Keys come from
- * the environment variable the settings name (never from the settings file).
+ * (Ollama, LM Studio, llama.cpp, vLLM) by base URL; Anthropic and OpenAI use their own packages. The key is an
+ * argument, found by the caller (keys.ts: the app's secret store, else the variable the provider's `apiKeyEnv`
+ * names); it is never read from or written to the settings file or process.env here.
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -25,21 +26,18 @@ export function findProvider(settings: Settings, id?: string): Result<ProviderSe
 }
 
 /**
- * The AI SDK language model for a provider. `env` supplies keys (default process.env). Error `unauthorized` when
- * a hosted provider's key variable is unset.
+ * The AI SDK language model for a provider, with `apiKey` handed to the provider client explicitly (the only place
+ * a key goes: never into process.env, so no child process can inherit it). `apiKey` undefined: none (fine for a
+ * local OpenAI-compatible server). Error `unauthorized` when a hosted provider (Anthropic, OpenAI) has no key;
+ * `invalid_input` when an OpenAI-compatible provider has no base URL.
  */
-export function createModel(
-  p: ProviderSettings,
-  modelId?: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Result<LanguageModel> {
-  const apiKey = p.apiKeyEnv ? env[p.apiKeyEnv] : undefined;
+export function createModel(p: ProviderSettings, apiKey: string | undefined, modelId?: string): Result<LanguageModel> {
   const model = modelId ?? p.model;
   if (p.kind !== 'openai-compatible' && !apiKey) {
     return fail(
       'unauthorized',
-      `No API key for ${p.id}: the environment variable ${p.apiKeyEnv ?? '(none named)'} is not set.`,
-      `Set ${p.apiKeyEnv ?? 'the key variable'} (or store the key in the app settings) and try again.`,
+      `No API key for ${p.id}: none is stored in the app and the environment variable ${p.apiKeyEnv ?? '(none named)'} is not set.`,
+      `Store the key in Settings, or set ${p.apiKeyEnv ?? "the variable named by the provider's apiKeyEnv"} before starting Landfall, and try again.`,
     );
   }
   switch (p.kind) {

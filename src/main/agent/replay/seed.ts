@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { inGitDir } from '../../tools/git-dir';
 import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
 import type { CorpusFile } from './corpus';
@@ -69,6 +70,13 @@ export async function planSeed(root: string, files: CorpusFile[]): Promise<Resul
         'invalid_input',
         `The recording's base file ${f.path} lies outside the project folder.`,
         'Fix files.jsonl: paths are relative to the project root.',
+      );
+    // a repository's own git folder is never seeded (its config and hooks run code; tools/git-dir.ts)
+    if (inGitDir(f.path) || inGitDir(path.relative(rootReal, path.resolve(rootReal, f.path))))
+      return fail(
+        'invalid_input',
+        `The recording's base file ${f.path} lies in a .git folder, which replay never writes.`,
+        'Remove .git paths from files.jsonl.',
       );
     const at = await seedEntry(rootReal, f.path);
     if (!at.ok) return at;

@@ -1,6 +1,8 @@
 /**
  * Session commands of the command line (issue 5):
  *   landfall run --dir D [--provider ID] [--model M] [--data DATA] [--no-lsp] "prompt"
+ *     (permission questions are asked on the terminal, naming exactly what they answer; type-ahead is discarded
+ *     before each one — permission-question.ts)
  *     (the project's language servers, from settings' `lsp`, report diagnostics after each edit; they are shut
  *     down when the command ends, also after Ctrl+C or an error; --no-lsp runs without them)
  *   landfall replay --dir D --session <corpus session folder> [--mode recorded|live] [--no-seed] [--force] [--data DATA]
@@ -13,7 +15,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Result } from '../../../shared/errors';
 import type { CoreEvent } from '../../../shared/events';
 import type { Part } from '../../../shared/model';
@@ -21,6 +22,8 @@ import { AgentService } from '../../agent/service';
 import type { ServiceExtras } from '../../agent/service-types';
 import { appLanguageServers } from '../services-lsp';
 import { commandUsage } from './help';
+import { TerminalPermissions } from './permission-question';
+import { TerminalInput } from './terminal-input';
 
 interface Args {
   flags: Map<string, string | true>;
@@ -82,29 +85,6 @@ function describePart(p: Part): string | undefined {
   return `\n${head}\n  ${body}\n`;
 }
 
-/** Ask one question on the terminal; undefined when stdin ends without an answer. Questions are asked one at a time. */
-let asking: Promise<unknown> = Promise.resolve();
-function question(text: string): Promise<string | undefined> {
-  const next = asking.then(
-    () =>
-      new Promise<string | undefined>((resolve) => {
-        const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
-        let answered = false;
-        out(text);
-        rl.once('line', (line) => {
-          answered = true;
-          rl.close();
-          resolve(line.trim());
-        });
-        rl.once('close', () => {
-          if (!answered) resolve(undefined);
-        });
-      }),
-  );
-  asking = next;
-  return next;
-}
-
 async function runPrompt(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const text = a.positional.join(' ');
@@ -119,6 +99,9 @@ async function runPrompt(a: Args): Promise<number> {
   if (!svc) return 1;
   core.svc = svc;
   let interrupt: (() => void) | undefined;
+  // stdin is read only once a question is asked (and released at the end, so the command can exit)
+  let input: TerminalInput | undefined;
+  let questions: TerminalPermissions | undefined;
   try {
     const project = await svc.openProject(dir);
     if (failed(project)) return 1;
@@ -130,22 +113,14 @@ async function runPrompt(a: Args): Promise<number> {
         const d = describePart(e.part);
         if (d) out(d);
       }
-      if (e.type === 'permission.asked') {
-        void question(`\n? ${e.title} — allow [o]nce, [a]lways, [r]eject (optionally: r <reason>): `).then((ans) => {
-          const word = ans ?? '';
-          const answer = word.startsWith('a')
-            ? 'always'
-            : word.startsWith('o') || word.startsWith('y')
-              ? 'once'
-              : 'reject';
-          const reason =
-            answer === 'reject'
-              ? ans === undefined
-                ? 'no answer: the terminal input ended'
-                : word.replace(/^r\w*\s*/, '') || undefined
-              : undefined;
-          svc.answerPermission(e.requestId, { answer, reason });
-        });
+      if (e.type === 'permission.asked' && e.sessionId === session.value.id) {
+        questions ??= new TerminalPermissions(
+          (input ??= new TerminalInput(process.stdin)),
+          (id, reply) => svc.answerPermission(id, reply),
+          (id) => svc.pendingPermissions().some((p) => p.requestId === id),
+          out,
+        );
+        questions.ask(e);
       }
     });
     const sessionId = session.value.id;
@@ -159,6 +134,7 @@ async function runPrompt(a: Args): Promise<number> {
     if (r.value.error) err(`${r.value.error.code}: ${r.value.error.message}\n${r.value.error.hint}\n`);
     return r.value.error ? 1 : 0;
   } finally {
+    input?.close();
     if (interrupt) process.off('SIGINT', interrupt);
     // Servers get LSP shutdown/exit, then the process-group kill, before the command returns (also after Ctrl+C,
     // which ends the turn, or an error).
@@ -246,9 +222,19 @@ async function runSessions(a: Args): Promise<number> {
   try {
     const opts = { force: a.flags.get('force') === true, preview: a.flags.get('preview') === true };
     const report = (
-      r: Result<{ restored: string[]; deleted: string[]; skipped: string[]; conflicts: { path: string }[] }>,
+      r: Result<{
+        restored: string[];
+        deleted: string[];
+        skipped: string[];
+        conflicts: { path: string }[];
+        unrestorable?: string[];
+      }>,
     ): number => {
       if (failed(r)) return 1;
+      if (r.value.unrestorable?.length)
+        out(
+          `NOT restored (the agent changed the repository's own git folder; Landfall keeps no copy of it — check these by hand): ${r.value.unrestorable.join(', ')}\n`,
+        );
       if (opts.preview) out('preview — nothing was written\n');
       out(
         `restored: ${r.value.restored.join(', ') || '-'}\ndeleted: ${r.value.deleted.join(', ') || '-'}\nskipped: ${r.value.skipped.join(', ') || '-'}\n`,

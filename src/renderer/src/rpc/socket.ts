@@ -1,18 +1,40 @@
 /**
- * The web host's transport: the contract over one WebSocket to the page's own origin (the session cookie rides on
- * the upgrade). Implements the same `LandfallApi` as the Electron preload, so nothing above rpc/ knows which one
- * it has. A call made while the socket is down resolves to `unavailable` rather than hanging; the socket reconnects.
+ * The web host's transport: the contract over one WebSocket to the page's own origin. Implements the same
+ * `LandfallApi` as the Electron preload, so nothing above rpc/ knows which one it has.
+ *
+ * Signing in (src/shared/web-auth.ts, web-credential.ts): the credential comes from this origin's storage, or from
+ * exchanging the one-time token of the URL fragment; it rides in the handshake as a subprotocol, never a cookie.
+ * A call made while the socket is down resolves to `unavailable` rather than hanging, and the socket reconnects;
+ * when the host refuses the credential (it restarted), calls resolve to `unauthorized` and it stops retrying.
  */
 import { CALL_NAMES, EVENT_NAMES } from '../../../shared/contract-names';
 import type { EventName } from '../../../shared/contract-names';
 import type { LandfallApi } from '../../../shared/contract';
 import { fail } from '../../../shared/errors';
-import type { Result } from '../../../shared/errors';
+import type { LandfallError, Result } from '../../../shared/errors';
+import { APP_PROTOCOL, CREDENTIAL_PROTOCOL_PREFIX } from '../../../shared/web-auth';
+import { credentialStillValid, forgetCredential, signIn } from './web-credential';
 
 type Pending = (result: Result<unknown>) => void;
 
 /** The contract over the socket, plus a signal for when the socket came back after a drop (events were missed). */
 export type SocketApi = LandfallApi & { onReconnect(listener: () => void): () => void };
+
+const DOWN = fail(
+  'unavailable',
+  'Not connected to Landfall.',
+  'Check that `npm run serve` is still running, then reload.',
+);
+const CLOSED = fail(
+  'unavailable',
+  'The connection to Landfall closed.',
+  'Check that `npm run serve` is still running, then retry.',
+);
+const SIGNED_OUT = fail(
+  'unauthorized',
+  'This page is not signed in to Landfall (the link was already used, or the host was restarted).',
+  'Open the URL `npm run serve` printed, or start it again for a new one.',
+);
 
 /** Opens the socket and returns the contract over it. */
 export function createSocketApi(
@@ -23,13 +45,31 @@ export function createSocketApi(
   const reconnectListeners = new Set<() => void>();
   let nextId = 1;
   let everOpened = false;
-  let socket: WebSocket;
+  let refusal: { ok: false; error: LandfallError } | null = null;
+  let socket: WebSocket | undefined;
   let opened: Promise<boolean>;
 
-  const connect = (): void => {
-    socket = new WebSocket(url);
+  const settleAll = (result: Result<unknown>): void => {
+    for (const [, settle] of pending) settle(result);
+    pending.clear();
+  };
+
+  /** After a socket closed: signed out (stop), or the host is away (retry in a second). */
+  const afterClose = async (credential: string): Promise<void> => {
+    const valid = await credentialStillValid(credential);
+    if (valid === false) {
+      forgetCredential();
+      refusal = SIGNED_OUT;
+      return settleAll(SIGNED_OUT);
+    }
+    setTimeout(() => connect(credential), 1000);
+  };
+
+  const connect = (credential: string): void => {
+    const ws = new WebSocket(url, [APP_PROTOCOL, `${CREDENTIAL_PROTOCOL_PREFIX}${credential}`]);
+    socket = ws;
     opened = new Promise<boolean>((resolve) => {
-      socket.addEventListener(
+      ws.addEventListener(
         'open',
         () => {
           if (everOpened) for (const l of reconnectListeners) l();
@@ -38,20 +78,12 @@ export function createSocketApi(
         },
         { once: true },
       );
-      socket.addEventListener('close', () => resolve(false), { once: true });
+      ws.addEventListener('close', () => resolve(false), { once: true });
     });
-    socket.addEventListener('message', (m: MessageEvent<string>) => receive(m.data));
-    socket.addEventListener('close', () => {
-      for (const [, settle] of pending)
-        settle(
-          fail(
-            'unavailable',
-            'The connection to Landfall closed.',
-            'Check that `npm run serve` is still running, then retry.',
-          ),
-        );
-      pending.clear();
-      setTimeout(connect, 1000);
+    ws.addEventListener('message', (m: MessageEvent<string>) => receive(m.data));
+    ws.addEventListener('close', () => {
+      settleAll(CLOSED);
+      void afterClose(credential);
     });
   };
 
@@ -68,20 +100,20 @@ export function createSocketApi(
     }
   };
 
-  connect();
+  const ready: Promise<void> = signIn().then((credential) => {
+    if (credential) connect(credential);
+    else refusal = SIGNED_OUT;
+  });
 
   const invoke = async (call: string, input: unknown): Promise<Result<unknown>> => {
-    if (!(await opened) || socket.readyState !== WebSocket.OPEN) {
-      return fail(
-        'unavailable',
-        'Not connected to Landfall.',
-        'Check that `npm run serve` is still running, then reload.',
-      );
-    }
+    await ready;
+    if (refusal) return refusal;
+    if (!(await opened) || socket?.readyState !== WebSocket.OPEN) return refusal ?? DOWN;
     const id = nextId++;
+    const open = socket;
     return new Promise((resolve) => {
       pending.set(id, resolve);
-      socket.send(JSON.stringify({ id, call, input }));
+      open.send(JSON.stringify({ id, call, input }));
     });
   };
 

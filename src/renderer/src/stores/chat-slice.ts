@@ -72,10 +72,16 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
       }
       set({ lastEscape: now });
     },
-    async answer(askId, answer, reason) {
+    async answer(askId, answer, reason, pattern) {
       const sessionId = get().sessionId;
       if (!sessionId) return;
-      const r = await call('permission.answer', { sessionId, askId, answer, ...(reason ? { reason } : {}) });
+      const r = await call('permission.answer', {
+        sessionId,
+        askId,
+        answer,
+        ...(reason ? { reason } : {}),
+        ...(pattern ? { pattern } : {}),
+      });
       if (!r.ok) return get().showError(r.error);
       set({ asks: get().asks.filter((a) => a.requestId !== askId) });
     },

@@ -14,6 +14,8 @@ export function keptReason(reason: KeptFile['reason']): string {
   if (reason === 'changed_after_step') return 'you changed it after the agent did';
   if (reason === 'changed_after_revert') return 'you changed it after the revert put it back';
   if (reason === 'not_captured') return 'no snapshot holds it (it was ignored or too large), so it is never deleted';
+  if (reason === 'git_dir')
+    return "NOT restored: the agent changed the repository's own git folder, which Landfall keeps no copy of";
   return 'the file could not be written';
 }
 

@@ -1,5 +1,6 @@
 /** Sessions slice: the open project's sessions and the selected one (its detail is loaded into the chat slice). */
 import { call } from '../rpc';
+import { readImportFile, uploadImport } from './import-upload';
 import type { SessionsSlice, Slice } from './types';
 
 export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
@@ -54,10 +55,16 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
     }
     return r.value;
   },
-  async importSession(json) {
+  importing: null,
+  async importSession(file) {
     const project = get().project;
-    if (!project) return;
-    const r = await call('sessions.import', { projectId: project.id, json });
+    if (!project || get().importing) return;
+    const text = await readImportFile(file);
+    if (!text.ok) return get().showError(text.error);
+    set({ importing: { sent: 0, total: text.value.length } });
+    const r = await uploadImport(project.id, text.value, (importing) => set({ importing })).finally(() =>
+      set({ importing: null }),
+    );
     if (!r.ok) return get().showError(r.error);
     await get().loadSessions();
     await get().selectSession(r.value.id);

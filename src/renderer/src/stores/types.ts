@@ -16,6 +16,7 @@ import type {
 } from '../../../shared/contract';
 import type { LandfallError } from '../../../shared/errors';
 import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
+import type { ImportProgress } from './import-upload';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -51,7 +52,10 @@ export interface SessionsSlice {
   deleteSession(id: string): Promise<void>;
   /** Resolves to the exported file (name + JSON); the component saves it. */
   exportSession(id: string): Promise<CallOutput<'sessions.export'> | null>;
-  importSession(json: string): Promise<void>;
+  /** An import under way (characters sent of the whole), or null. */
+  importing: ImportProgress | null;
+  /** Imports a session export file (refused before sending when over the limit; uploaded in parts). */
+  importSession(file: Blob): Promise<void>;
 }
 
 export interface ChatSlice {
@@ -67,7 +71,8 @@ export interface ChatSlice {
   replay(recording: string, text?: string): Promise<void>;
   stop(): Promise<void>;
   escape(): Promise<void>;
-  answer(askId: string, answer: 'once' | 'always' | 'reject', reason?: string): Promise<void>;
+  /** Answers a permission question; `pattern` (with `always`) is a bash pattern the user wrote in the prompt. */
+  answer(askId: string, answer: 'once' | 'always' | 'reject', reason?: string, pattern?: string): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
   /** Reloads the open session's messages and row after a history move (no-op when another session is open). */

@@ -73,6 +73,7 @@ export function SessionList(): React.JSX.Element {
   const sessionId = useStore((s) => s.sessionId);
   const newSession = useStore((s) => s.newSession);
   const importSession = useStore((s) => s.importSession);
+  const importing = useStore((s) => s.importing);
   const fileInput = useRef<HTMLInputElement>(null);
   return (
     <nav className="sessions" aria-label="Sessions">
@@ -80,15 +81,18 @@ export function SessionList(): React.JSX.Element {
         <button className="primary" data-testid="new-session" onClick={() => void newSession()}>
           New session
         </button>
-        <button onClick={() => fileInput.current?.click()}>Import…</button>
+        <button data-testid="import-session" disabled={!!importing} onClick={() => fileInput.current?.click()}>
+          {importing ? `Importing… ${Math.floor((100 * importing.sent) / Math.max(1, importing.total))}%` : 'Import…'}
+        </button>
         <input
           ref={fileInput}
           type="file"
           accept="application/json,.json"
           hidden
+          data-testid="import-file"
           onChange={(e) => {
             const file = e.target.files?.[0];
-            if (file) void file.text().then(importSession);
+            if (file) void importSession(file);
             e.target.value = '';
           }}
         />

@@ -85,13 +85,16 @@ export function SettingsView(): React.JSX.Element {
       </label>
       {settings?.keyStorage === 'unprotected' && (
         <p className="warning" data-testid="key-warning">
-          This system offers no secret store: a key saved here would not be encrypted. Prefer setting it in the
-          environment (LANDFALL_API_KEY) instead.
+          This system offers no secret store: a key typed here is kept in memory until Landfall quits, never written to
+          disk. To keep one, set the variable the provider names (<code>apiKeyEnv</code> in settings.json, e.g.{' '}
+          <code>OPENAI_API_KEY</code>) in the environment Landfall starts from.
         </p>
       )}
       {settings?.keyStorage === 'environment' && (
         <p className="muted">
-          Keys are read from the environment (LANDFALL_API_KEY) in the browser version; they are not saved.
+          In the browser version a key typed here is kept in memory until the host stops, never written to disk.
+          Otherwise each provider&apos;s key is read from the variable it names (<code>apiKeyEnv</code> in
+          settings.json, e.g. <code>OPENAI_API_KEY</code>) in the environment <code>npm run serve</code> started from.
         </p>
       )}
       <div className="row-buttons">

@@ -1,0 +1,57 @@
+/**
+ * What the gate checks on a bash line beyond its rules, on the file system: which words name a repository's own
+ * git folder (asked as `git_dir`, bash-risk.ts), and which name a file the model may not see (asked, with the
+ * reason in the prompt). Words are judged as written and by real path (reveal-policy.ts relForms), so a symlink
+ * alias of `.git/hooks` or of `.env` counts.
+ */
+import type { RevealGuard } from '../tools/types';
+import { inGitDir } from '../tools/git-dir';
+import type { BashAnalysis } from './bash-command';
+import { namesGitDir, readsOnly, writesGitConfig } from './bash-risk';
+import { relForms } from './reveal-policy';
+
+export interface BashFacts {
+  /** Why the line reaches into a `.git` folder (empty: it does not, as far as the parser can tell). */
+  gitDir: string[];
+  /** Why the line is asked although the rules might allow it: it names files the model may not see. */
+  withheld: string[];
+}
+
+/** The facts of `bash` run in `root` (absolute, real); `guard` is the read policy in force. */
+export async function bashFacts(bash: BashAnalysis, root: string | undefined, guard: RevealGuard): Promise<BashFacts> {
+  const gitDir = new Set<string>();
+  const withheld = new Set<string>();
+  const intoGit = async (w: string): Promise<string | undefined> => {
+    if (namesGitDir(w)) return `${w} is inside a .git folder`;
+    if (root === undefined) return undefined;
+    const rel = (await relForms(root, optionValue(w))).find(inGitDir);
+    return rel ? `${w} leads into ${rel}, inside a .git folder` : undefined;
+  };
+  for (const c of bash.commands) {
+    if (writesGitConfig(c.words)) gitDir.add(`${c.text} writes .git/config`);
+    if (readsOnly(c.words)) continue;
+    for (const w of c.looseWords.slice(1)) {
+      const why = await intoGit(w);
+      if (why) gitDir.add(why);
+    }
+  }
+  for (const t of bash.writeTargets) {
+    const why = await intoGit(t);
+    if (why) gitDir.add(`output is written to ${t}: ${why}`);
+  }
+  if (root === undefined) return { gitDir: [...gitDir], withheld: [] };
+  for (const word of new Set(bash.pathWords)) {
+    const w = optionValue(word);
+    if (w === '' || w.startsWith('-')) continue;
+    for (const rel of await relForms(root, w)) {
+      const why = guard.withheld(rel, true);
+      if (why) withheld.add(`it names ${w}${rel === w ? '' : ` (${rel})`}, and ${why}`);
+    }
+  }
+  return { gitDir: [...gitDir], withheld: [...withheld] };
+}
+
+/** The path an option names (`--file=.env` → `.env`); other words as they are. */
+function optionValue(word: string): string {
+  return word.startsWith('-') ? word.slice(word.indexOf('=') + 1) : word;
+}
