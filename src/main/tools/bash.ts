@@ -83,8 +83,12 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
     let killTimer: NodeJS.Timeout | undefined;
     const stop = (): void => {
       if (child.pid === undefined) return;
-      void endCommand(child.pid, run, 'SIGTERM');
-      killTimer ??= setTimeout(graceOver, KILL_GRACE_MS);
+      const pid = child.pid;
+      void endCommand(pid, run, 'SIGTERM');
+      killTimer ??= setTimeout(() => {
+        graceOver();
+        void endCommand(pid, run, 'SIGKILL');
+      }, KILL_GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -116,7 +120,10 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
       const pid = child.pid;
       if (pid === undefined) return;
       const stopping = killTimer !== undefined;
-      if (stopping && commandProcesses(pid, run).length > 0) await grace;
+      // Stopped: those still running get the rest of the grace period to end on SIGTERM, then SIGKILL.
+      let over = false;
+      void grace.then(() => (over = true));
+      while (stopping && !over && commandProcesses(pid, run).length > 0) await new Promise((r) => setTimeout(r, 20));
       const n = await endCommand(pid, run, 'SIGKILL');
       if (!stopping) background = n;
     };
