@@ -8,6 +8,7 @@
 import { promises as fsp } from 'node:fs';
 import { fail, ok, type Result } from '../../shared/errors';
 import type { FileStamp, ObservedStore, ToolContext } from '../tools/types';
+import { readChecked } from './read-checked';
 import { stampOf } from './stamp';
 import type { ResolvedPath } from './workspace';
 
@@ -60,11 +61,14 @@ export async function checkFresh(
   }
   let bytes = current;
   if (!bytes) {
-    try {
-      bytes = await fsp.readFile(resolved.real);
-    } catch {
-      return staleFail(resolved, 'it was deleted or cannot be read');
-    }
+    // Checked and bounded by the size last seen (read-checked.ts): more bytes than that is a change anyway.
+    const read = await readChecked(resolved.real, seen.size);
+    if (!read.ok)
+      return staleFail(
+        resolved,
+        read.why === 'too_large' ? 'its bytes changed on disk' : 'it was deleted or cannot be read',
+      );
+    bytes = read.bytes;
   }
   if (bytes.length !== seen.size || stampOf(bytes, { size: bytes.length, mtimeMs: 0 }).hash !== seen.hash) {
     return staleFail(resolved, 'its bytes changed on disk');

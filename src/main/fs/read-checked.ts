@@ -58,8 +58,21 @@ export interface Bounded {
   over: boolean;
 }
 
+/**
+ * Buffer sizes are whole pages: some pseudo-files only accept reads of whole records (`/proc/<pid>/pagemap`:
+ * multiples of 8 bytes), and the limit + 1 byte that tells "more" is rounded up to the page.
+ */
+const PAGE = 4096;
+const pages = (n: number): number => Math.ceil(n / PAGE) * PAGE;
+
 function firstSize(max: number, hint: number): number {
-  return Math.min(max + 1, Math.max(hint + 1, 16 * 1024));
+  return pages(Math.min(max + 1, Math.max(hint + 1, 16 * 1024)));
+}
+
+function grown(buf: Buffer, len: number, max: number): Buffer {
+  const next = Buffer.allocUnsafe(Math.min(pages(max + 1), buf.length * 2));
+  buf.copy(next, 0, 0, len);
+  return next;
 }
 
 function finish(buf: Buffer, len: number, max: number): Bounded {
@@ -74,15 +87,11 @@ function finish(buf: Buffer, len: number, max: number): Bounded {
  * further). `hint` (e.g. fstat's size) only sizes the first buffer. Throws the fs error (EAGAIN on a FIFO…).
  */
 export function readBoundedSync(fd: number, max: number, hint = 0): Bounded {
-  let buf = Buffer.allocUnsafe(firstSize(max, hint));
+  let buf: Buffer = Buffer.allocUnsafe(firstSize(max, hint));
   let len = 0;
   for (;;) {
-    if (len === buf.length) {
-      if (len > max) break;
-      const next = Buffer.allocUnsafe(Math.min(max + 1, buf.length * 2));
-      buf.copy(next, 0, 0, len);
-      buf = next;
-    }
+    if (len > max) break;
+    if (len === buf.length) buf = grown(buf, len, max);
     const n = readSync(fd, buf, len, buf.length - len, null);
     if (n === 0) break;
     len += n;
@@ -92,15 +101,11 @@ export function readBoundedSync(fd: number, max: number, hint = 0): Bounded {
 
 /** `readBoundedSync` on an open FileHandle (async). */
 export async function readBounded(handle: FileHandle, max: number, hint = 0): Promise<Bounded> {
-  let buf = Buffer.allocUnsafe(firstSize(max, hint));
+  let buf: Buffer = Buffer.allocUnsafe(firstSize(max, hint));
   let len = 0;
   for (;;) {
-    if (len === buf.length) {
-      if (len > max) break;
-      const next = Buffer.allocUnsafe(Math.min(max + 1, buf.length * 2));
-      buf.copy(next, 0, 0, len);
-      buf = next;
-    }
+    if (len > max) break;
+    if (len === buf.length) buf = grown(buf, len, max);
     const { bytesRead } = await handle.read(buf, len, buf.length - len, null);
     if (bytesRead === 0) break;
     len += bytesRead;

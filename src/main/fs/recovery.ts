@@ -15,7 +15,7 @@
  */
 import { appendFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { ownerAlive, readJournal, type Plan } from './journal';
+import { defaultJournalDir, ownerAlive, readJournal, type Plan } from './journal';
 import { PinnedDirs } from './pinned-dir';
 import { rollBack, settle, type KeptPath } from './rollback';
 
@@ -108,6 +108,16 @@ export function recoverJournals(journalDir: string, options: { root?: string } =
       // the reports are still returned to the caller
     }
   }
+  return reports;
+}
+
+/**
+ * Recovery as a service opening runs it: the data folder's journals (`<dataDir>/journal`), then those of one-shot
+ * runs without a data folder (journal.ts `defaultJournalDir`). Each report is also written to stderr as one line.
+ */
+export function recoverWrites(dataDir: string): RecoveryReport[] {
+  const reports = [...recoverJournals(path.join(dataDir, 'journal')), ...recoverJournals(defaultJournalDir())];
+  for (const r of reports) process.stderr.write(`landfall: ${describeRecovery(r)}\n`);
   return reports;
 }
 
