@@ -244,7 +244,10 @@ export function runTransaction(steps: readonly TxStep[], options: TxOptions): Tx
   }
 }
 
-/** `runTransaction` for async callers (tools, review, seeding): temp files are written several at a time. */
+/**
+ * `runTransaction` for async callers (tools, review, seeding, the snapshot store): temp files that must be fsync'd
+ * are written several at a time, so their fsyncs overlap.
+ */
 export async function runTransactionAsync(steps: readonly TxStep[], options: TxOptions): Promise<TxReport> {
   if (steps.length === 0) return { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
   const tx = new Tx(steps, options);
@@ -255,7 +258,9 @@ export async function runTransactionAsync(steps: readonly TxStep[], options: TxO
     const worker = async (): Promise<void> => {
       for (let w = queue.shift(); w && !stop; w = queue.shift()) {
         try {
-          await stageAsync(tx.pins, w, options);
+          // Only a temp that must be fsync'd is worth a trip to the thread pool; the rest are written inline.
+          if (options.sync === 'all' || w.st) await stageAsync(tx.pins, w, options);
+          else stage(tx.pins, w, options);
         } catch (e) {
           if (tx.fail(w, e)) stop = true;
         }

@@ -71,6 +71,37 @@ function files(wt: string): Map<string, string> {
 }
 
 describe('revert and restore never delete what no snapshot captured', () => {
+  it('restore(tree): the user removed an ignore rule between two snapshots; the file that rule hid is kept', async () => {
+    const base = tempDir('keep-restore');
+    const wt = join(base, 'wt');
+    try {
+      mkdirSync(join(wt, '.git'), { recursive: true });
+      writeFileSync(join(wt, '.gitignore'), 'secrets.env\n');
+      writeFileSync(join(wt, 'secrets.env'), 'KEY=1\n');
+      writeFileSync(join(wt, 'app.js'), 'v1\n');
+      const store = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data'), log: () => undefined });
+      try {
+        const t1 = await store.track();
+        writeFileSync(join(wt, '.gitignore'), ''); // the user removes the rule
+        writeFileSync(join(wt, 'app.js'), 'v2\n');
+        writeFileSync(join(wt, 'new.js'), 'new\n');
+        await store.track(); // secrets.env is now captured
+        const r = await store.restore(t1);
+        expect(r).toEqual({
+          restored: ['.gitignore', 'app.js'],
+          deleted: ['new.js'],
+          failed: [],
+          kept: [{ path: 'secrets.env', reason: 'not_captured' }],
+        });
+        expect(readFileSync(join(wt, 'secrets.env'), 'utf8')).toBe('KEY=1\n');
+      } finally {
+        await store.close();
+      }
+    } finally {
+      cleanup(base);
+    }
+  });
+
   it('property: pre-existing files survive any ignore-rule change by a step or the user', async () => {
     let attempts = 0;
     let held = 0;

@@ -23,12 +23,12 @@ function reason(e: unknown): string {
 }
 
 /** Applies `changes` (from the current tree to the target) to the work tree at `root` as one transaction. */
-export function restoreChanges(
+export async function restoreChanges(
   root: string,
   db: ObjectDb,
   changes: TreeChange[],
   target: { tree: string; journalDir: string; keep: KeepRule },
-): RestoreReport {
+): Promise<RestoreReport> {
   const refused: RestoreReport['failed'] = [];
   const kept: KeptFile[] = [];
   const w = new WorktreeWriter(root, db, target.journalDir);
@@ -44,7 +44,7 @@ export function restoreChanges(
       refused.push({ path: c.path, reason: reason(e) });
     }
   }
-  const done = w.commit('restore');
+  const done = await w.commit('restore');
   return { restored: done.restored, deleted: done.deleted, failed: [...refused, ...done.failed], kept };
 }
 
@@ -56,13 +56,13 @@ function toRelative(root: string, file: string): string | undefined {
 }
 
 /** Restores the files of `patches` from their earliest patch's tree; absent there = deleted. One transaction. */
-export function revertFiles(
+export async function revertFiles(
   root: string,
   db: ObjectDb,
   reader: TreeReader,
   patches: PatchInfo[],
   options: { journalDir: string; keep: KeepRule },
-): RestoreReport {
+): Promise<RestoreReport> {
   const failed: RestoreReport['failed'] = [];
   const kept: KeptFile[] = [];
   const firstTree = new Map<string, string>();
@@ -89,6 +89,6 @@ export function revertFiles(
       failed.push({ path, reason: reason(e) });
     }
   }
-  const done = w.commit('revert');
+  const done = await w.commit('revert');
   return { restored: done.restored, deleted: done.deleted, failed: [...failed, ...done.failed], kept };
 }

@@ -132,7 +132,7 @@ export class SnapshotStore {
     return store;
   }
 
-  private run<T>(fn: () => T): Promise<T> {
+  private run<T>(fn: () => T | Promise<T>): Promise<T> {
     if (this.closed)
       return Promise.reject(
         new LandfallFailure({ code: 'unavailable', message: 'snapshot store is closed', hint: 'open the store again' }),
@@ -294,7 +294,7 @@ export class SnapshotStore {
    * read through a throwaway TreeReader so no parsed tree outlives the operation.
    */
   restore(hash: string): Promise<RestoreReport> {
-    return this.run(() => {
+    return this.run(async () => {
       this.checkHash(hash);
       const held = new Map<string, { type: ObjectType; content: Buffer }>();
       this.db.overlay = held;
@@ -305,7 +305,11 @@ export class SnapshotStore {
         this.db.overlay = undefined;
       }
       const keep = keepRule(this.worktree, this.records, { leftOut: new Set(this.walkLeftOut) });
-      const report = restoreChanges(this.worktree, this.db, changes, { tree: hash, journalDir: this.journalDir, keep });
+      const report = await restoreChanges(this.worktree, this.db, changes, {
+        tree: hash,
+        journalDir: this.journalDir,
+        keep,
+      });
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });
@@ -317,9 +321,12 @@ export class SnapshotStore {
    * they are reported as `kept`.
    */
   revert(patches: PatchInfo[]): Promise<RestoreReport> {
-    return this.run(() => {
+    return this.run(async () => {
       const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
-      const report = revertFiles(this.worktree, this.db, this.reader, patches, { journalDir: this.journalDir, keep });
+      const report = await revertFiles(this.worktree, this.db, this.reader, patches, {
+        journalDir: this.journalDir,
+        keep,
+      });
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });

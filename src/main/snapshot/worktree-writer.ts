@@ -12,7 +12,7 @@
  * others: it is reported.
  */
 import { LandfallFailure } from '../../shared/errors';
-import { runTransaction, type TxFailure, type TxStep } from '../fs/transaction';
+import { runTransactionAsync, type TxFailure, type TxStep } from '../fs/transaction';
 import type { ObjectDb } from './object-db';
 import type { EntryMode } from './tree';
 import type { FailedFile } from './types';
@@ -93,8 +93,8 @@ export class WorktreeWriter {
   }
 
   /** Run everything queued (removals, then emptied folders, then writes); `label` names it for a recovery report. */
-  commit(label: string): WriterReport {
-    const r = runTransaction(this.steps, {
+  async commit(label: string): Promise<WriterReport> {
+    const r = await runTransactionAsync(this.steps, {
       root: this.root,
       journalDir: this.journalDir,
       label,
