@@ -6,7 +6,7 @@
  * old or all new across the set) and no temp file is left in the project. Prints runs / held and the seed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,13 +25,13 @@ const random = (): number => (rand = (Math.imul(rand, 1664525) + 1013904223) >>>
 const lines: string[] = [];
 afterAll(() => console.log(`write crash (seed ${seed}): ${lines.join('; ')}`));
 
-/** Resolves when a transaction under `journalDir` is armed (its files start to change), polled without a clock. */
-async function whenArmed(journalDir: string, stop: () => boolean): Promise<void> {
+/** Resolves when `file` no longer holds `before` (the first rename of an operation landed), polled without a clock. */
+async function whenChanged(file: string, before: string, stop: () => boolean): Promise<void> {
   while (!stop()) {
     try {
-      if (readdirSync(journalDir).some((d) => existsSync(path.join(journalDir, d, 'armed')))) return;
+      if (readFileSync(file, 'utf8') !== before) return;
     } catch {
-      // not created yet
+      // between a removal and a rename: look again
     }
     await new Promise((r) => setImmediate(r));
   }
@@ -40,10 +40,10 @@ async function whenArmed(journalDir: string, stop: () => boolean): Promise<void>
 /**
  * Start the child; once one operation is done (its duration known), SIGKILL it after a random share of that
  * duration (up to 1.5×, so kills land anywhere in an operation, between two, or in the next one's planning).
- * With `atArmed`, the kill comes instead at a random moment of the renames (0–2 ms after the journal is armed):
- * the phase where files change, short next to staging, which random times alone rarely hit.
+ * With `amidRenames`, the kill comes instead 0–2 ms after the first file of the next operation changed: in the
+ * renames, the phase where files change, short next to reading and staging, which random times alone rarely hit.
  */
-function killSomewhere(mode: string, root: string, dataDir: string, atArmed: boolean): Promise<number> {
+function killSomewhere(mode: string, root: string, dataDir: string, amidRenames: boolean): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, root, dataDir, String(FILES)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,10 +55,12 @@ function killSomewhere(mode: string, root: string, dataDir: string, atArmed: boo
       const m = /done (\d+)/.exec(b.toString());
       if (!m || armed) return;
       armed = true;
-      if (atArmed) {
+      if (amidRenames) {
         const wait = random() * 2;
-        void whenArmed(path.join(dataDir, 'journal'), () => child.exitCode !== null || child.signalCode !== null).then(
-          () => setTimeout(() => child.kill('SIGKILL'), wait),
+        const first = path.join(root, names[0] as string);
+        const ended = (): boolean => child.exitCode !== null || child.signalCode !== null;
+        void whenChanged(first, readFileSync(first, 'utf8'), ended).then(() =>
+          setTimeout(() => child.kill('SIGKILL'), wait),
         );
         return;
       }

@@ -8,9 +8,9 @@
  *   b<i>         the old bytes of step i: a hard link to the old file when the data folder shares its file system
  *                (O(1), and the project path gets a new inode by rename, so the link keeps the old bytes), else a
  *                copy, fsync'd;
- *   armed        written (and fsync'd with the folder) once every backup exists and before the first change in the
- *                project: without it, nothing in the project was touched yet;
  *   committed    written (fsync'd) after the last change: the transaction completed.
+ * Every backup exists before the plan is written, and the plan is durable before the first change in the
+ * project; a plan of one step (its rename is atomic by itself) has no backup and needs no fsync.
  * The folder is removed when the transaction ends either way. Recovery (recovery.ts) reads what is left.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -108,13 +108,13 @@ function syncPath(p: string): void {
   }
 }
 
-function writeDurable(file: string, text: string): void {
+function writeDurable(file: string, text: string, durable = true): void {
   const tmp = `${file}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {
     const buf = Buffer.from(text, 'utf8');
     for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -163,17 +163,16 @@ export class Journal {
     return path.join(this.dir, name);
   }
 
-  /** Write the plan (fsync'd): from here on a recovery knows every temp name and backup. */
-  writePlan(plan: Plan): void {
-    writeDurable(path.join(this.dir, 'plan.json'), JSON.stringify(plan));
+  /**
+   * Write the plan: from here on a recovery knows every temp name and backup. `durable`: fsync'd with its folder
+   * and the journal folder, so it survives a power cut with the backups (every backup exists before the plan is
+   * written, so a plan on disk means its backups are complete).
+   */
+  writePlan(plan: Plan, durable = true): void {
+    writeDurable(path.join(this.dir, 'plan.json'), JSON.stringify(plan), durable);
+    if (!durable) return;
     syncPath(this.dir);
     syncPath(this.journalDir);
-  }
-
-  /** Every backup exists and is durable: the project may now change. */
-  arm(): void {
-    writeDurable(path.join(this.dir, 'armed'), '');
-    syncPath(this.dir);
   }
 
   /** The last change in the project is done (and durable, as the caller's policy made it). */
@@ -191,7 +190,6 @@ export class Journal {
 export interface FoundJournal {
   dir: string;
   plan: Plan | undefined;
-  armed: boolean;
   committed: boolean;
 }
 
@@ -207,7 +205,6 @@ export function readJournal(dir: string): FoundJournal {
   return {
     dir,
     plan,
-    armed: existsSync(path.join(dir, 'armed')),
     committed: existsSync(path.join(dir, 'committed')),
   };
 }

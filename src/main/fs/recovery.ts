@@ -5,10 +5,12 @@
  * Per transaction folder whose owner is gone (pid and process start time, so a live writer in another process
  * or window is never disturbed):
  *   - no plan: the kill came before anything was planned — the folder goes;
- *   - a plan but not armed: nothing in the project changed yet — its temp files are removed ('discarded');
- *   - armed, not committed: the project may hold a mix — everything is rolled back (rollback.ts), so every file
- *     is as before the transaction, except files someone changed since, which are kept and reported
- *     ('rolled_back'); the transaction's caller never reported success, so back is the state it promised;
+ *   - a plan of one step: its rename is atomic, so the file is old or new either way — the temp file is removed
+ *     ('discarded');
+ *   - a plan of several steps, not committed: the project may hold a mix — everything is rolled back
+ *     (rollback.ts), so every file is as before the transaction, except files someone changed since, which are
+ *     kept and reported ('rolled_back'; 'discarded' when nothing had changed yet); the transaction's caller never
+ *     reported success, so back is the state it promised;
  *   - committed: it completed; leftover temp files are removed ('completed').
  * Every outcome is returned, appended to `<journalDir>/recovered.log` (one JSON object a line) and can be shown
  * by the UI and the command line.
@@ -59,10 +61,11 @@ function recoverOne(journalDir: string, txDir: string): RecoveryReport | undefin
     return undefined;
   }
   const base = { id: plan.id, label: plan.label, root: plan.root, createdAt: plan.createdAt };
-  if (found.armed && !found.committed) {
+  if (plan.steps.length > 1 && !found.committed) {
     const outcome = rollBack(plan, txDir);
     settle(journalDir, txDir, outcome);
-    return { ...base, outcome: 'rolled_back', ...outcome };
+    const changed = outcome.restored.length + outcome.removed.length + outcome.kept.length > 0;
+    return { ...base, outcome: changed ? 'rolled_back' : 'discarded', ...outcome };
   }
   const tempsRemoved = removeTemps(plan);
   rmSync(txDir, { recursive: true, force: true });

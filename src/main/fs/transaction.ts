@@ -16,9 +16,10 @@
  * (`'all'`); a file that is new where nothing was needs no fsync to lose nothing. Folders that changed are
  * fsync'd once at the end.
  *
- * Order: plan → backups → plan written → stage the temps whose folder exists → armed → removals → folders
- * emptied by them (when `prune`) → for each write, its folder (created if missing), its temp if not staged yet,
- * the rename → fsync folders → committed → journal removed.
+ * Order: plan and backups → plan written (fsync'd with its folder) → stage the temps whose folder exists →
+ * removals → folders emptied by them (when `prune`) → for each write, its folder (created if missing), its temp if
+ * not staged yet, the rename → fsync folders → committed → journal removed. A one-step transaction skips the
+ * backups, the plan's fsync and the committed mark: its one rename is atomic by itself.
  */
 import { Journal, OWN_START, type Plan } from './journal';
 import { PinnedDirs } from './pinned-dir';
@@ -112,6 +113,11 @@ class Tx {
   readonly journal: Journal;
   work: Work[] = [];
   plan: Plan | undefined;
+  /**
+   * One step: its rename alone is atomic, so no backup and no durable plan are needed — the plan only names the
+   * temp file, for a recovery to remove (a power cut can at worst leave that temp file behind).
+   */
+  readonly single: boolean;
 
   constructor(
     readonly steps: readonly TxStep[],
@@ -119,6 +125,7 @@ class Tx {
   ) {
     this.journal = Journal.create(options.journalDir);
     this.pins = new PinnedDirs(options.root);
+    this.single = steps.length === 1;
   }
 
   /** Plan every step and write the plan; false when an atomic transaction already failed (nothing changed). */
@@ -131,7 +138,7 @@ class Tx {
       try {
         if (seen.has(step.rel)) throw Object.assign(new Error(`${step.rel} is named twice`), { code: 'EINVAL' });
         seen.add(step.rel);
-        const w = planOne(this.pins, this.journal, step, i, missing, removing);
+        const w = planOne(this.pins, this.journal, step, i, missing, removing, !this.single);
         if (w === 'same') this.report.unchanged.push(step.rel);
         else this.work.push(w);
       } catch (e) {
@@ -149,7 +156,7 @@ class Tx {
       createdAt: new Date().toISOString(),
       steps: this.work.map((w) => w.plan),
     };
-    this.journal.writePlan(this.plan);
+    this.journal.writePlan(this.plan, !this.single);
     return true;
   }
 
@@ -174,7 +181,6 @@ class Tx {
 
   /** Armed: removals, pruning, placements; then folders synced and the journal committed (or all put back). */
   commitAll(): TxReport {
-    this.journal.arm();
     const { pins, options, report } = this;
     const touched = new Set<string>();
     const emptied = new Set<string>();
@@ -198,11 +204,19 @@ class Tx {
         stop = this.fail(w, e);
       }
     }
-    if (stop) return this.putBack();
+    if (stop) return this.single ? this.abandonAfterFailure() : this.putBack();
     syncFolders(pins, touched);
-    this.journal.commit();
+    if (!this.single) this.journal.commit();
     this.journal.remove();
     return report;
+  }
+
+  /** One step that failed: its rename did not happen, so nothing changed — the temp and the journal go. */
+  abandonAfterFailure(): TxReport {
+    this.abandon();
+    this.report.written = [];
+    this.report.removed = [];
+    return this.report;
   }
 
   /** Atomic mode after a failure: the rollback a recovery would run; the journal goes (kept backups stay). */

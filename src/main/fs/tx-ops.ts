@@ -128,6 +128,7 @@ export function planOne(
   i: number,
   missing: Set<string>,
   removing: Set<string>,
+  backups: boolean,
 ): Work | 'same' {
   checkRel(step.rel);
   const made = missingFolders(pins, step.rel, missing, removing);
@@ -137,7 +138,7 @@ export function planOne(
   let old: PlanStep['old'] = null;
   if (st?.isSymbolicLink()) old = { kind: 'link', target: readlinkSync(pins.at(step.rel)) };
   else if (st?.isDirectory()) old = { kind: 'dir' };
-  else if (st) old = { kind: 'file', backup: journal.backup(pins.at(step.rel)), mode: st.mode & 0o7777 };
+  else if (st) old = { kind: 'file', backup: backups ? journal.backup(pins.at(step.rel)) : '', mode: st.mode & 0o7777 };
   const plannedNew: PlanStep['new'] =
     put.kind === 'file'
       ? typeof put.bytes === 'function'
