@@ -79,9 +79,19 @@ export class PinnedDirs {
   /**
    * A path naming folder `rel` (root-relative, '/'-separated, '' = root) that later path changes cannot redirect:
    * `/proc/self/fd/N` on Linux, the plain path elsewhere. With `create`, missing folders are made (listed in
-   * `created`). Throws PinError; other fs errors (EACCES…) as they are.
+   * `created`); `'make'` makes `rel` first (the caller knows it is missing: one mkdir instead of a failed open).
+   * Throws PinError; other fs errors (EACCES…) as they are.
    */
-  dir(rel: string, create = false): string {
+  dir(rel: string, create: boolean | 'make' = false): string {
+    if (create === 'make' && rel !== '' && !this.fds.has(rel)) {
+      const slash = rel.lastIndexOf('/');
+      try {
+        mkdirSync(`${this.dir(slash < 0 ? '' : rel.slice(0, slash), true)}/${rel.slice(slash + 1)}`);
+        this.created.push(rel);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+    }
     if (!FD_PATHS) return this.checkedPath(rel, create);
     return `/proc/self/fd/${this.fd(rel, create)}`;
   }
@@ -108,7 +118,7 @@ export class PinnedDirs {
     this.fds.clear();
   }
 
-  private fd(rel: string, create: boolean): number {
+  private fd(rel: string, create: boolean | 'make'): number {
     const have = this.fds.get(rel);
     if (have !== undefined) {
       this.fds.delete(rel); // refresh: most recently used last
@@ -137,7 +147,7 @@ export class PinnedDirs {
     return fd;
   }
 
-  private openChild(entry: string, rel: string, create: boolean): number {
+  private openChild(entry: string, rel: string, create: boolean | 'make'): number {
     try {
       return openSync(entry, DIR_FLAGS);
     } catch (e) {
@@ -153,7 +163,7 @@ export class PinnedDirs {
   }
 
   /** The fallback without descriptor paths: lstat every folder on the way (refusing links), create when asked. */
-  private checkedPath(rel: string, create: boolean): string {
+  private checkedPath(rel: string, create: boolean | 'make'): string {
     let p = this.root;
     let sub = '';
     for (const name of rel === '' ? [] : rel.split('/')) {

@@ -34,6 +34,7 @@ import {
   stage,
   stageAsync,
   syncFolders,
+  syncFoldersAsync,
   TEMP_MARK,
   type Work,
 } from './tx-ops';
@@ -179,8 +180,11 @@ class Tx {
     return false;
   }
 
-  /** Armed: removals, pruning, placements; then folders synced and the journal committed (or all put back). */
-  commitAll(): TxReport {
+  /**
+   * Removals, pruning, placements. Returns the folders that changed (to fsync before `finish`), or undefined after
+   * a failure that stopped the transaction (then `stopped()` puts things back).
+   */
+  changeAll(): Set<string> | undefined {
     const { pins, options, report } = this;
     const touched = new Set<string>();
     const emptied = new Set<string>();
@@ -204,11 +208,19 @@ class Tx {
         stop = this.fail(w, e);
       }
     }
-    if (stop) return this.single ? this.abandonAfterFailure() : this.putBack();
-    syncFolders(pins, touched);
+    return stop ? undefined : touched;
+  }
+
+  /** After a failure that stopped the transaction: one step changed nothing; several are put back. */
+  stopped(): TxReport {
+    return this.single ? this.abandonAfterFailure() : this.putBack();
+  }
+
+  /** The changed folders are durable: the journal is committed and removed. */
+  finish(): TxReport {
     if (!this.single) this.journal.commit();
     this.journal.remove();
-    return report;
+    return this.report;
   }
 
   /** One step that failed: its rename did not happen, so nothing changed — the temp and the journal go. */
@@ -252,7 +264,10 @@ export function runTransaction(steps: readonly TxStep[], options: TxOptions): Tx
         }
       }
     }
-    return tx.commitAll();
+    const touched = tx.changeAll();
+    if (!touched) return tx.stopped();
+    syncFolders(tx.pins, touched);
+    return tx.finish();
   } finally {
     tx.pins.close();
   }
@@ -285,7 +300,10 @@ export async function runTransactionAsync(steps: readonly TxStep[], options: TxO
       tx.abandon();
       return tx.report;
     }
-    return tx.commitAll();
+    const touched = tx.changeAll();
+    if (!touched) return tx.stopped();
+    await syncFoldersAsync(tx.pins, touched);
+    return tx.finish();
   } finally {
     tx.pins.close();
   }

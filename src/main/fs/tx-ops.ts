@@ -151,21 +151,17 @@ export function planOne(
   return { step, st, staged: false, plan: { rel: step.rel, temp, new: plannedNew, old, made } };
 }
 
-function permOf(put: Extract<Put, { kind: 'file' }>, st: Stats | undefined): number | undefined {
-  if (put.perm !== undefined) return put.perm;
+/**
+ * Permission bits of a file step's temp: `open` for the O_CREAT (the umask applies), `set` to fchmod afterwards
+ * (exact bits asked for, or the old file's bits with the exec bit set or cleared). A new file gets what any new
+ * file gets (0o666, or 0o777 when executable, minus the umask): no fchmod.
+ */
+function modesOf(put: Extract<Put, { kind: 'file' }>, st: Stats | undefined): { open: number; set?: number } {
+  if (put.perm !== undefined) return { open: put.perm, set: put.perm };
   const cur = st?.isFile() ? st.mode & 0o7777 : undefined;
-  if (put.exec === undefined) return cur;
-  const base = cur ?? 0o666 & ~currentUmask();
-  return put.exec ? base | ((base & 0o444) >> 2) : base & ~0o111;
-}
-
-let umaskCache: number | undefined;
-function currentUmask(): number {
-  if (umaskCache === undefined) {
-    umaskCache = process.umask(0o022);
-    process.umask(umaskCache);
-  }
-  return umaskCache;
+  if (cur === undefined) return { open: put.exec === true ? 0o777 : 0o666 };
+  if (put.exec === undefined) return { open: cur, set: cur };
+  return { open: cur, set: put.exec ? cur | ((cur & 0o444) >> 2) : cur & ~0o111 };
 }
 
 /** Write the temp file of `w` (its folder must exist). */
@@ -179,17 +175,17 @@ export function stage(pins: PinnedDirs, w: Work, options: TxOptions): void {
     return;
   }
   if (put.kind !== 'file') return;
-  const perm = permOf(put, w.st);
+  const mode = modesOf(put, w.st);
   const fd = openSync(
     temp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    perm ?? 0o666,
+    mode.open,
   );
   w.staged = true;
   try {
     const bytes = contentOf(put);
     for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
-    if (perm !== undefined) fchmodSync(fd, perm);
+    if (mode.set !== undefined) fchmodSync(fd, mode.set);
     // Only a privileged process may give a file away; for everyone else the new file is theirs, as before.
     if (w.st?.isFile())
       try {
@@ -208,13 +204,13 @@ export async function stageAsync(pins: PinnedDirs, w: Work, options: TxOptions):
   const put = w.step.put;
   if (put.kind !== 'file') return stage(pins, w, options);
   options.hook?.('stage', w.step.rel);
-  const perm = permOf(put, w.st);
+  const mode = modesOf(put, w.st);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
-  const handle = await fsp.open(pins.at(w.plan.temp), flags, perm ?? 0o666);
+  const handle = await fsp.open(pins.at(w.plan.temp), flags, mode.open);
   w.staged = true;
   try {
     await handle.writeFile(contentOf(put));
-    if (perm !== undefined) await handle.chmod(perm);
+    if (mode.set !== undefined) await handle.chmod(mode.set);
     if (w.st?.isFile()) await handle.chown(w.st.uid, w.st.gid).catch(() => undefined);
     if (options.sync === 'all' || w.st) await handle.sync();
   } finally {
@@ -236,10 +232,12 @@ export function removeTemp(pins: PinnedDirs, w: Work): void {
 export function place(pins: PinnedDirs, w: Work, options: TxOptions, touched: Set<string>): void {
   const slash = w.step.rel.lastIndexOf('/');
   const parent = slash < 0 ? '' : w.step.rel.slice(0, slash);
+  for (const d of w.plan.made) pins.dir(d, 'make');
   pins.dir(parent, true);
   if (!w.staged) stage(pins, w, options);
   const target = pins.at(w.step.rel);
-  const now = lstatOrUndefined(target);
+  // In a folder this transaction made there was nothing to look at; elsewhere a folder may stand in the way.
+  const now = w.plan.made.length > 0 ? undefined : lstatOrUndefined(target);
   if (now?.isDirectory()) {
     if (!options.replaceEmptyDirs) throw Object.assign(new Error(`${w.step.rel} is a folder`), { code: 'EISDIR' });
     rmdirSync(target); // ENOTEMPTY: a folder with files is never replaced
@@ -248,7 +246,8 @@ export function place(pins: PinnedDirs, w: Work, options: TxOptions, touched: Se
   options.hook?.('rename', w.step.rel);
   renameSync(pins.at(w.plan.temp), target);
   w.staged = false;
-  touched.add(parent);
+  // A new file where nothing was loses nothing if a power cut takes it: only replaced names need a durable folder.
+  if (options.sync === 'all' || w.st) touched.add(parent);
 }
 
 export function remove(
@@ -283,6 +282,24 @@ export function prune(pins: PinnedDirs, emptied: Set<string>): void {
       // not empty (ignored or untracked files remain) or gone: leave it
     }
   }
+}
+
+/** `syncFolders`, all at once (their fsyncs overlap). */
+export async function syncFoldersAsync(pins: PinnedDirs, dirs: Set<string>): Promise<void> {
+  await Promise.all(
+    [...dirs].map(async (d) => {
+      try {
+        const handle = await fsp.open(pins.dir(d), constants.O_RDONLY | constants.O_DIRECTORY);
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      } catch {
+        // a folder that cannot be synced: the renames are still atomic, only their durability is weaker
+      }
+    }),
+  );
 }
 
 export function syncFolders(pins: PinnedDirs, dirs: Set<string>): void {
