@@ -64,6 +64,8 @@ describe('history moves never delete what no snapshot holds', () => {
     expect(await kept.getAttribute('data-reason')).toBe('not_captured');
     expect(await kept.innerText()).toContain('no snapshot holds it');
     expect(await fileText(root, 'test/shout.test.js')).toBe(agentTest);
+    // forcing would not touch it either, so the notice does not offer it
+    expect(await notice.locator('[data-testid=overwrite-kept]').count()).toBe(0);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const width of [1440, 1024, 800]) {

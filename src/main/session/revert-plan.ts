@@ -68,24 +68,27 @@ export async function planFiles(
   force: boolean,
 ): Promise<FilePlan> {
   const plan: FilePlan = { restored: [], deleted: [], skipped: [], conflicts: [], writes: [] };
-  const changing: { intent: FileIntent; wanted: Uint8Array | undefined; clean: boolean }[] = [];
+  const changing: { intent: FileIntent; wanted: Uint8Array | undefined; clean: boolean; unchanged: boolean }[] = [];
   for (const intent of intents) {
     const disk = await snap.readFile(nowTree, intent.path);
     const wanted = await snap.readFile(intent.want, intent.path);
     const clean = await isClean(snap, intent, disk);
-    if (!same(disk, wanted)) changing.push({ intent, wanted, clean });
+    const unchanged = same(disk, wanted);
+    // Absent from the tree just taken need not mean absent from the disk: such a file is asked about too.
+    if (!unchanged || disk === undefined) changing.push({ intent, wanted, clean, unchanged });
   }
   // A file no snapshot captured is never deleted or overwritten, not even with force: its bytes exist nowhere else.
   const untouchable = new Set(
     await snap.notCaptured(changing.map((c) => ({ path: c.intent.path, tree: c.intent.want }))),
   );
   const byTree = new Map<string, string[]>();
-  for (const { intent, wanted, clean } of changing) {
+  for (const { intent, wanted, clean, unchanged } of changing) {
     if (untouchable.has(intent.path)) {
       plan.conflicts.push({ path: intent.path, reason: 'not_captured' });
       plan.skipped.push(intent.path);
       continue;
     }
+    if (unchanged) continue;
     if (!clean) {
       plan.conflicts.push({ path: intent.path, reason: intent.reason });
       if (!force) {

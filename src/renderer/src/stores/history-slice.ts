@@ -25,8 +25,10 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
   noteHistory(op: HistoryOp, session: Session, kept: KeptFile[]) {
     if (kept.length === 0) return set({ historyNotice: null, overwriteAsked: false });
     const b = session.revert;
+    // Only files the user changed can be overwritten by force; one no snapshot holds (or a .git file) never is.
+    const forceable = kept.some((k) => k.reason === 'changed_after_step' || k.reason === 'changed_after_revert');
     const target =
-      op !== 'unrevert' && b
+      op !== 'unrevert' && b && forceable
         ? { messageId: b.messageId, ...(b.partId !== undefined ? { partId: b.partId } : {}) }
         : null;
     set({ historyNotice: { op, sessionId: session.id, kept, overwrite: target }, overwriteAsked: false });
