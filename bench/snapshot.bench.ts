@@ -9,7 +9,8 @@
  * Measured: first track, no-change track, no-change track right after reopening, track after touching 10 files
  * and adding 2, diffFull/patch/diff/revert of those 12, restore of 10 modified files, full restore into an
  * emptied folder (3 runs on the large tree: writing 20k files dominates), store size on disk (allocated blocks), peak RSS of this process (our store runs in-process;
- * git runs in children), and whether tree ids are identical. Figures are taken on a shared, busy 2-core machine. `--quick` runs only the large tree's track cases.
+ * git runs in children), and whether tree ids are identical. Figures are taken on a shared, busy 2-core machine. `--quick` runs only the large tree's track cases;
+ * `--restore` the track and restore rows of both trees.
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -32,6 +33,8 @@ import { SnapshotStore } from '../src/main/snapshot';
 const REPS = 5;
 /** `--quick`: only the large tree's first track, store size and no-change tracks (plain and after reopening). */
 const QUICK = process.argv.includes('--quick');
+/** `--restore`: both trees, their track rows and the restore rows only (restore of 10 files, full restore). */
+const RESTORE_ONLY = process.argv.includes('--restore');
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const results: string[] = [];
 let failures = 0;
@@ -328,7 +331,7 @@ async function benchTree(name: string, tree: string, base: string): Promise<void
   if (!QUICK) {
     const targets = (await x.s.listFiles(await x.s.track())).filter((f) => f.mode === '100644').map((f) => f.path);
     const touched = targets.filter((_, i) => i % Math.floor(targets.length / 10) === 0).slice(0, 10);
-    await benchChanges(x, touched);
+    if (!RESTORE_ONLY) await benchChanges(x, touched);
     await benchRestores(x, touched);
   }
   await x.s.close();

@@ -31,11 +31,14 @@ const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
 const empty = z.object({});
 
-/** A file a history move left as the user had it, and why (`not_written`: the snapshot store could not write it). */
+/**
+ * A file a history move left as the user had it, and why (`not_written`: the snapshot store could not write it;
+ * `not_captured`: no snapshot captured it — ignored or too large — so it is never deleted or overwritten).
+ */
 export const KeptFileSchema = z.object({
   path: z.string(),
   /** `git_dir`: the agent wrote it inside a repository's own .git folder, which no snapshot holds — not put back. */
-  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written', 'git_dir']),
+  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written', 'git_dir', 'not_captured']),
 });
 export type KeptFile = z.infer<typeof KeptFileSchema>;
 

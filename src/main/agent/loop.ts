@@ -174,6 +174,7 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
       diff: (h) => time(port.diff(h)),
       revert: (ps) => time(port.revert(ps)),
       readFile: (h, f) => time(port.readFile(h, f)),
+      notCaptured: (items) => time(port.notCaptured(items)),
     },
     ms: () => total,
   };

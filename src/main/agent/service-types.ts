@@ -105,7 +105,8 @@ export interface RevertOptions {
  */
 export interface RevertConflict {
   path: string;
-  reason: 'changed_after_step' | 'changed_after_revert';
+  /** `not_captured`: the file exists but no snapshot captured it (ignored, too large): it is never touched. */
+  reason: 'changed_after_step' | 'changed_after_revert' | 'not_captured';
 }
 
 /** Outcome of revert/undo/redo: per-file lists; `applied` false when conflicts stopped it (or preview). */

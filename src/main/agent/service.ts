@@ -23,6 +23,7 @@ import type { Project, Session } from '../../shared/model';
 import type { GcReport } from '../snapshot/types';
 import { ObservedVersions } from '../fs/observed';
 import { realRoot } from '../fs/workspace';
+import { recoverWrites, type RecoveryReport } from '../fs/recovery';
 import { SessionStore } from '../session/store';
 import * as history from '../session/revert';
 import type { ReviewService } from '../session/review';
@@ -108,13 +109,24 @@ export class AgentService {
     mkdirSync(options.dataDir, { recursive: true });
     const settings = await loadSettings(AgentService.settingsFile(options));
     if (!settings.ok) return settings;
+    // Work-tree writes a killed process left half done are finished or rolled back before anything else runs.
+    const recovered = recoverWrites(options.dataDir);
     try {
-      return ok(new AgentService(options, settings.value));
+      const svc = new AgentService(options, settings.value);
+      svc.recovered = recovered;
+      return ok(svc);
     } catch (e) {
       if (isFailure(e, 'io_error', 'unavailable')) return e.toFail();
       throw e;
     }
   }
+
+  /**
+   * What recovery did when this service opened (src/main/fs/recovery.ts): interrupted multi-file writes — an
+   * apply_patch, a revert, a review decision — rolled back or completed, oldest first. Also in
+   * `<dataDir>/journal/recovered.log`; the UI and the command line show `describeRecovery` of each.
+   */
+  recovered: RecoveryReport[] = [];
 
   private static settingsFile(o: ServiceOptions): string {
     return o.settingsPath ?? path.join(o.dataDir, 'settings.json');
@@ -147,6 +159,7 @@ export class AgentService {
         return r.ok ? ok({ root: r.value.rt.project.root, snapshot: r.value.rt.snapshot }) : r;
       },
       (id) => this.running.has(id),
+      path.join(this.options.dataDir, 'journal'),
     ));
   }
 
@@ -290,6 +303,7 @@ export class AgentService {
             observed: this.observed,
             diagnostics: this.options.diagnostics?.(rt.project),
             scratchDir: path.join(this.options.dataDir, 'scratch'),
+            journalDir: path.join(this.options.dataDir, 'journal'),
           },
           writes: rt.writes,
           system: SYSTEM_PROMPT,

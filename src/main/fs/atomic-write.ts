@@ -3,11 +3,11 @@
  * on one filesystem), are fsync'd, the temp file gets the old file's mode (and owner, where the process may set
  * it: a rename replaces the inode, so both would otherwise be the writer's), and is renamed over the target;
  * then the folder is fsync'd so the rename itself survives a power cut. A crash at any point leaves the old file
- * or the new one, never a mix; on an error the temp file is removed. The target path is written as given:
- * callers pass the real path they checked against the workspace boundary.
+ * or the new one, never a mix; on an error the temp file is removed. A symlink at the target is replaced (the
+ * rename never follows it), a hard link is broken.
  *
- * `writeTempBeside` and `syncDir` are the two halves, shared with apply_patch's transaction
- * (src/main/patch/disk-io.ts), which stages every file first and renames them all afterwards.
+ * This is for the app's OWN files (settings, saved keys in the data folder). Every write to the user's project
+ * goes through the work-tree transaction (transaction.ts: pinned folders, journal, recovery) instead.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -19,7 +19,8 @@ export const TEMP_MARKER = '.landfall-tmp-';
 /** What an existing target passes on to its replacement: permission bits and owner (undefined for a new file). */
 async function existingAttributes(absPath: string): Promise<{ mode: number; uid: number; gid: number } | undefined> {
   try {
-    const st = await fsp.stat(absPath);
+    const st = await fsp.lstat(absPath);
+    if (!st.isFile()) return undefined; // a link at the target is replaced, not copied from
     return { mode: st.mode & 0o7777, uid: st.uid, gid: st.gid };
   } catch {
     return undefined;
@@ -32,7 +33,7 @@ async function existingAttributes(absPath: string): Promise<{ mode: number; uid:
  * Returns the temp file's path; the caller renames it over `absPath` or removes it. Throws the fs error
  * (EACCES, ENOSPC, EEXIST for a file where a folder is needed…) after removing the temp file.
  */
-export async function writeTempBeside(absPath: string, bytes: Uint8Array, mode?: number): Promise<string> {
+async function writeTempBeside(absPath: string, bytes: Uint8Array, mode?: number): Promise<string> {
   const dir = path.dirname(absPath);
   await fsp.mkdir(dir, { recursive: true });
   const existing = await existingAttributes(absPath);

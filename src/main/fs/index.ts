@@ -1,7 +1,21 @@
-/** The file layer (DESIGN §3): workspace boundary, per-file locks, atomic writes, encodings, observed versions. */
+/**
+ * The file layer (DESIGN §3): workspace boundary, per-file locks, the journaled work-tree transaction, checked and
+ * bounded reads, encodings, observed versions.
+ */
 export { resolveInRoot, realRoot, isInside, type ResolvedPath } from './workspace';
 export { withFileLock, withFileLocks, isLocked } from './file-lock';
-export { writeFileAtomic, writeTempBeside, syncDir, TEMP_MARKER } from './atomic-write';
+export { writeFileAtomic, TEMP_MARKER } from './atomic-write';
+export {
+  runTransaction,
+  runTransactionAsync,
+  type TxStep,
+  type TxReport,
+  type TxOptions,
+  type Put,
+} from './transaction';
+export { writeProject, transactionFailure } from './project-write';
+export { recoverJournals, recoverWrites, describeRecovery, type RecoveryReport } from './recovery';
+export { readChecked, readCheckedSync, readDirChecked, readBounded, readBoundedSync } from './read-checked';
 export {
   readTextFile,
   decodeBytes,

@@ -8,6 +8,7 @@
 import { promises as fsp } from 'node:fs';
 import { fail, ok, type Result } from '../../shared/errors';
 import type { FileStamp, ObservedStore, ToolContext } from '../tools/types';
+import { readChecked } from './read-checked';
 import { stampOf } from './stamp';
 import type { ResolvedPath } from './workspace';
 
@@ -60,11 +61,14 @@ export async function checkFresh(
   }
   let bytes = current;
   if (!bytes) {
-    try {
-      bytes = await fsp.readFile(resolved.real);
-    } catch {
-      return staleFail(resolved, 'it was deleted or cannot be read');
-    }
+    // Checked and bounded by the size last seen (read-checked.ts): more bytes than that is a change anyway.
+    const read = await readChecked(resolved.real, seen.size);
+    if (!read.ok)
+      return staleFail(
+        resolved,
+        read.why === 'too_large' ? 'its bytes changed on disk' : 'it was deleted or cannot be read',
+      );
+    bytes = read.bytes;
   }
   if (bytes.length !== seen.size || stampOf(bytes, { size: bytes.length, mtimeMs: 0 }).hash !== seen.hash) {
     return staleFail(resolved, 'its bytes changed on disk');
@@ -86,6 +90,7 @@ function staleFail(resolved: ResolvedPath, why: string): Result<never> {
  * (mtime from a fresh stat), so the session's next edit of the same file is not refused as stale.
  */
 export async function recordWrite(ctx: ToolContext, realPath: string, bytes: Uint8Array): Promise<void> {
-  const st = await fsp.stat(realPath);
-  ctx.observed.record(ctx.sessionId, realPath, stampOf(bytes, st));
+  // The mtime is informational (freshness is judged on size and hash): a path that moved meanwhile records 0.
+  const st = await fsp.lstat(realPath).catch(() => ({ mtimeMs: 0 }));
+  ctx.observed.record(ctx.sessionId, realPath, stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }));
 }

@@ -17,11 +17,12 @@
  * lists every encoding that reproduces the bytes — the detector's and the common multi-byte ones — so a write can
  * refuse text the bytes cannot vouch for (encoding-proof.ts). The rule lives in encoding-confidence.ts.
  */
-import { constants as fsConstants, promises as fsp, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
 import { fail, ok, type Result } from '../../shared/errors';
 import type { FileStamp } from '../tools/types';
+import { readChecked } from './read-checked';
 import { stampOf } from './stamp';
 import { uncertainty, type EncodingCandidate } from './encoding-confidence';
 
@@ -54,48 +55,68 @@ export const DEFAULT_MAX_BYTES = 50 * 1024 * 1024;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
- * Read and decode a text file. Errors: `file_not_found`, `is_directory`, `binary` (NUL bytes or no encoding that
- * round-trips), `too_large` (over `maxBytes`, default 50 MB), `io_error` (unreadable, or not a regular file —
- * a FIFO, socket or device: data `{ notRegular: kind }`).
+ * Read and decode a text file. `absPath` must be a REAL path (symlinks resolved, as resolveInRoot answers): it is
+ * opened without following a link there, and what was opened must be that very path (read-checked.ts), so a
+ * folder on the way swapped for a symlink after the boundary check is refused instead of read. Errors:
+ * `file_not_found`, `is_directory`, `binary` (NUL bytes or no encoding that round-trips), `too_large` (over
+ * `maxBytes`, default 50 MB, counted in bytes actually read: a pseudo-file reporting size 0 is no exception),
+ * `outside_root` (the path changed while it was opened: data `{ path, opened }`), `io_error` (unreadable, or not a
+ * regular file — a FIFO, socket or device: data `{ notRegular: kind }`).
  *
  * The file is opened once, non-blocking (opening a FIFO for reading would otherwise wait for a writer forever),
  * and its size, kind and bytes all come from that one open file, so the stamp describes the bytes returned.
  */
 export async function readTextFile(absPath: string, options: { maxBytes?: number } = {}): Promise<Result<TextFile>> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  let handle: fsp.FileHandle;
-  try {
-    handle = await fsp.open(absPath, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-  } catch (e) {
-    return fsError(e, absPath);
-  }
-  try {
-    const st = await handle.stat();
-    if (st.isDirectory())
+  const read = await readChecked(absPath, maxBytes);
+  if (!read.ok) {
+    if (read.why === 'moved') return moved(absPath, read.opened ?? 'another file');
+    if (read.why === 'missing')
+      return fail('file_not_found', `${absPath} does not exist.`, 'Check the path with list or glob.');
+    if (read.why === 'directory')
       return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
-    if (!st.isFile()) return notRegular(absPath, st);
-    if (st.size > maxBytes) {
-      return fail(
-        'too_large',
-        `${absPath} is ${st.size} bytes, over the ${maxBytes}-byte limit.`,
-        'Use bash tools (head, sed) on this file, or edit a smaller file.',
-        { size: st.size, maxBytes },
-      );
-    }
-    const bytes = await handle.readFile();
-    const decoded = decodeBytes(bytes);
-    if (!decoded.ok) return decoded;
-    return ok({
-      ...decoded.value,
-      bytes,
-      stamp: stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }),
-      mode: st.mode & 0o7777,
-    });
-  } catch (e) {
-    return fsError(e, absPath);
-  } finally {
-    await handle.close().catch(() => undefined);
+    if (read.why === 'not_regular') return notRegular(absPath, read.st as Stats);
+    if (read.why === 'too_large')
+      return tooLarge(absPath, read.st && read.st.size > maxBytes ? read.st.size : undefined, maxBytes);
+    return fail(
+      'io_error',
+      `Cannot read ${absPath} (${read.errno ?? 'unknown error'}).`,
+      'Check the file permissions and try again.',
+      {
+        errno: read.errno,
+      },
+    );
   }
+  const { bytes, st } = read;
+  const decoded = decodeBytes(bytes);
+  if (!decoded.ok) return decoded;
+  return ok({
+    ...decoded.value,
+    bytes,
+    stamp: stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }),
+    mode: st.mode & 0o7777,
+  });
+}
+
+function tooLarge(absPath: string, size: number | undefined, maxBytes: number): Result<never> {
+  return fail(
+    'too_large',
+    size === undefined
+      ? `${absPath} holds more than ${maxBytes} bytes (its reported size is smaller: a growing or pseudo-file), over the limit.`
+      : `${absPath} is ${size} bytes, over the ${maxBytes}-byte limit.`,
+    'Use bash tools (head, sed) on this file, or edit a smaller file.',
+    size === undefined ? { maxBytes } : { size, maxBytes },
+  );
+}
+
+/** The checked path led elsewhere when it was opened (a swapped folder or link): nothing is read. */
+function moved(absPath: string, opened: string): Result<never> {
+  return fail(
+    'outside_root',
+    `${absPath} no longer leads to the file that was checked (it opened ${opened}): a folder or link on its path was replaced; nothing was read.`,
+    'Check what changed on the path, then repeat the call with a path inside the project.',
+    { path: absPath, opened },
+  );
 }
 
 function notRegular(absPath: string, st: Stats): Result<never> {
@@ -111,21 +132,6 @@ function notRegular(absPath: string, st: Stats): Result<never> {
     `${absPath} is not a regular file (${kind}); only regular files can be read as text.`,
     'Name a regular file; inspect special files with bash if you must.',
     { notRegular: kind },
-  );
-}
-
-/** Map an fs error to a Result failure. */
-function fsError(e: unknown, absPath: string): Result<never> {
-  const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR')
-    return fail('file_not_found', `${absPath} does not exist.`, 'Check the path with list or glob.');
-  if (code === 'EISDIR')
-    return fail('is_directory', `${absPath} is a directory.`, 'Use list to see its entries, or name a file.');
-  return fail(
-    'io_error',
-    `Cannot read ${absPath}: ${(e as Error).message}`,
-    'Check the file permissions and try again.',
-    { errno: code },
   );
 }
 

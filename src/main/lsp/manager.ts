@@ -14,11 +14,11 @@
  * this call's changes; those with errors are listed (at most 5). Only documents open on a server are known to
  * it, so "other files" are the files the session read or wrote.
  */
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Result } from '../../shared/errors';
 import { ok } from '../../shared/errors';
-import { decodeBytes } from '../fs/text-file';
+import { readChecked } from '../fs/read-checked';
+import { decodeBytes, DEFAULT_MAX_BYTES } from '../fs/text-file';
 import type { DiagnosticsHook, DiagnosticsReport } from '../tools/types';
 import { uriOf } from './client';
 import type { LspClient } from './client';
@@ -46,15 +46,14 @@ const MAX_OTHER_DOCS = 30;
 /**
  * Read a file as text for the server, decoded by the same rules as the read tool (src/main/fs/text-file.ts:
  * UTF-8 ± BOM, UTF-16 with BOM, legacy 8-bit text), so a server sees the characters the model sees; bytes no
- * text encoding reproduces fall back to lossy UTF-8. Undefined when the file is gone.
+ * text encoding reproduces fall back to lossy UTF-8. Undefined when the file is gone, moved or over 50 MB.
  */
 async function readText(absPath: string): Promise<string | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(absPath);
-  } catch {
-    return undefined;
-  }
+  // Checked and bounded (src/main/fs/read-checked.ts): a path swapped for a link, or a file past the tools' size
+  // limit (also one reporting size 0), is not sent to a server.
+  const read = await readChecked(absPath, DEFAULT_MAX_BYTES);
+  if (!read.ok) return undefined;
+  const bytes = read.bytes;
   const decoded = decodeBytes(bytes);
   return decoded.ok ? decoded.value.text : new TextDecoder('utf-8').decode(bytes);
 }

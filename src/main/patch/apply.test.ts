@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ObservedVersions, readTextFile } from '../fs';
 import type { ToolContext } from '../tools/types';
-import { applyPatch, diskIo, type PatchIo } from './index';
+import type { TxHook } from '../fs/transaction';
+import { applyPatch } from './index';
 import { listTree, makeTemp, removeTemp, treeObject, writeTree } from './test-support/tree';
 
 const temps: string[] = [];
@@ -45,33 +46,24 @@ describe('all or nothing across files', () => {
   it('an injected fault at the third write (rename over the target, after two landed) leaves all four files byte-identical', async () => {
     const root = await rootWith(FOUR_INPUT);
     const before = await listTree(root);
-    let commits = 0;
-    const io: PatchIo = {
-      ...diskIo,
-      commit: async (temp, target) => {
-        commits++;
-        if (commits === 3) throw Object.assign(new Error('injected fault'), { code: 'EIO' });
-        return diskIo.commit(temp, target);
-      },
+    let renames = 0;
+    const hook: TxHook = (op) => {
+      if (op === 'rename' && ++renames === 3) throw Object.assign(new Error('injected fault'), { code: 'EIO' });
     };
-    const r = await applyPatch(FOUR_FILES, { root, io });
+    const r = await applyPatch(FOUR_FILES, { root, hook });
     expect(!r.ok && r.error.code).toBe('io_error');
     expect(!r.ok && r.error.data).toMatchObject({ failed: 'three.txt', errno: 'EIO', notRestored: [] });
-    expect(commits).toBe(5); // two landed, the failing one, two restores
+    expect(renames).toBe(3); // two landed, then the failing one; the rollback put the two back
     expect(await listTree(root)).toEqual(before); // no temp file left either
   });
 
   it('an injected fault while staging the third file leaves all four files byte-identical', async () => {
     const root = await rootWith(FOUR_INPUT);
     const before = await listTree(root);
-    const io: PatchIo = {
-      ...diskIo,
-      stage: async (target, bytes, mode) => {
-        if (target.endsWith('three.txt')) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
-        return diskIo.stage(target, bytes, mode);
-      },
+    const hook: TxHook = (op, rel) => {
+      if (op === 'stage' && rel === 'three.txt') throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
     };
-    const r = await applyPatch(FOUR_FILES, { root, io });
+    const r = await applyPatch(FOUR_FILES, { root, hook });
     expect(!r.ok && r.error.data).toMatchObject({ failed: 'three.txt', errno: 'ENOSPC' });
     expect(await listTree(root)).toEqual(before);
   });
@@ -100,11 +92,10 @@ describe('all or nothing across files', () => {
   it('a failing delete restores the files already written', async () => {
     const root = await rootWith(FOUR_INPUT);
     const before = await listTree(root);
-    const io: PatchIo = {
-      ...diskIo,
-      remove: async () => Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })),
+    const hook: TxHook = (op) => {
+      if (op === 'remove') throw Object.assign(new Error('busy'), { code: 'EBUSY' });
     };
-    const r = await applyPatch(FOUR_FILES, { root, io });
+    const r = await applyPatch(FOUR_FILES, { root, hook });
     expect(!r.ok && r.error.code).toBe('io_error');
     expect(await listTree(root)).toEqual(before);
   });
@@ -185,16 +176,12 @@ describe('public bug reproductions', () => {
 
   it('B26 variant: the second write fails after keep.txt was written; keep.txt is rolled back', async () => {
     const root = await rootWith({ 'keep.txt': 'v1\n', 'keep2.txt': 'w1\n' });
-    const io: PatchIo = {
-      ...diskIo,
-      commit: async (temp, target) => {
-        if (target.endsWith('keep2.txt')) throw Object.assign(new Error('read-only'), { code: 'EACCES' });
-        return diskIo.commit(temp, target);
-      },
+    const hook: TxHook = (op, rel) => {
+      if (op === 'rename' && rel === 'keep2.txt') throw Object.assign(new Error('read-only'), { code: 'EACCES' });
     };
     const r = await applyPatch(
       patch('*** Update File: keep.txt', '@@', '-v1', '+v2', '*** Update File: keep2.txt', '@@', '-w1', '+w2'),
-      { root, io },
+      { root, hook },
     );
     expect(!r.ok && r.error.code).toBe('io_error');
     expect(treeObject(await listTree(root))).toEqual({ 'keep.txt': 'v1\n', 'keep2.txt': 'w1\n' });
@@ -296,14 +283,12 @@ describe('bytes, encodings and the boundary', () => {
   it('deleting a symlink removes the link, not the file it points to; a failed patch recreates the link', async () => {
     const root = await rootWith({ 'src/lib.ts': 'x\n', 'b.txt': 'b\n' });
     await fsp.symlink('src/lib.ts', path.join(root, 'alias.ts'));
-    const failOnB: PatchIo = {
-      ...diskIo,
-      remove: async (p) =>
-        p.endsWith('b.txt') ? Promise.reject(Object.assign(new Error('busy'), { code: 'EBUSY' })) : diskIo.remove(p),
+    const failOnB: TxHook = (op, rel) => {
+      if (op === 'remove' && rel === 'b.txt') throw Object.assign(new Error('busy'), { code: 'EBUSY' });
     };
     const refused = await applyPatch(patch('*** Delete File: alias.ts', '*** Delete File: b.txt'), {
       root,
-      io: failOnB,
+      hook: failOnB,
     });
     expect(!refused.ok && refused.error.data).toMatchObject({ failed: 'b.txt', notRestored: [] });
     expect(await fsp.readlink(path.join(root, 'alias.ts'))).toBe('src/lib.ts'); // the removed link was recreated

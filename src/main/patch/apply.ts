@@ -35,7 +35,7 @@ import { parsePatch } from './parse';
 import { normalisePatchPath } from './paths';
 import { planPatch } from './plan';
 import { patchResult, type PatchFileResult, type PatchResult } from './report';
-import { diskIo, type PatchIo } from './disk-io';
+import type { TxHook } from '../fs/transaction';
 import { runTransaction, type FileStep } from './transaction';
 import type { ParsedPatch, PatchPlan, PlannedFile } from './types';
 
@@ -48,8 +48,10 @@ export interface ApplyPatchOptions {
   approve?: (files: PatchFileResult[]) => Promise<Result<void>>;
   /** Called inside the locks after the patch landed, with the absolute paths of files that now exist changed. */
   onLanded?: (result: PatchResult, writtenPaths: string[]) => Promise<void>;
-  /** File operations (tests inject faults here). */
-  io?: PatchIo;
+  /** Folder for the write journal (the app's data folder; `ctx.journalDir` when a context is given). */
+  journalDir?: string;
+  /** Fault injection for tests: called before each stage, rename and removal (src/main/fs/transaction.ts). */
+  hook?: TxHook;
 }
 
 type Resolved = Map<string, ResolvedPath>;
@@ -271,7 +273,11 @@ async function landLocked(
   }
   const unmoved = await stillResolved(resolved, rootReal);
   if (!unmoved.ok) return unmoved;
-  const written = await runTransaction(staged.value.steps, options.io ?? diskIo);
+  const written = await runTransaction(staged.value.steps, {
+    root: rootReal,
+    journalDir: options.journalDir ?? options.ctx?.journalDir,
+    hook: options.hook,
+  });
   if (!written.ok) return written;
   const { ctx } = options;
   const present: string[] = [];

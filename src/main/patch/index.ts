@@ -6,6 +6,5 @@
 export { parsePatch } from './parse';
 export { planPatch, updateText } from './plan';
 export { applyPatch, planFromText, type ApplyPatchOptions } from './apply';
-export { diskIo, type PatchIo } from './disk-io';
 export type { PatchResult, PatchFileResult } from './report';
 export type { ParsedPatch, PatchOperation, PatchHunk, HunkLine, PatchPlan, PlannedFile, ChangeKind } from './types';

@@ -7,6 +7,9 @@
  * bytes Landfall last left there (the `clean` trees: the end of the agent's last step that wrote it, or the tree
  * the revert in place wrote it from). Then:
  *   disk == wanted            → nothing to do (not listed);
+ *   no snapshot captured it   → kept, always (even with `force`), listed as conflict `not_captured`: a file that
+ *                               existed but was ignored (or over the size limit) has its bytes in no snapshot, so
+ *                               deleting or overwriting it could not be undone (snapshot/keep.ts);
  *   disk ∉ clean              → someone else changed it since Landfall last wrote it: a conflict, skipped and kept
  *                               unless `force` (then written, still listed as a conflict);
  *   otherwise                 → restored (wanted present) or deleted (wanted absent).
@@ -65,12 +68,27 @@ export async function planFiles(
   force: boolean,
 ): Promise<FilePlan> {
   const plan: FilePlan = { restored: [], deleted: [], skipped: [], conflicts: [], writes: [] };
-  const byTree = new Map<string, string[]>();
+  const changing: { intent: FileIntent; wanted: Uint8Array | undefined; clean: boolean; unchanged: boolean }[] = [];
   for (const intent of intents) {
     const disk = await snap.readFile(nowTree, intent.path);
     const wanted = await snap.readFile(intent.want, intent.path);
     const clean = await isClean(snap, intent, disk);
-    if (same(disk, wanted)) continue;
+    const unchanged = same(disk, wanted);
+    // Absent from the tree just taken need not mean absent from the disk: such a file is asked about too.
+    if (!unchanged || disk === undefined) changing.push({ intent, wanted, clean, unchanged });
+  }
+  // A file no snapshot captured is never deleted or overwritten, not even with force: its bytes exist nowhere else.
+  const untouchable = new Set(
+    await snap.notCaptured(changing.map((c) => ({ path: c.intent.path, tree: c.intent.want }))),
+  );
+  const byTree = new Map<string, string[]>();
+  for (const { intent, wanted, clean, unchanged } of changing) {
+    if (untouchable.has(intent.path)) {
+      plan.conflicts.push({ path: intent.path, reason: 'not_captured' });
+      plan.skipped.push(intent.path);
+      continue;
+    }
+    if (unchanged) continue;
     if (!clean) {
       plan.conflicts.push({ path: intent.path, reason: intent.reason });
       if (!force) {
@@ -94,12 +112,19 @@ export async function planFiles(
 export async function applyPlan(snap: SnapshotPort, plan: FilePlan): Promise<FilePlan> {
   if (plan.writes.length === 0) return plan;
   const report = await snap.revert(plan.writes);
-  const failed = new Set(report.failed.map((f) => f.path));
+  const kept = report.kept.map((k) => k.path);
+  const failed = new Set([...report.failed.map((f) => f.path), ...kept]);
   if (failed.size === 0) return plan;
   return {
     ...plan,
     restored: plan.restored.filter((f) => !failed.has(f)),
     deleted: plan.deleted.filter((f) => !failed.has(f)),
     skipped: [...plan.skipped, ...[...failed].filter((f) => !plan.skipped.includes(f))],
+    conflicts: [
+      ...plan.conflicts,
+      ...kept
+        .filter((f) => !plan.conflicts.some((c) => c.path === f))
+        .map((path) => ({ path, reason: 'not_captured' as const })),
+    ],
   };
 }

@@ -77,7 +77,8 @@ export class ReviewService {
   }
 
   private env(sessionId: string, root: string, snapshots: ReviewSnapshots): DecideEnv {
-    return { sessionId, root, snapshots, log: this.deps.log, now: this.deps.now?.() ?? Date.now() };
+    const journal = this.deps.journalDir === undefined ? {} : { journalDir: this.deps.journalDir };
+    return { sessionId, root, snapshots, log: this.deps.log, now: this.deps.now?.() ?? Date.now(), ...journal };
   }
 
   private busy(sessionId: string): Result<never> | null {

@@ -18,4 +18,9 @@ export interface SnapshotPort {
   revert(patches: PatchInfo[]): Promise<RestoreReport>;
   /** Bytes of `path` in tree `hash`, or undefined when the tree does not have it. */
   readFile(hash: string, path: string): Promise<Uint8Array | undefined>;
+  /**
+   * Which of `items` (a path and the tree whose version is wanted; absent there = removal) a revert must leave
+   * alone because no snapshot captured the file on disk (src/main/snapshot/keep.ts). `revert` applies the same rule.
+   */
+  notCaptured(items: { path: string; tree: string }[]): Promise<string[]>;
 }

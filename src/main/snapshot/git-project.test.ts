@@ -98,7 +98,7 @@ describe('git project', () => {
     writeFileSync(join(wt, 'inner/in.txt'), 'i2');
     rmSync(join(wt, 'top.txt'));
     const r = await store.restore(t1);
-    expect(r).toEqual({ restored: ['inner/in.txt', 'top.txt'], deleted: [], failed: [] });
+    expect(r).toEqual({ restored: ['inner/in.txt', 'top.txt'], deleted: [], failed: [], kept: [] });
     expect(readFileSync(join(wt, 'inner/in.txt'), 'utf8')).toBe('i1');
     rmSync(join(wt, 'inner/in.txt'));
     await store.track();
@@ -166,7 +166,7 @@ describe('bug reproductions', () => {
     put(wt, { 'src/main.c': 'int main = 1;\n', 'vendor/lib/lib.c': 'int lib = 1;\n' });
     const p = await store.patch(t1);
     const r = await store.revert([p]);
-    expect(r).toEqual({ restored: ['src/main.c', 'vendor/lib/lib.c'], deleted: [], failed: [] });
+    expect(r).toEqual({ restored: ['src/main.c', 'vendor/lib/lib.c'], deleted: [], failed: [], kept: [] });
     expect(readFileSync(join(wt, 'vendor/lib/lib.c'), 'utf8')).toBe('int lib;\n');
     expect(readFileSync(join(wt, 'vendor/lib/.git'), 'utf8')).toBe('gitdir: ../../.git/modules/vendor/lib\n');
     expect(hashFolder(join(wt, '.git/modules/vendor/lib'))).toEqual(moduleGit);
@@ -194,9 +194,9 @@ describe('bug reproductions', () => {
     rmSync(join(wt, 'tmp.txt'));
     const step2 = await store.patch(t1);
     expect(step2.files).toEqual(['tmp.txt']);
-    expect(await store.revert([step2])).toEqual({ restored: ['tmp.txt'], deleted: [], failed: [] });
+    expect(await store.revert([step2])).toEqual({ restored: ['tmp.txt'], deleted: [], failed: [], kept: [] });
     expect(readFileSync(join(wt, 'tmp.txt'), 'utf8')).toBe('keep me\n');
-    expect(await store.revert([step1])).toEqual({ restored: [], deleted: ['tmp.txt'], failed: [] });
+    expect(await store.revert([step1])).toEqual({ restored: [], deleted: ['tmp.txt'], failed: [], kept: [] });
     writeFileSync(join(wt, 'a.txt'), 'A\n');
     const t2 = await store.track();
     renameSync(join(wt, 'a.txt'), join(wt, 'b.txt'));

@@ -2,15 +2,19 @@
  * Applying snapshot content to the work tree, file by file, so one failing file never stops the others.
  *
  * restoreChanges: given the tree diff current → target, first deletes what the target lacks, then removes
- * folders that became empty, then writes what differs (a folder↔file switch needs the deletions first).
+ * folders that became empty, then writes what differs (a folder↔file switch needs the deletions first) — all one
+ * journaled transaction (worktree-writer.ts), so a kill midway is rolled back on the next open.
  * revertFiles: for each file named by the patches, the earliest patch holding it names the tree to take it from
  * (B38: a file deleted or renamed later comes back; a file absent from that tree is deleted).
+ * Both leave alone — and report as `kept` — every file the keep rule (keep.ts) protects: a file no snapshot
+ * captured is never deleted or overwritten.
  */
 import { relative, isAbsolute } from 'node:path';
 import { isFailure } from '../../shared/errors';
 import type { ObjectDb } from './object-db';
 import type { TreeChange, TreeReader } from './tree-read';
-import type { PatchInfo, RestoreReport } from './types';
+import type { KeepRule } from './keep';
+import type { KeptFile, PatchInfo, RestoreReport } from './types';
 import { WorktreeWriter } from './worktree-writer';
 
 function reason(e: unknown): string {
@@ -18,29 +22,30 @@ function reason(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** Applies `changes` (from the current tree to the target) to the work tree at `root`. */
-export function restoreChanges(root: string, db: ObjectDb, changes: TreeChange[]): RestoreReport {
-  const report: RestoreReport = { restored: [], deleted: [], failed: [] };
-  const w = new WorktreeWriter(root, db);
+/** Applies `changes` (from the current tree to the target) to the work tree at `root` as one transaction. */
+export async function restoreChanges(
+  root: string,
+  db: ObjectDb,
+  changes: TreeChange[],
+  target: { tree: string; journalDir: string; keep: KeepRule },
+): Promise<RestoreReport> {
+  const refused: RestoreReport['failed'] = [];
+  const kept: KeptFile[] = [];
+  const w = new WorktreeWriter(root, db, target.journalDir);
   for (const c of changes) {
-    if (c.after) continue;
+    if (target.keep(c.path, target.tree, !c.after)) {
+      kept.push({ path: c.path, reason: 'not_captured' });
+      continue;
+    }
     try {
-      if (w.remove(c.path)) report.deleted.push(c.path);
+      if (c.after) w.write(c.path, c.after.mode, c.after.oid);
+      else w.remove(c.path);
     } catch (e) {
-      report.failed.push({ path: c.path, reason: reason(e) });
+      refused.push({ path: c.path, reason: reason(e) });
     }
   }
-  w.pruneEmptyDirs();
-  for (const c of changes) {
-    if (!c.after) continue;
-    try {
-      w.write(c.path, c.after.mode, c.after.oid);
-      report.restored.push(c.path);
-    } catch (e) {
-      report.failed.push({ path: c.path, reason: reason(e) });
-    }
-  }
-  return report;
+  const done = await w.commit('restore');
+  return { restored: done.restored, deleted: done.deleted, failed: [...refused, ...done.failed], kept };
 }
 
 /** A patch's file as a worktree-relative path, or undefined when it points outside the work tree. */
@@ -50,42 +55,40 @@ function toRelative(root: string, file: string): string | undefined {
   return rel.split('\\').join('/');
 }
 
-/** Restores the files of `patches` from their earliest patch's tree; absent there = deleted. */
-export function revertFiles(root: string, db: ObjectDb, reader: TreeReader, patches: PatchInfo[]): RestoreReport {
-  const report: RestoreReport = { restored: [], deleted: [], failed: [] };
+/** Restores the files of `patches` from their earliest patch's tree; absent there = deleted. One transaction. */
+export async function revertFiles(
+  root: string,
+  db: ObjectDb,
+  reader: TreeReader,
+  patches: PatchInfo[],
+  options: { journalDir: string; keep: KeepRule },
+): Promise<RestoreReport> {
+  const failed: RestoreReport['failed'] = [];
+  const kept: KeptFile[] = [];
   const firstTree = new Map<string, string>();
   for (const p of patches) {
     for (const f of p.files) {
       const rel = toRelative(root, f);
       if (rel === undefined) {
-        report.failed.push({ path: f, reason: 'outside the work tree' });
+        failed.push({ path: f, reason: 'outside the work tree' });
         continue;
       }
       if (!firstTree.has(rel)) firstTree.set(rel, p.hash);
     }
   }
-  const w = new WorktreeWriter(root, db);
-  const writes: [string, string][] = [];
+  const w = new WorktreeWriter(root, db, options.journalDir);
   for (const [path, hash] of firstTree) {
     try {
       const e = reader.lookup(hash, path);
       // A folder at that path in the tree means the *file* was absent then: it is deleted like any absent file.
-      if (e && e.mode !== '40000') writes.push([path, hash]);
-      else if (w.remove(path)) report.deleted.push(path);
+      const present = e !== undefined && e.mode !== '40000';
+      if (options.keep(path, hash, !present)) kept.push({ path, reason: 'not_captured' });
+      else if (present) w.write(path, e.mode, e.oid);
+      else w.remove(path);
     } catch (e) {
-      report.failed.push({ path, reason: reason(e) });
+      failed.push({ path, reason: reason(e) });
     }
   }
-  w.pruneEmptyDirs();
-  for (const [path, hash] of writes) {
-    try {
-      const e = reader.lookup(hash, path);
-      if (!e) throw new Error(`missing from ${hash}`);
-      w.write(path, e.mode, e.oid);
-      report.restored.push(path);
-    } catch (e) {
-      report.failed.push({ path, reason: reason(e) });
-    }
-  }
-  return report;
+  const done = await w.commit('revert');
+  return { restored: done.restored, deleted: done.deleted, failed: [...failed, ...done.failed], kept };
 }

@@ -262,7 +262,7 @@ describe('restore and revert', () => {
     ]);
     expect(readdirSync(join(base, 'outside'))).toEqual([]);
     const r3 = await store.revert([{ hash: t1, files: ['c.txt'] }]);
-    expect(r3).toEqual({ restored: [], deleted: ['c.txt'], failed: [] });
+    expect(r3).toEqual({ restored: [], deleted: ['c.txt'], failed: [], kept: [] });
     await store.close();
   });
 });
@@ -321,7 +321,7 @@ describe('locking and worker', () => {
     expect(t1).toBe(oracleTreeId(wt));
     writeFileSync(join(wt, 'a.txt'), 'b');
     expect(await w.patch(t1)).toEqual({ hash: t1, files: ['a.txt'] });
-    expect(await w.restore(t1)).toEqual({ restored: ['a.txt'], deleted: [], failed: [] });
+    expect(await w.restore(t1)).toEqual({ restored: ['a.txt'], deleted: [], failed: [], kept: [] });
     expect(readFileSync(join(wt, 'a.txt'), 'utf8')).toBe('a');
     await expect(w.patch('1'.repeat(40))).rejects.toSatisfy((e) => isFailure(e, 'not_found'));
     await w.close();

@@ -45,7 +45,10 @@ import {
 } from './types';
 import { walkDir, type WalkContext } from './walk';
 import { PREFETCH_WARM_BYTES, sharedPrefetcher } from './stat-prefetch';
+import { keepRule } from './keep';
+import { LeftOutRecords } from './left-out';
 import { revertFiles, restoreChanges } from './restore';
+import { describeRecovery, recoverJournals } from '../fs/recovery';
 
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
@@ -55,6 +58,9 @@ function invalid(message: string, hint: string): LandfallFailure {
 export class SnapshotStore {
   /** What the last track left out (size limit, unreadable, special files). */
   lastSkipped: SkippedFile[] = [];
+  /** What the last walk (stored or in memory) left out: left-out.ts. */
+  private walkLeftOut: string[] = [];
+  private readonly records: LeftOutRecords;
   private cache: StatCacheData | undefined;
   /** True while the cache files on disk hold exactly `cache` (so a journal record of the difference suffices). */
   private diskInSync = false;
@@ -73,8 +79,11 @@ export class SnapshotStore {
     private readonly db: ObjectDb,
     private readonly lock: StoreLock,
     private readonly opts: { maxFileBytes: number; ignoreDefaults: readonly string[]; log: (line: string) => void },
+    /** Where restore and revert journal their writes (`<dataDir>/journal`, shared with the service's tools). */
+    private readonly journalDir: string,
   ) {
     this.reader = new TreeReader(db);
+    this.records = new LeftOutRecords(join(gitdir, 'landfall-left-out'));
   }
 
   /**
@@ -111,13 +120,19 @@ export class SnapshotStore {
         ignoreDefaults: options.ignoreDefaults ?? DEFAULT_IGNORES,
         log: options.log ?? ((line) => console.warn(line)),
       },
+      join(options.dataDir, 'journal'),
     );
-    await store.run(() => store.cleanTemporaries());
+    await store.run(() => {
+      store.cleanTemporaries();
+      // A restore or revert killed midway (or any journaled write to this work tree) is rolled back first.
+      for (const r of recoverJournals(store.journalDir, { root: worktree }))
+        store.opts.log(`snapshot: ${describeRecovery(r)}`);
+    });
     store.warmPrefetch();
     return store;
   }
 
-  private run<T>(fn: () => T): Promise<T> {
+  private run<T>(fn: () => T | Promise<T>): Promise<T> {
     if (this.closed)
       return Promise.reject(
         new LandfallFailure({ code: 'unavailable', message: 'snapshot store is closed', hint: 'open the store again' }),
@@ -212,6 +227,7 @@ export class SnapshotStore {
       dirs: new Map(),
       trees: new Set(),
       skipped: [],
+      leftOut: [],
       hashed: 0,
       dirty: false,
     };
@@ -228,7 +244,9 @@ export class SnapshotStore {
     } finally {
       ctx.prefetch?.end();
     }
+    this.walkLeftOut = ctx.leftOut;
     if (memory) return tree;
+    this.records.record(tree, ctx.leftOut);
     const changed =
       ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
@@ -276,7 +294,7 @@ export class SnapshotStore {
    * read through a throwaway TreeReader so no parsed tree outlives the operation.
    */
   restore(hash: string): Promise<RestoreReport> {
-    return this.run(() => {
+    return this.run(async () => {
       this.checkHash(hash);
       const held = new Map<string, { type: ObjectType; content: Buffer }>();
       this.db.overlay = held;
@@ -286,16 +304,29 @@ export class SnapshotStore {
       } finally {
         this.db.overlay = undefined;
       }
-      const report = restoreChanges(this.worktree, this.db, changes);
+      const keep = keepRule(this.worktree, this.records, { leftOut: new Set(this.walkLeftOut) });
+      const report = await restoreChanges(this.worktree, this.db, changes, {
+        tree: hash,
+        journalDir: this.journalDir,
+        keep,
+      });
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });
   }
 
-  /** Puts back only the files of `patches` (earliest patch per file wins; absent in its tree = deleted). */
+  /**
+   * Puts back only the files of `patches` (earliest patch per file wins; absent in its tree = deleted) — except
+   * files no snapshot captured (keep.ts; judged against the last track, which a session takes right before):
+   * they are reported as `kept`.
+   */
   revert(patches: PatchInfo[]): Promise<RestoreReport> {
-    return this.run(() => {
-      const report = revertFiles(this.worktree, this.db, this.reader, patches);
+    return this.run(async () => {
+      const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
+      const report = await revertFiles(this.worktree, this.db, this.reader, patches, {
+        journalDir: this.journalDir,
+        keep,
+      });
       this.forget([...report.restored, ...report.deleted]);
       return report;
     });
@@ -308,6 +339,22 @@ export class SnapshotStore {
   private forget(paths: string[]): void {
     const cache = this.loadedCache();
     for (const p of paths) if (cache.entries.delete(p)) this.diskInSync = false;
+  }
+
+  /**
+   * Which of `items` a revert must leave alone (keep.ts): each names a path and the tree whose version of it is
+   * wanted (absent there = removal). Judged as `revert` judges, so a preview agrees with the real run.
+   */
+  notCaptured(items: { path: string; tree: string }[]): Promise<string[]> {
+    return this.run(() => {
+      const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
+      return items
+        .filter((i) => {
+          const e = this.reader.lookup(i.tree, i.path);
+          return keep(i.path, i.tree, e === undefined || e.mode === '40000');
+        })
+        .map((i) => i.path);
+    });
   }
 
   /** Every file of tree `hash` with mode and blob id, in tree order. */
@@ -344,6 +391,7 @@ export class SnapshotStore {
       if (!this.diskInSync) this.persist(cache);
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
       const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
+      this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
       this.reader.clear();
       return report;
     });

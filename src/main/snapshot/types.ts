@@ -41,6 +41,12 @@ export interface FailedFile {
   reason: string;
 }
 
+/** A file a restore or revert left exactly as it was: no snapshot captured it (keep.ts), so it is never touched. */
+export interface KeptFile {
+  path: string;
+  reason: 'not_captured';
+}
+
 /** What a restore or revert did to the work tree. */
 export interface RestoreReport {
   /** Files written (created, rewritten, or mode/link changed). */
@@ -48,6 +54,8 @@ export interface RestoreReport {
   /** Files removed because the target tree does not have them. */
   deleted: string[];
   failed: FailedFile[];
+  /** Files left alone although the target differs: they exist and no snapshot captured them. */
+  kept: KeptFile[];
 }
 
 /** Options of `gc`. */

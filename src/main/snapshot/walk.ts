@@ -18,11 +18,11 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
   type Dirent,
   type Stats,
 } from 'node:fs';
+import { readBoundedSync, readCheckedSync } from '../fs/read-checked';
 import { hashObject } from './object-id';
 import type { IgnoreRules } from './ignore-rules';
 import type { ObjectSink } from './object-db';
@@ -50,6 +50,11 @@ export interface WalkContext {
   dirs: Map<string, DirRecord>;
   trees: Set<string>;
   skipped: SkippedFile[];
+  /**
+   * Paths this walk did not capture although they exist: ignored files, ignored folders (ending in `/`), skipped
+   * files and unreadable folders (left-out.ts: a revert must not take "absent" for "did not exist" there).
+   */
+  leftOut: string[];
   /** Files read and hashed (not served from the stat cache). */
   hashed: number;
   /** True once a hashed file's id or stat data differs from its cached entry (the cache file needs saving). */
@@ -92,7 +97,10 @@ export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: 
   const rec = ctx.prevDirs.get(rel);
   const list = listing(abs, rec, st);
   if (!list) {
-    if (rel !== '') ctx.skipped.push({ path: rel, reason: 'unreadable' });
+    if (rel !== '') {
+      ctx.skipped.push({ path: rel, reason: 'unreadable' });
+      ctx.leftOut.push(`${rel}/`);
+    }
     return { oid: undefined, same: false };
   }
   const pushed = !forcedOnly && pushGitignore(ctx, rel, abs, list.items);
@@ -142,6 +150,7 @@ function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult
   if (forcedOnly) {
     if (!holdsTracked) return undefined;
   } else if (!ctx.rules.empty && ctx.rules.ignored(path, true)) {
+    ctx.leftOut.push(`${path}/`); // even when the index tracks some files in it: the others are not captured
     if (!holdsTracked) return undefined;
     only = true; // git: inside an ignored folder only what the index tracks counts
   }
@@ -160,20 +169,24 @@ function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult
 /** A file or symlink entry: ignored (undefined), or its tree entry and whether it is unchanged. */
 function file(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult | undefined {
   const isTracked = ctx.tracked?.files.has(path) === true;
-  if (forcedOnly ? !isTracked : !isTracked && !ctx.rules.empty && ctx.rules.ignored(path, false)) return undefined;
+  if (forcedOnly && !isTracked) return undefined; // inside an ignored folder, already left out as a whole
+  if (!isTracked && !ctx.rules.empty && ctx.rules.ignored(path, false)) {
+    ctx.leftOut.push(path);
+    return undefined;
+  }
   const e = fileEntry(ctx, `${ctx.root}/${path}`, path, isTracked);
   if (e === 'dir') return subdir(ctx, path, forcedOnly); // became a folder since it was listed
   if (!e) return { entry: undefined, same: false };
   return { entry: { name: path.slice(path.lastIndexOf('/') + 1), mode: e.mode, oid: e.oid }, same: e.same };
 }
 
+/** Largest .gitignore read (bytes); a symlinked one is not followed (as git 2.32+ does not). */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
 function pushGitignore(ctx: WalkContext, rel: string, abs: string, items: Item[]): boolean {
   if (!items.some((d) => d.name === '.gitignore' && !d.isDir)) return false;
-  try {
-    return ctx.rules.push(rel, readFileSync(`${abs}/.gitignore`, 'utf8'));
-  } catch {
-    return false;
-  }
+  const read = readCheckedSync(`${abs}/.gitignore`, MAX_GITIGNORE_BYTES);
+  return read.ok && ctx.rules.push(rel, read.bytes.toString('utf8'));
 }
 
 function modeOf(st: Stats): EntryMode | undefined {
@@ -225,10 +238,12 @@ function fileEntry(
   const mode = modeOf(st);
   if (!mode) {
     ctx.skipped.push({ path, reason: 'special' });
+    ctx.leftOut.push(path);
     return undefined;
   }
   if (mode !== '120000' && !isTracked && st.size > ctx.maxFileBytes) {
     ctx.skipped.push({ path, reason: 'too_large', size: st.size });
+    ctx.leftOut.push(path);
     return undefined;
   }
   const cached = ctx.prev.get(path);
@@ -236,9 +251,10 @@ function fileEntry(
     ctx.entries.set(path, cached);
     return { mode, oid: cached.oid, same: true };
   }
-  const got = mode === '120000' ? readLink(abs, st) : readStable(abs);
+  const got = mode === '120000' ? readLink(abs, st) : readStable(abs, ctx.maxFileBytes);
   if (!got) {
     ctx.skipped.push({ path, reason: 'unreadable' });
+    ctx.leftOut.push(path);
     return undefined;
   }
   const finalMode = modeOf(got.st) ?? mode;
@@ -269,8 +285,12 @@ function readLink(abs: string, st: Stats): Read | undefined {
   }
 }
 
-/** Reads a regular file until two fstat calls around the read agree (size, mtime, ctime) with what was read. */
-function readStable(abs: string): Read | undefined {
+/**
+ * Reads a regular file until two fstat calls around the read agree (size, mtime, ctime) with what was read.
+ * Bounded by bytes actually read (at most the reported size or `maxBytes`, whichever is larger): a file that
+ * reports size 0 but never ends (a pseudo-file) is not read without limit — it is unreadable here.
+ */
+function readStable(abs: string, maxBytes: number): Read | undefined {
   let last: Read | undefined;
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     let fd: number;
@@ -281,7 +301,9 @@ function readStable(abs: string): Read | undefined {
     }
     try {
       const before = fstatSync(fd);
-      const bytes = readFileSync(fd);
+      const read = readBoundedSync(fd, Math.max(before.size, maxBytes), before.size);
+      if (read.over) return undefined;
+      const bytes = read.bytes;
       const after = fstatSync(fd);
       const stable =
         after.size === bytes.length && after.mtimeMs === before.mtimeMs && after.ctimeMs === before.ctimeMs;

@@ -128,6 +128,10 @@ export class SnapshotWorker {
   revert(patches: PatchInfo[]): Promise<RestoreReport> {
     return this.call('revert', patches);
   }
+  /** See SnapshotStore.notCaptured. */
+  notCaptured(items: { path: string; tree: string }[]): Promise<string[]> {
+    return this.call('notCaptured', items);
+  }
   /** See SnapshotStore.listFiles. */
   listFiles(hash: string): Promise<TreeFile[]> {
     return this.call('listFiles', hash);

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashTool, MAX_CAPTURE_BYTES, MAX_SHOWN_CHARS } from './bash';
 import { makeWorkspace, type Workspace } from './tool-test-kit';
 
@@ -87,5 +87,67 @@ describe('bash', () => {
       /\(stopped: the output passed \d+ MB; the command and its child processes were stopped\)$/,
     );
     expect(o.metadata.chars as number).toBeLessThanOrEqual(MAX_CAPTURE_BYTES);
+  });
+});
+
+/**
+ * Processes that leave the command's process group (hostile review: `setsid` children survived stop and
+ * timeout, and background children survived the normal end): a setsid child, a nohup child, a double fork whose
+ * grandchild calls setsid and is re-parented to init, and a plain background job. Each records its own pid; the
+ * command waits until all four exist. After the tool returns, each is checked in /proc.
+ */
+const LEAVERS = [
+  `setsid sh -c 'echo $$ > s.pid; exec sleep 1000' &`,
+  `nohup sh -c 'echo $$ > n.pid; exec sleep 1000' > /dev/null 2>&1 &`,
+  `sh -c '(setsid sh -c "echo \\$\\$ > d.pid; exec sleep 1000" &)' &`,
+  `sh -c 'echo $$ > b.pid; exec sleep 1000' &`,
+  'until [ -s s.pid ] && [ -s n.pid ] && [ -s d.pid ] && [ -s b.pid ]; do :; done',
+].join('\n');
+const PID_FILES = ['s.pid', 'n.pid', 'd.pid', 'b.pid'];
+
+async function whenExists(files: string[]): Promise<void> {
+  while (!files.every((f) => existsSync(path.join(ws.root, f)) && readFileSync(path.join(ws.root, f), 'utf8') !== ''))
+    await new Promise((r) => setTimeout(r, 10));
+}
+
+describe('bash ends every process a command started (attempts / held)', () => {
+  const tally = { attempts: 0, held: 0 };
+  afterAll(() => console.log(`bash session processes: ${tally.attempts} attempts / ${tally.held} held`));
+
+  /** Each recorded pid is gone (a zombie is gone); counts into the tally. */
+  function checkGone(): void {
+    for (const f of PID_FILES) {
+      const pid = Number(readFileSync(path.join(ws.root, f), 'utf8'));
+      tally.attempts++;
+      if (!alive(pid)) tally.held++;
+      expect(alive(pid), `${f} (${pid}) still runs`).toBe(false);
+    }
+  }
+
+  it('at the normal end: setsid, nohup, double-fork and background children are ended, and the output says so', async () => {
+    for (let i = 0; i < 3; i++) {
+      for (const f of PID_FILES) rmSync(path.join(ws.root, f), { force: true });
+      const o = await ws.run(bashTool, { command: `${LEAVERS}\necho ready` });
+      expect(o.ok && o.output).toMatch(
+        /^ready\n\(exit code 0\)\n\(\d+ background process\(es\) the command left running were stopped/,
+      );
+      checkGone();
+    }
+  });
+
+  it('at a timeout: none of them survives', async () => {
+    const o = await ws.run(bashTool, { command: `${LEAVERS}\nsleep 1000`, timeout: 1500 });
+    expect(o.ok && o.output).toBe('(timed out after 1500 ms; the command and its child processes were stopped)');
+    checkGone();
+  });
+
+  it('at a stop (abort): none of them survives', async () => {
+    const controller = new AbortController();
+    const running = ws.run(bashTool, { command: `${LEAVERS}\nsleep 1000` }, { signal: controller.signal });
+    await whenExists(PID_FILES);
+    controller.abort();
+    const o = await running;
+    expect(!o.ok && o.error.code).toBe('interrupted');
+    checkGone();
   });
 });

@@ -1,20 +1,24 @@
 /**
- * The bash tool: runs a command with `bash -c` in the project folder, in its OWN process group (detached), so
- * on abort or timeout the whole group — the shell and everything it started — gets SIGTERM, then SIGKILL after a
- * grace period. stdout and stderr are merged in arrival order. The model sees at most 30,000 characters (the
+ * The bash tool: runs a command with `bash -c` in the project folder, as the leader of its OWN session and process
+ * group (detached) with a marker in its environment, so every process it started can be found — also those that
+ * called setsid() or were re-parented (process-session.ts). On abort or timeout they all get SIGTERM, then SIGKILL
+ * after a grace period; at the command's normal end whatever it left running (background jobs) is ended and the
+ * status line says so. stdout and stderr are merged in arrival order. The model sees at most 30,000 characters (the
  * start and the end, with a note in between); the full output is kept in a file under ctx.scratchDir and the
  * note names it. Output past 16 MB stops the command (as a timeout does), so a runaway `yes` cannot fill the
  * app's memory. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { childEnv } from '../proc/child-env';
 import { failed } from './file-access';
+import { commandProcesses, endCommand, RUN_MARKER } from './process-session';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -46,20 +50,24 @@ interface Run {
   aborted: boolean;
   /** The output passed MAX_CAPTURE_BYTES and the command was stopped. */
   capped: boolean;
+  /** Processes the command left running at its normal end (background jobs, setsid children), now ended. */
+  background: number;
 }
 
-/** Signal the whole process group of `pid` (negative pid); a group already gone is fine. */
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group has exited already.
-  }
+/** `spawn` with this run's marker added to the environment (process-session.ts finds the run's processes by it). */
+function spawnMarked(
+  run: string,
+  file: string,
+  args: string[],
+  options: { cwd: string; detached: boolean; stdio: ['ignore', 'pipe', 'pipe']; env: NodeJS.ProcessEnv },
+): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(file, args, { ...options, env: { ...options.env, [RUN_MARKER]: run } });
 }
 
 function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], {
+    const run = randomBytes(8).toString('hex');
+    const child = spawnMarked(run, 'bash', ['-c', command], {
       cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,11 +78,17 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
     let capped = false;
     let timedOut = false;
     let aborted = false;
+    let graceOver: () => void = () => undefined;
+    const grace = new Promise<void>((r) => (graceOver = r));
     let killTimer: NodeJS.Timeout | undefined;
     const stop = (): void => {
       if (child.pid === undefined) return;
-      killGroup(child.pid, 'SIGTERM');
-      killTimer ??= setTimeout(() => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+      const pid = child.pid;
+      void endCommand(pid, run, 'SIGTERM');
+      killTimer ??= setTimeout(() => {
+        graceOver();
+        void endCommand(pid, run, 'SIGKILL');
+      }, KILL_GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -99,10 +113,26 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     let exit: { code: number | null; sig: NodeJS.Signals | null } | undefined;
-    const finish = (): void => {
+    let background = 0;
+    // Every process the command started ends with it: at a normal end at once (background jobs, setsid children),
+    // after a stop once the grace period is over for those still running (process-session.ts).
+    const reap = async (): Promise<void> => {
+      const pid = child.pid;
+      if (pid === undefined) return;
+      const stopping = killTimer !== undefined;
+      // Stopped: those still running get the rest of the grace period to end on SIGTERM, then SIGKILL.
+      let over = false;
+      void grace.then(() => (over = true));
+      while (stopping && !over && commandProcesses(pid, run).length > 0) await new Promise((r) => setTimeout(r, 20));
+      const n = await endCommand(pid, run, 'SIGKILL');
+      if (!stopping) background = n;
+    };
+    let reaped: Promise<void> = Promise.resolve();
+    const finish = async (): Promise<void> => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (killTimer && !(timedOut || aborted || capped)) clearTimeout(killTimer);
+      await reaped;
+      if (killTimer) clearTimeout(killTimer);
       const e = exit ?? { code: null, sig: null };
       resolve({
         output: Buffer.concat(chunks).toString('utf8'),
@@ -111,21 +141,23 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
         timedOut,
         aborted,
         capped,
+        background,
       });
     };
     child.on('error', (err) => {
       chunks.push(Buffer.from(`\n${err.message}\n`));
-      finish();
+      void finish();
     });
     child.on('exit', (code, sig) => {
       exit = { code, sig };
+      reaped = reap();
       // Background children may keep the pipes open: do not wait for them beyond a short drain.
       setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
       }, 500).unref();
     });
-    child.on('close', finish);
+    child.on('close', () => void finish());
   });
 }
 
@@ -148,7 +180,10 @@ function statusLine(run: Run, timeoutMs: number): string {
   const stopped = 'the command and its child processes were stopped';
   if (run.capped) return `(stopped: the output passed ${MAX_CAPTURE_BYTES / (1024 * 1024)} MB; ${stopped})`;
   if (run.timedOut) return `(timed out after ${timeoutMs} ms; ${stopped})`;
-  return run.exitCode === null ? `(terminated by ${run.signal ?? 'a signal'})` : `(exit code ${run.exitCode})`;
+  const ended = run.exitCode === null ? `(terminated by ${run.signal ?? 'a signal'})` : `(exit code ${run.exitCode})`;
+  return run.background === 0
+    ? ended
+    : `${ended}\n(${run.background} background process(es) the command left running were stopped: a command's processes end with it)`;
 }
 
 async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutcome> {

@@ -1,14 +1,14 @@
 /**
  * The last steps every file-writing tool shares, run inside the file's lock (DESIGN §3):
  * preview diff → permission ask → the path still leads to the same real file inside the root, and the disk still
- * holds what we based the change on → atomic write (mode kept) →
- * the session's observed version becomes the new bytes → commit diff from the bytes really on disk before and
- * after → diagnostics. A failure before the rename leaves the file byte-identical.
+ * holds what we based the change on → the work-tree transaction (src/main/fs/transaction.ts: temp beside, fsync,
+ * rename through pinned folders, journaled; mode and owner kept) → the session's observed version becomes the
+ * new bytes → commit diff from the bytes before and the bytes that landed → diagnostics. A failure leaves the
+ * file byte-identical.
  */
-import { promises as fsp } from 'node:fs';
-import { fail, ok, type Result } from '../../shared/errors';
+import { ok, type Result } from '../../shared/errors';
 import type { FileChange } from '../../shared/model';
-import { writeFileAtomic } from '../fs/atomic-write';
+import { writeProject } from '../fs/project-write';
 import { commitDiff } from '../fs/file-diff';
 import { recordWrite } from '../fs/observed';
 import { decodeBytes } from '../fs/text-file';
@@ -50,20 +50,16 @@ export async function commitWrite(
   if (!inside.ok) return inside;
   const still = await unchangedSince(r, before.bytes);
   if (!still.ok) return still;
-  try {
-    await writeFileAtomic(r.real, after.bytes, before.mode === undefined ? {} : { mode: before.mode });
-  } catch (e) {
-    return fail(
-      'io_error',
-      `Could not write ${r.rel}: ${(e as Error).message}`,
-      'Check the file and folder permissions; nothing was changed.',
-      {
-        path: r.rel,
-        errno: (e as NodeJS.ErrnoException).code,
-      },
-    );
-  }
-  const written = await fsp.readFile(r.real);
+  const put = {
+    kind: 'file' as const,
+    bytes: after.bytes,
+    ...(before.mode === undefined ? {} : { perm: before.mode }),
+  };
+  const wrote = await writeProject(ctx.root, [{ rel: r.rel, put }], { journalDir: ctx.journalDir, label: tool });
+  if (!wrote.ok) return wrote;
+  // What landed is exactly these bytes (one rename put them there); reading the path again could follow a
+  // folder swapped meanwhile, so the commit diff is made from them.
+  const written = after.bytes;
   await recordWrite(ctx, r.real, written);
   const beforeText = before.bytes === null ? '' : textOf(before.bytes, before.text);
   const diff = commitDiff(r.rel, beforeText, textOf(written, after.text));

@@ -3,10 +3,10 @@
  * permission with a preview diff, re-checking the disk right before writing (the user may have saved while a
  * permission prompt was open), and asking the language servers for diagnostics after a write.
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { fail, ok, type LandfallError, type Result } from '../../shared/errors';
 import type { FileChange } from '../../shared/model';
+import { readChecked } from '../fs/read-checked';
 import { resolveInRoot, type ResolvedPath } from '../fs/workspace';
 import { gitDirTitle, inGitDir } from './git-dir';
 import { toolFailure, type DiagnosticsReport, type ToolContext, type ToolFailure } from './types';
@@ -126,13 +126,9 @@ export async function stillInside(ctx: ToolContext, resolved: ResolvedPath): Pro
  * Error: `stale` (someone changed the file while we waited, e.g. during the permission prompt).
  */
 export async function unchangedSince(resolved: ResolvedPath, expected: Buffer | null): Promise<Result<void>> {
-  let now: Buffer | null;
-  try {
-    now = await fsp.readFile(resolved.real);
-  } catch {
-    now = null;
-  }
-  const same = expected === null ? now === null : now !== null && now.equals(expected);
+  // Checked and bounded by what is expected (src/main/fs/read-checked.ts): anything else there is a change.
+  const now = await readChecked(resolved.real, expected?.length ?? 0);
+  const same = expected === null ? !now.ok && now.why === 'missing' : now.ok && now.bytes.equals(expected);
   if (same) return ok(undefined);
   return fail(
     'stale',

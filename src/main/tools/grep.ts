@@ -1,12 +1,14 @@
 /**
  * The grep tool: lines of project files matching a JavaScript regular expression, as `path:line: text`,
- * grouped by file; .gitignore respected (walk.ts), binary files and files over 5 MB skipped, an optional glob
+ * grouped by file; .gitignore respected (walk.ts), binary files and files over 5 MB (counted in bytes actually
+ * read, so a pseudo-file reporting size 0 is no exception) skipped and NAMED in the output, an optional glob
  * filter on the file path (picomatch), capped at 200 matches and 2,000 characters per line. Files are decoded
  * with the same encoding rules as read, so a Latin-1 file is searched as text too. Matching runs in a worker
  * under a 3 s budget (regex-worker.ts): a catastrophically backtracking pattern stops the search with a note
  * and the matches found so far, instead of freezing the app.
  */
 import { promises as fsp } from 'node:fs';
+import { readChecked } from '../fs/read-checked';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
@@ -33,9 +35,16 @@ const grepInput = z.object({
 });
 export type GrepInput = z.infer<typeof grepInput>;
 
+/** A file grep did not search, and why (named in the output: "No matches found." never hides them). */
+export interface SkippedFile {
+  path: string;
+  reason: 'too_large' | 'unreadable' | 'binary' | 'special' | 'moved';
+}
+
 /**
  * Up to `limit` matches of one file appended to `out` (`path:` then `  N: text` lines). Returns how many, or
- * undefined when the matching budget ran out. Unreadable, binary and over-5-MB files count as no match.
+ * undefined when the matching budget ran out. A file that cannot be searched (over 5 MB by bytes actually read,
+ * unreadable, binary, not a regular file, or moved while being opened) is added to `skipped` and counts 0.
  */
 async function searchFile(
   abs: string,
@@ -43,17 +52,28 @@ async function searchFile(
   runner: RegexRunner,
   out: string[],
   limit: number,
+  skipped: SkippedFile[],
 ): Promise<number | undefined> {
-  let bytes: Buffer;
-  try {
-    const st = await fsp.stat(abs);
-    if (st.size > MAX_FILE_BYTES) return 0;
-    bytes = await fsp.readFile(abs);
-  } catch {
+  const read = await readChecked(abs, MAX_FILE_BYTES);
+  if (!read.ok) {
+    const reason =
+      read.why === 'too_large'
+        ? 'too_large'
+        : read.why === 'moved'
+          ? 'moved'
+          : read.why === 'not_regular'
+            ? 'special'
+            : read.why === 'missing'
+              ? undefined // deleted since it was listed: not a file any more
+              : 'unreadable';
+    if (reason) skipped.push({ path: rel, reason });
     return 0;
   }
-  const decoded = decodeBytes(bytes);
-  if (!decoded.ok) return 0;
+  const decoded = decodeBytes(read.bytes);
+  if (!decoded.ok) {
+    skipped.push({ path: rel, reason: 'binary' });
+    return 0;
+  }
   const lines = decoded.value.text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const hits = await runner.match(lines, limit);
   if (hits === undefined) return undefined;
@@ -63,6 +83,26 @@ async function searchFile(
     out.push(`  ${i + 1}: ${line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [line cut]` : line}`);
   }
   return hits.length;
+}
+
+const WHY: Record<SkippedFile['reason'], string> = {
+  too_large: 'over 5 MB',
+  unreadable: 'unreadable',
+  binary: 'binary',
+  special: 'not a regular file',
+  moved: 'its folder changed while it was opened',
+};
+
+/**
+ * The note naming what was not searched (up to 20 files). Binary files are left out of it, as grep and ripgrep do
+ * (they are listed in the metadata); every other skip is named, so "No matches found." never hides one.
+ */
+function skippedNote(skipped: SkippedFile[]): string[] {
+  const named = skipped.filter((s) => s.reason !== 'binary');
+  if (named.length === 0) return [];
+  const shown = named.slice(0, 20).map((s) => `${s.path} (${WHY[s.reason]})`);
+  const more = named.length - shown.length;
+  return [`(not searched: ${[...shown, ...(more > 0 ? [`${more} more`] : [])].join(', ')})`];
 }
 
 async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutcome> {
@@ -93,12 +133,13 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
       : visibleOnly(ctx, found, (t) => t.rel);
   const runner = new RegexRunner(input.pattern, re.flags, MATCH_BUDGET_MS);
   const out: string[] = [];
+  const skipped: SkippedFile[] = [];
   let matches = 0;
   let files = 0;
   try {
     for (const t of targets) {
       if (matches >= MAX_MATCHES) break;
-      const n = await searchFile(t.abs, t.rel, runner, out, MAX_MATCHES - matches);
+      const n = await searchFile(t.abs, t.rel, runner, out, MAX_MATCHES - matches, skipped);
       if (n === undefined) break;
       if (n > 0) files++;
       matches += n;
@@ -116,12 +157,13 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
         ]
       : []),
   ];
-  const output = matches === 0 && notes.length === 0 ? 'No matches found.' : [...out, ...notes].join('\n');
+  const body = matches === 0 && notes.length === 0 ? ['No matches found.'] : out;
+  const output = [...body, ...notes, ...skippedNote(skipped)].join('\n');
   return {
     ok: true,
     title: `grep ${input.pattern}`,
     output,
-    metadata: { matches, files, capped, budgetExhausted: runner.exhausted, withheld },
+    metadata: { matches, files, capped, budgetExhausted: runner.exhausted, withheld, skipped },
   };
 }
 
@@ -133,7 +175,8 @@ async function searchTargets(
   include: ((p: string) => boolean) | undefined,
 ): Promise<Array<{ rel: string; abs: string }>> {
   const targets: Array<{ rel: string; abs: string }> = [];
-  if ((await fsp.stat(real)).isFile()) targets.push({ rel, abs: real });
+  const st = await fsp.lstat(real).catch(() => undefined);
+  if (st?.isFile()) targets.push({ rel, abs: real });
   else for await (const e of walk(ctx.root, real)) if (e.kind === 'file') targets.push({ rel: e.rel, abs: e.abs });
   return include ? targets.filter((t) => include(t.rel)) : targets;
 }

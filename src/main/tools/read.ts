@@ -6,11 +6,11 @@
  * file's language server. Line endings are not shown (a CR before LF is dropped from the view) and a BOM is
  * never shown as text (B18): the model copies what it sees into oldString.
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { withFileLock } from '../fs/file-lock';
+import { readDirChecked } from '../fs/read-checked';
 import { readTextFile, lineEnding } from '../fs/text-file';
 import { failed, resolveToolPath, touchDiagnostics, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
@@ -61,7 +61,17 @@ export function splitLines(text: string): string[] {
 }
 
 async function readDirectory(abs: string, rel: string, ctx: ToolContext): Promise<ToolOutcome> {
-  const all = await fsp.readdir(abs, { withFileTypes: true });
+  // Read from the folder that was opened and checked: a folder swapped for an outward link meanwhile is refused.
+  const all = await readDirChecked(abs);
+  if (!all)
+    return failed(
+      fail(
+        'outside_root',
+        `${rel || '.'} no longer leads to the folder that was checked (it was moved or replaced while being listed).`,
+        'Check what changed on the path, then list it again.',
+        { path: rel },
+      ).error,
+    );
   const { shown: entries, withheld } = visibleOnly(ctx, all, (e) => (rel === '' ? e.name : `${rel}/${e.name}`));
   const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort((a, b) => a.localeCompare(b));
   const shown = names.slice(0, MAX_DIR_ENTRIES);
@@ -80,7 +90,8 @@ async function notFound(abs: string, rel: string): Promise<ToolOutcome> {
   try {
     const base = path.basename(abs).toLowerCase();
     const stem = base.replace(/\.[^.]*$/, '');
-    similar = (await fsp.readdir(path.dirname(abs)))
+    similar = ((await readDirChecked(path.dirname(abs))) ?? [])
+      .map((d) => d.name)
       .filter((n) => n.toLowerCase().includes(stem) || stem.includes(n.toLowerCase().replace(/\.[^.]*$/, '')))
       .slice(0, 5);
   } catch {
@@ -96,10 +107,10 @@ async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutc
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
   if (!r.exists) return notFound(r.real, r.rel);
-  const st = await fsp.stat(r.real);
-  if (st.isDirectory()) return readDirectory(r.real, r.rel, ctx);
   return withFileLock(r.real, async () => {
     const file = await readTextFile(r.real);
+    if (!file.ok && file.error.code === 'is_directory') return readDirectory(r.real, r.rel, ctx);
+    if (!file.ok && file.error.code === 'file_not_found') return notFound(r.real, r.rel);
     if (!file.ok) return failed(file.error);
     ctx.observed.record(ctx.sessionId, r.real, file.value.stamp);
     touchDiagnostics(ctx, r.real);

@@ -31,6 +31,7 @@ export function makeWorkspace(): Workspace {
     sessionId: 's1',
     observed: new ObservedVersions(),
     scratchDir: path.join(outer, 'scratch'),
+    journalDir: path.join(outer, 'journal'),
   };
   return {
     outer,

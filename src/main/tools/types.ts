@@ -85,6 +85,11 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Folder for tool scratch output (e.g. bash's full output); inside the app's data folder. */
   scratchDir?: string;
+  /**
+   * Folder for the journals of work-tree writes (src/main/fs/journal.ts), inside the app's data folder; recovered
+   * when the service opens. Absent: a folder in the OS temp dir (fs/journal.ts `defaultJournalDir`).
+   */
+  journalDir?: string;
 }
 
 export interface ToolSuccess {

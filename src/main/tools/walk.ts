@@ -1,10 +1,11 @@
 /**
  * A workspace walker for list, glob and grep that respects ignore rules like git does: `.gitignore` files at
  * every level (patterns relative to their folder), `.git/info/exclude`, and `.git` itself. Symlinks are listed
- * but never descended into, so a walk cannot leave the workspace (B44). Breadth-first, names sorted, so results
- * are stable and shallow files come first.
+ * but never descended into, so a walk cannot leave the workspace (B44) — and every folder is listed from a checked
+ * descriptor (src/main/fs/read-checked.ts), so one swapped for an outward link while the walk runs is skipped, not
+ * listed. Breadth-first, names sorted, so results are stable and shallow files come first.
  */
-import { promises as fsp } from 'node:fs';
+import { readChecked, readDirChecked } from '../fs/read-checked';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -21,12 +22,12 @@ interface Rules {
   ig: Ignore;
 }
 
+/** Largest ignore file read (bytes); a bigger one (or a pseudo-file posing as one) is not read at all. */
+const MAX_RULES_BYTES = 1024 * 1024;
+
 async function readRules(file: string): Promise<string | undefined> {
-  try {
-    return await fsp.readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const r = await readChecked(file, MAX_RULES_BYTES);
+  return r.ok ? r.bytes.toString('utf8') : undefined;
 }
 
 function ignoredBy(stack: Rules[], rel: string, isDir: boolean): boolean {
@@ -69,12 +70,9 @@ export async function* walk(
   while (queue.length > 0) {
     const dir = queue.shift() as { rel: string; depth: number; stack: Rules[] };
     const rules = dir.rel === '' ? dir.stack : await withFolderRules(root, dir.stack, dir.rel);
-    let entries;
-    try {
-      entries = await fsp.readdir(path.join(root, dir.rel), { withFileTypes: true });
-    } catch {
-      continue;
-    }
+    // Listed from the folder that was opened and checked: a folder swapped for a link meanwhile is skipped.
+    const entries = await readDirChecked(path.join(root, dir.rel));
+    if (!entries) continue;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       if (e.name === '.git') continue;

@@ -6,9 +6,10 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { fail, ok } from '../../../shared/errors';
+import { fail, LandfallFailure, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
-import { writeFileAtomic } from '../../fs/atomic-write';
+import { writeProject } from '../../fs/project-write';
+import { realRoot, resolveInRoot } from '../../fs/workspace';
 
 export const corpusCallSchema = z
   .object({
@@ -97,9 +98,33 @@ export function fileBytes(f: CorpusFile): Buffer {
   return f.encoding === 'base64' ? Buffer.from(f.content, 'base64') : Buffer.from(f.content, 'utf8');
 }
 
-/** Write every base file into `root` (mode 100755 → executable). */
-export async function seedProject(root: string, files: CorpusFile[]): Promise<void> {
+/**
+ * Where base file `rel` goes in the project at `rootReal`: its folder resolved inside the project with symlinks
+ * followed (a folder that leads outside is `outside_root`), joined with its name — the last component is never
+ * followed, so a link there is replaced by a seed, not written through. `entry` is absolute, `rel` root-relative.
+ */
+export async function seedEntry(rootReal: string, file: string): Promise<Result<{ entry: string; rel: string }>> {
+  const dir = path.posix.dirname(file);
+  const parent = await resolveInRoot(rootReal, dir === '.' ? '.' : dir);
+  if (!parent.ok) return parent;
+  const entry = path.join(parent.value.real, path.posix.basename(file));
+  return ok({ entry, rel: path.relative(rootReal, entry).split(path.sep).join('/') });
+}
+
+/**
+ * Write every base file into `root` (mode 100755 → executable) as one journaled work-tree transaction
+ * (src/main/fs/transaction.ts): each folder resolved inside the project (seedEntry), all or nothing. Throws
+ * LandfallFailure `outside_root` / `io_error` / `invalid_input`; nothing is written then.
+ */
+export async function seedProject(root: string, files: CorpusFile[], journalDir?: string): Promise<void> {
+  const rootReal = await realRoot(root);
+  const steps = [];
   for (const f of files) {
-    await writeFileAtomic(path.join(root, f.path), fileBytes(f), { mode: f.mode === '100755' ? 0o755 : 0o644 });
+    const at = await seedEntry(rootReal, f.path);
+    if (!at.ok) throw new LandfallFailure(at.error);
+    const perm = f.mode === '100755' ? 0o755 : 0o644;
+    steps.push({ rel: at.value.rel, put: { kind: 'file' as const, bytes: fileBytes(f), perm } });
   }
+  const wrote = await writeProject(rootReal, steps, { journalDir, label: 'replay seed' });
+  if (!wrote.ok) throw new LandfallFailure(wrote.error);
 }

@@ -3,7 +3,7 @@
  * folder holding another hydra/utils.py replaced it silently). Real service, real SQLite + snapshot store in temp
  * folders, the real hydra corpus session.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTemp, harness, SESSIONS_DIR, tempDir } from '../testing/fixtures';
@@ -84,6 +84,38 @@ describe("replay seeding keeps the user's files", () => {
       expect(!out.ok && out.error.code).toBe('invalid_input');
     } finally {
       cleanupTemp(root);
+    }
+  });
+
+  it('a folder that is a symlink out of the project is refused (outside_root), with force too; nothing lands outside', async () => {
+    const outside = tempDir('seed-outside');
+    try {
+      h = await harness();
+      symlinkSync(outside, path.join(h.root, 'hydra'));
+      for (const force of [false, true]) {
+        const r = await h.svc.replay(h.newSession(), HYDRA, { mode: 'recorded', force });
+        expect(!r.ok && r.error.code).toBe('outside_root');
+        expect(readdirSync(outside)).toEqual([]);
+      }
+    } finally {
+      cleanupTemp(outside);
+    }
+  });
+
+  it('a link at the path of a base file is replaced by the seed (force), never written through', async () => {
+    const outside = tempDir('seed-outside');
+    try {
+      h = await harness();
+      writeFileSync(path.join(outside, 'utils.py'), 'OUTSIDE\n');
+      mkdirSync(path.join(h.root, 'hydra'));
+      symlinkSync(path.join(outside, 'utils.py'), path.join(h.root, 'hydra/utils.py'));
+      const r = await h.svc.replay(h.newSession(), HYDRA, { mode: 'recorded', force: true });
+      if (!r.ok) throw new Error(r.error.message);
+      expect(readFileSync(path.join(outside, 'utils.py'), 'utf8')).toBe('OUTSIDE\n');
+      expect(lstatSync(path.join(h.root, 'hydra/utils.py')).isFile()).toBe(true);
+      expect(readFileSync(path.join(h.root, 'hydra/utils.py'))).toEqual(await baseOf('hydra/utils.py'));
+    } finally {
+      cleanupTemp(outside);
     }
   });
 });

@@ -15,7 +15,9 @@ import { inGitDir } from '../../tools/git-dir';
 import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
 import type { CorpusFile } from './corpus';
-import { fileBytes, seedProject } from './corpus';
+import { fileBytes, seedEntry, seedProject } from './corpus';
+import { readChecked } from '../../fs/read-checked';
+import { realRoot } from '../../fs/workspace';
 
 /** How each base file relates to what the project holds now. Paths are the recording's (POSIX, relative). */
 export interface SeedPlan {
@@ -35,47 +37,50 @@ export interface SeedReport {
   backupDir?: string;
 }
 
-function inside(root: string, rel: string): string | undefined {
-  if (rel === '' || path.isAbsolute(rel)) return undefined;
-  const abs = path.resolve(root, rel);
-  const back = path.relative(root, abs);
-  return back === '' || back.startsWith('..') || path.isAbsolute(back) ? undefined : abs;
+function lexicallyInside(root: string, rel: string): boolean {
+  if (rel === '' || path.isAbsolute(rel)) return false;
+  const back = path.relative(root, path.resolve(root, rel));
+  return !(back === '' || back.startsWith('..') || path.isAbsolute(back));
 }
 
-async function compare(abs: string, want: Buffer): Promise<'missing' | 'same' | 'differing'> {
+async function compare(entry: string, want: Buffer): Promise<'missing' | 'same' | 'differing'> {
   let st;
   try {
-    st = await fsp.lstat(abs);
+    st = await fsp.lstat(entry);
   } catch (e) {
     // ENOTDIR: a parent is a file — writing would have to replace it, so it counts as differing
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'differing';
   }
   if (!st.isFile()) return 'differing';
-  return (await fsp.readFile(abs)).equals(want) ? 'same' : 'differing';
+  const read = await readChecked(entry, want.length);
+  return read.ok && read.bytes.equals(want) ? 'same' : 'differing';
 }
 
 /**
- * Compare the base files with the project under `root` (absolute). Pure: writes nothing.
- * Error `invalid_input` when a recorded path is absolute or leaves the project folder.
+ * Compare the base files with the project under `root` (absolute). Pure: writes nothing. Errors:
+ * `invalid_input` when a recorded path is absolute or leaves the project folder by its letters; `outside_root`
+ * when it leaves it through a symbolic link (a folder on the way that leads outside).
  */
 export async function planSeed(root: string, files: CorpusFile[]): Promise<Result<SeedPlan>> {
   const plan: SeedPlan = { missing: [], same: [], differing: [] };
+  const rootReal = await realRoot(root);
   for (const f of files) {
-    const abs = inside(root, f.path);
-    if (abs === undefined)
+    if (!lexicallyInside(rootReal, f.path))
       return fail(
         'invalid_input',
         `The recording's base file ${f.path} lies outside the project folder.`,
         'Fix files.jsonl: paths are relative to the project root.',
       );
     // a repository's own git folder is never seeded (its config and hooks run code; tools/git-dir.ts)
-    if (inGitDir(f.path) || inGitDir(path.relative(root, abs)))
+    if (inGitDir(f.path) || inGitDir(path.relative(rootReal, path.resolve(rootReal, f.path))))
       return fail(
         'invalid_input',
         `The recording's base file ${f.path} lies in a .git folder, which replay never writes.`,
         'Remove .git paths from files.jsonl.',
       );
-    const how = await compare(abs, fileBytes(f));
+    const at = await seedEntry(rootReal, f.path);
+    if (!at.ok) return at;
+    const how = await compare(at.value.entry, fileBytes(f));
     if (how === 'missing') plan.missing.push(f);
     else if (how === 'same') plan.same.push(f.path);
     else plan.differing.push(f);
@@ -96,8 +101,9 @@ export function overwriteRefusal(files: string[], forceHint: string): Result<nev
 
 /**
  * Seed `root` from `files` by the rule above. `backupRoot` is the folder backups go under (force only).
- * Errors: `invalid_input` (path outside the project), `exists` (differing files, no force). Throws fs errors
- * (EACCES, ENOSPC) as bugs of the environment.
+ * Errors: `invalid_input` (path outside the project), `outside_root` (a folder on the way is a link out of it),
+ * `exists` (differing files, no force). Throws fs errors (EACCES, ENOSPC) and LandfallFailure from the write as
+ * bugs of the environment; the write itself is one transaction (src/main/fs/transaction.ts): all or nothing.
  */
 export async function seedSafely(
   root: string,
@@ -119,17 +125,22 @@ export async function seedSafely(
       options.backupRoot,
       `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`,
     );
+    const rootReal = await realRoot(root);
     for (const f of differing) {
-      const abs = path.resolve(root, f.path);
+      const at = await seedEntry(rootReal, f.path);
+      if (!at.ok) return at;
+      const entry = at.value.entry;
       const dest = path.join(backupDir, f.path);
       await fsp.mkdir(path.dirname(dest), { recursive: true });
       // a parent that is a file (ENOTDIR) throws here, before anything was written
-      await fsp.cp(abs, dest, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
-      const st = await fsp.lstat(abs).catch(() => undefined);
-      if (st && !st.isFile()) await fsp.rm(abs, { recursive: true, force: true });
+      await fsp.cp(entry, dest, { recursive: true, verbatimSymlinks: true, errorOnExist: true });
+      // A folder where a base file goes is moved out of the way (it is backed up); a link is replaced by the
+      // write itself (never followed).
+      const st = await fsp.lstat(entry).catch(() => undefined);
+      if (st?.isDirectory()) await fsp.rm(entry, { recursive: true, force: true });
     }
   }
-  await seedProject(root, [...missing, ...differing]);
+  await seedProject(root, [...missing, ...differing], path.join(path.dirname(options.backupRoot), 'journal'));
   return ok({
     written: [...missing, ...differing].map((f) => f.path),
     unchanged: same,

@@ -30,6 +30,8 @@ export interface ReviewDeps {
   log: ReviewLog;
   /** True while a turn runs (decisions that write are refused then: `busy`). */
   isBusy?(sessionId: string): boolean;
+  /** Journal folder of the decisions' writes (the app's data folder; src/main/fs/journal.ts). */
+  journalDir?: string;
   /** Clock (ms since the epoch); Date.now by default. */
   now?(): number;
 }

@@ -19,6 +19,8 @@ import { planReject, type PlannedWrite } from './reject-plan';
 export interface DecideEnv {
   sessionId: string;
   root: string;
+  /** Journal folder of the work-tree writes (the app's data folder); absent: fs/journal.ts defaultJournalDir. */
+  journalDir?: string;
   snapshots: ReviewSnapshots;
   log: ReviewLog;
   now: number;
@@ -60,23 +62,28 @@ export async function decide(
   let previous = new Map<string, Buffer | null>();
   if (action === 'reject') {
     const paths = touched.flatMap((a) => (a.oldPath ? [a.path, a.oldPath] : [a.path]));
-    const r = await lockedUpdate(env.root, paths, (read) => {
-      const out: PlannedWrite[] = [];
-      const conflicts: HunkConflict[] = [];
-      for (const a of touched) {
-        const p = planReject(a, ids, read, rejected);
-        if (p.ok) out.push(...p.writes);
-        else conflicts.push(...p.conflicts);
-      }
-      if (conflicts.length > 0)
-        return fail(
-          'conflict',
-          conflictMessage(conflicts),
-          'Look at the file as it is now; undo the later change first, or edit the lines by hand.',
-          { conflicts },
-        );
-      return ok({ writes: out, value: null });
-    });
+    const r = await lockedUpdate(
+      env.root,
+      paths,
+      (read) => {
+        const out: PlannedWrite[] = [];
+        const conflicts: HunkConflict[] = [];
+        for (const a of touched) {
+          const p = planReject(a, ids, read, rejected);
+          if (p.ok) out.push(...p.writes);
+          else conflicts.push(...p.conflicts);
+        }
+        if (conflicts.length > 0)
+          return fail(
+            'conflict',
+            conflictMessage(conflicts),
+            'Look at the file as it is now; undo the later change first, or edit the lines by hand.',
+            { conflicts },
+          );
+        return ok({ writes: out, value: null });
+      },
+      env.journalDir,
+    );
     if (!r.ok) return r;
     writes = r.value.writes;
     previous = r.value.previous;
@@ -142,6 +149,7 @@ export async function undoDecision(env: DecideEnv, d: DecidedEvent): Promise<Res
         );
       return ok({ writes: d.files.map((f) => ({ path: f.path, bytes: restore.get(f.path) ?? null })), value: null });
     },
+    env.journalDir,
   );
   if (!r.ok) return r;
   const treeAfter = r.value.writes.length > 0 ? await env.snapshots.track() : treeBefore;

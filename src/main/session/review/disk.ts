@@ -1,31 +1,40 @@
 /**
  * Disk side of review decisions, through the fs layer (DESIGN §3): paths resolved inside the project root, per-file
- * locks held from reading the current bytes to writing the new ones (so a tool edit cannot slip in between), atomic
- * writes. Several files land as one transaction: on a failure midway the files already written are put back.
+ * locks held from reading the current bytes to writing the new ones (so a tool edit cannot slip in between), reads
+ * checked and bounded (src/main/fs/read-checked.ts), and every change — several files at once — one journaled
+ * work-tree transaction (src/main/fs/transaction.ts): all or nothing, put back on a failure, rolled back after a
+ * kill on the next start.
  */
-import { lstat, readFile, rm } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { fail, ok, type Result } from '../../../shared/errors';
-import { resolveInRoot, type ResolvedPath } from '../../fs/workspace';
+import { writeProject } from '../../fs/project-write';
+import { readChecked } from '../../fs/read-checked';
+import { DEFAULT_MAX_BYTES } from '../../fs/text-file';
+import { realRoot, resolveInRoot, type ResolvedPath } from '../../fs/workspace';
 import { withFileLocks } from '../../fs/file-lock';
-import { writeFileAtomic } from '../../fs/atomic-write';
 import type { PlannedWrite } from './reject-plan';
 
 /** Read access handed to a planner while the locks are held. */
 export type Reader = (path: string) => Buffer | null;
 
-async function readOrNull(abs: string): Promise<Buffer | null> {
-  try {
-    return await readFile(abs);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw e;
-  }
-}
-
-async function putBytes(abs: string, bytes: Buffer | null): Promise<void> {
-  if (bytes === null) await rm(abs, { force: true });
-  else await writeFileAtomic(abs, bytes);
+/** The bytes at `real` (null when absent); a failure to read it (moved, too large, unreadable) as an error. */
+async function readOrNull(r: ResolvedPath): Promise<Result<Buffer | null>> {
+  const read = await readChecked(r.real, DEFAULT_MAX_BYTES);
+  if (read.ok) return ok(read.bytes);
+  if (read.why === 'missing') return ok(null);
+  if (read.why === 'moved')
+    return fail(
+      'outside_root',
+      `${r.rel} no longer leads to the file that was checked (a folder on its path was replaced); nothing was written.`,
+      'Check what changed on the path, then decide again.',
+      { path: r.rel },
+    );
+  return fail(
+    'io_error',
+    `${r.rel} cannot be read for the review decision (${read.why}${read.errno ? `, ${read.errno}` : ''}); nothing was written.`,
+    'Check the file, then decide again.',
+    { path: r.rel },
+  );
 }
 
 /**
@@ -38,6 +47,7 @@ export async function lockedUpdate<T>(
   root: string,
   paths: readonly string[],
   plan: (read: Reader) => Result<{ writes: PlannedWrite[]; value: T }>,
+  journalDir?: string,
 ): Promise<Result<{ writes: PlannedWrite[]; value: T; previous: Map<string, Buffer | null> }>> {
   const resolved = new Map<string, ResolvedPath>();
   for (const p of new Set(paths)) {
@@ -62,31 +72,32 @@ export async function lockedUpdate<T>(
     [...resolved.values()].map((r) => r.real),
     async () => {
       const current = new Map<string, Buffer | null>();
-      for (const [p, r] of resolved) current.set(p, await readOrNull(r.abs));
+      for (const [p, r] of resolved) {
+        const bytes = await readOrNull(r);
+        if (!bytes.ok) return bytes;
+        current.set(p, bytes.value);
+      }
       const planned = plan((p) => {
         if (!current.has(p)) throw new Error(`review planner read ${p} without locking it`);
         return current.get(p) ?? null;
       });
       if (!planned.ok) return planned;
-      const done: PlannedWrite[] = [];
-      try {
-        for (const w of planned.value.writes) {
-          const r = resolved.get(w.path);
-          if (!r) throw new Error(`review planner wrote ${w.path} without locking it`);
-          await putBytes(r.abs, w.bytes);
-          done.push(w);
-        }
-      } catch (e) {
-        for (const w of done.reverse())
-          await putBytes((resolved.get(w.path) as ResolvedPath).abs, current.get(w.path) ?? null).catch(
-            () => undefined,
-          );
+      const steps = planned.value.writes.map((w) => {
+        const r = resolved.get(w.path);
+        if (!r) throw new Error(`review planner wrote ${w.path} without locking it`);
+        return {
+          rel: r.rel,
+          put: w.bytes === null ? { kind: 'delete' as const } : { kind: 'file' as const, bytes: w.bytes },
+        };
+      });
+      const wrote = await writeProject(await realRoot(root), steps, { journalDir, label: 'review' });
+      if (!wrote.ok)
         return fail(
-          'io_error',
-          `Writing the review decision failed: ${(e as Error).message}`,
-          'Check the file permissions and try again; nothing was changed.',
+          wrote.error.code,
+          `Writing the review decision failed: ${wrote.error.message}`,
+          wrote.error.hint,
+          wrote.error.data,
         );
-      }
       return ok({ ...planned.value, previous: current });
     },
   );

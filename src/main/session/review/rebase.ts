@@ -7,14 +7,19 @@
  *     insertion inside them), the lines the hunk produced are no longer there unchanged — or a change sits so
  *     close that its side of the hunk is ambiguous: a conflict, reported with the lines of C where they were;
  *   - otherwise its position in C is its position in A shifted by the regions before it, and C's lines there are
- *     exactly the hunk's lines, so replacing them by the hunk's old lines undoes that hunk and nothing else.
+ *     exactly the hunk's lines — but when C differs from A at all, that position is only one reading of the
+ *     change: with repeated lines, another alignment of the same two texts puts the hunk's lines elsewhere (a
+ *     later change that inserted `b, a` above `a, a` may as well have inserted `b` above and `a` below). So the
+ *     hunk's lines with their context must occur in C exactly once; a second copy makes its place ambiguous, and
+ *     an ambiguous place is a conflict, never a guess (property-tested: some hunks already reverted in C, the
+ *     rest give the before text or a conflict). Replacing the lines at that one place by the hunk's old lines
+ *     undoes that hunk and nothing else.
  * All hunks are checked before any is applied (all or nothing); they are applied bottom-up so indexes stay valid.
- * No fuzz, no searching: a hunk lands on the exact lines it produced, or not at all.
+ * No fuzz, no searching for a better place: a hunk lands on the exact lines it produced, or not at all.
  *
- * A line diff's alignment is ambiguous when lines repeat (blank lines, `}`): Myers may pair a hunk's line with a
- * twin and call the hunk touched although its lines are intact. That errs on the safe side (a conflict, nothing
- * written), never on a wrong place. The caller removes the commonest source — the step's own hunks rejected
- * earlier — by diffing from A with those hunks already reverted (reject-plan.ts), which C then equals exactly.
+ * Ambiguity errs on the safe side (a conflict, nothing written), never on a wrong place. The caller removes the
+ * commonest source — the step's own hunks rejected earlier — by diffing from A with those hunks already reverted
+ * (reject-plan.ts), which C then equals exactly: with no region at all, every hunk is where it was.
  */
 import type { Region } from './line-diff';
 import { lineRegions } from './line-diff';
@@ -50,7 +55,12 @@ function touches(r: Region, s: number, e: number): boolean {
 export const CONTEXT_LINES = 1;
 
 /** Where edit `e` sits in C, or the conflict. `regions` are A → C. */
-function locate(regions: readonly Region[], edit: PlannedEdit): { at: number } | { conflict: RebaseConflict } {
+function locate(
+  regions: readonly Region[],
+  edit: PlannedEdit,
+  a: readonly string[],
+  c: readonly string[],
+): { at: number } | { conflict: RebaseConflict } {
   let shift = 0;
   const hit: Region[] = [];
   const s = edit.start - CONTEXT_LINES;
@@ -59,12 +69,41 @@ function locate(regions: readonly Region[], edit: PlannedEdit): { at: number } |
     if (touches(r, s, e)) hit.push(r);
     else if (r.aEnd <= edit.start) shift += r.bEnd - r.bStart - (r.aEnd - r.aStart);
   }
-  if (hit.length === 0) return { at: edit.start + shift };
+  if (hit.length === 0) {
+    const at = edit.start + shift;
+    if (regions.length === 0 || onlyPlace(a, c, edit, at)) return { at };
+    const toLine = Math.max(at + edit.end - edit.start, at + 1);
+    return { conflict: { hunkId: edit.hunkId, fromLine: at + 1, toLine } };
+  }
   const first = hit[0] as Region;
   const last = hit[hit.length - 1] as Region;
   return {
     conflict: { hunkId: edit.hunkId, fromLine: first.bStart + 1, toLine: Math.max(last.bEnd, first.bStart + 1) },
   };
+}
+
+/**
+ * True when the hunk's lines with their context (A[start - 1, end + 1), the file's start or end standing in for a
+ * missing context line) occur in C exactly once, at `at`. Elsewhere too, and the later change could have moved
+ * them there: which copy is the hunk's cannot be told from the two texts, so the caller answers a conflict.
+ */
+function onlyPlace(a: readonly string[], c: readonly string[], edit: PlannedEdit, at: number): boolean {
+  const from = Math.max(0, edit.start - CONTEXT_LINES);
+  const to = Math.min(a.length, edit.end + CONTEXT_LINES);
+  const block = a.slice(from, to);
+  const atStart = edit.start - CONTEXT_LINES < 0;
+  const atEnd = edit.end + CONTEXT_LINES > a.length;
+  const lead = edit.start - from;
+  const matchesAt = (i: number): boolean => {
+    if (i < 0 || i + block.length > c.length) return false;
+    if (atStart && i !== 0) return false;
+    if (atEnd && i + block.length !== c.length) return false;
+    for (let k = 0; k < block.length; k++) if (c[i + k] !== block[k]) return false;
+    return true;
+  };
+  if (!matchesAt(at - lead)) return false;
+  for (let i = 0; i + block.length <= c.length; i++) if (i !== at - lead && matchesAt(i)) return false;
+  return true;
 }
 
 /**
@@ -76,7 +115,7 @@ export function rebaseOnto(a: readonly string[], c: readonly string[], edits: re
   const placed: { at: number; edit: PlannedEdit }[] = [];
   const conflicts: RebaseConflict[] = [];
   for (const edit of edits) {
-    const where = locate(regions, edit);
+    const where = locate(regions, edit, a, c);
     if ('conflict' in where) conflicts.push(where.conflict);
     else placed.push({ at: where.at, edit });
   }

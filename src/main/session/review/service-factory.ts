@@ -26,12 +26,14 @@ export function reviewSnapshots(port: SnapshotPort): Result<ReviewSnapshots> {
 
 /**
  * The ReviewService over an AgentService's parts. `runtime(sessionId)` answers the session's project root and
- * snapshot port (`invalid_input` for an unknown session); `isBusy(sessionId)` is true while a turn runs.
+ * snapshot port (`invalid_input` for an unknown session); `isBusy(sessionId)` is true while a turn runs;
+ * `journalDir` is where the decisions' writes are journaled (the service's `<dataDir>/journal`).
  */
 export function createReviewService(
   store: SessionStore,
   runtime: (sessionId: string) => Promise<Result<{ root: string; snapshot: SnapshotPort }>>,
   isBusy: (sessionId: string) => boolean,
+  journalDir?: string,
 ): ReviewService {
   return new ReviewService({
     project: async (sessionId) => {
@@ -43,5 +45,6 @@ export function createReviewService(
     messages: (sessionId) => store.messages(sessionId),
     log: new ReviewLog(store.db),
     isBusy,
+    ...(journalDir === undefined ? {} : { journalDir }),
   });
 }

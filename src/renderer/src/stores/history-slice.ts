@@ -13,6 +13,7 @@ import type { HistoryOp, HistorySlice, Slice } from './types';
 export function keptReason(reason: KeptFile['reason']): string {
   if (reason === 'changed_after_step') return 'you changed it after the agent did';
   if (reason === 'changed_after_revert') return 'you changed it after the revert put it back';
+  if (reason === 'not_captured') return 'no snapshot holds it (it was ignored or too large), so it is never deleted';
   if (reason === 'git_dir')
     return "NOT restored: the agent changed the repository's own git folder, which Landfall keeps no copy of";
   return 'the file could not be written';
@@ -24,8 +25,10 @@ export const createHistorySlice: Slice<HistorySlice> = (set, get) => ({
   noteHistory(op: HistoryOp, session: Session, kept: KeptFile[]) {
     if (kept.length === 0) return set({ historyNotice: null, overwriteAsked: false });
     const b = session.revert;
+    // Only files the user changed can be overwritten by force; one no snapshot holds (or a .git file) never is.
+    const forceable = kept.some((k) => k.reason === 'changed_after_step' || k.reason === 'changed_after_revert');
     const target =
-      op !== 'unrevert' && b
+      op !== 'unrevert' && b && forceable
         ? { messageId: b.messageId, ...(b.partId !== undefined ? { partId: b.partId } : {}) }
         : null;
     set({ historyNotice: { op, sessionId: session.id, kept, overwrite: target }, overwriteAsked: false });

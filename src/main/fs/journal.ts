@@ -1,0 +1,210 @@
+/**
+ * The on-disk journal of a multi-file write (transaction.ts), in the app's data folder — never in the project.
+ * One folder per transaction, `<journalDir>/<id>/`:
+ *   plan.json    the root, the label, the owner (pid and process start time) and, per step, the target, the temp
+ *                file name beside it, what goes there (blob id and size, link text, or nothing) and what was there
+ *                (nothing, a file whose bytes are backed up as `b<i>`, a link's text, an empty folder), plus the
+ *                folders the step had to create;
+ *   b<i>         the old bytes of step i: a hard link to the old file when the data folder shares its file system
+ *                (O(1), and the project path gets a new inode by rename, so the link keeps the old bytes), else a
+ *                copy, fsync'd;
+ *   committed    written (fsync'd) after the last change: the transaction completed.
+ * Every backup exists before the plan is written, and the plan is durable before the first change in the
+ * project; a plan of one step (its rename is atomic by itself) has no backup and needs no fsync.
+ * The folder is removed when the transaction ends either way. Recovery (recovery.ts) reads what is left.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  copyFileSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** What a step puts at its target: a file's blob id (git's sha1 of `blob <size>\0<bytes>`) and size (-1 unknown), a link's text, or nothing. */
+export type PlannedNew = { kind: 'file'; oid: string; size: number } | { kind: 'link'; target: string } | null;
+
+/** What was at the target when the transaction was planned. */
+export type PlannedOld =
+  null | { kind: 'file'; backup: string; mode: number } | { kind: 'link'; target: string } | { kind: 'dir' };
+
+/** One step of a plan (paths root-relative, '/'-separated). */
+export interface PlanStep {
+  rel: string;
+  /** Temp file name beside the target (same folder), or '' for a removal. */
+  temp: string;
+  new: PlannedNew;
+  old: PlannedOld;
+  /** Folders missing at plan time that the step creates (shallowest first). */
+  made: string[];
+}
+
+/** The whole plan of one transaction. */
+export interface Plan {
+  version: 1;
+  id: string;
+  label: string;
+  root: string;
+  pid: number;
+  /** The owner's start time (Linux /proc/<pid>/stat field 22), so a reused pid is not taken for the owner. */
+  started: string;
+  createdAt: string;
+  steps: PlanStep[];
+}
+
+/** Where transactions are journaled when the caller names no data folder (CLI one-shot tools, libraries). */
+export function defaultJournalDir(): string {
+  return path.join(os.tmpdir(), `landfall-journal-${typeof process.getuid === 'function' ? process.getuid() : 0}`);
+}
+
+/** Start time of process `pid` as the kernel counts it ('' where /proc is not available or the process is gone). */
+export function processStart(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** This process's start time, as plans record it. */
+export const OWN_START = processStart(process.pid);
+
+/** True while the process that wrote `plan` is still running (same pid and start time). */
+export function ownerAlive(plan: Pick<Plan, 'pid' | 'started'>): boolean {
+  if (plan.pid === process.pid && plan.started === OWN_START) return true;
+  try {
+    process.kill(plan.pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return plan.started === '' || processStart(plan.pid) === plan.started;
+}
+
+/** git's blob id of `bytes` (what the snapshot store names the same content by). */
+export function blobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+function syncPath(p: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(p, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // a folder that cannot be opened for sync (some platforms): the order of writes still holds for a kill
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function writeDurable(file: string, text: string, durable = true): void {
+  const tmp = `${file}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    const buf = Buffer.from(text, 'utf8');
+    for (let off = 0; off < buf.length;) off += writeSync(fd, buf, off, buf.length - off);
+    if (durable) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+/** A journal folder being written by this process. */
+export class Journal {
+  readonly dir: string;
+  private backups = 0;
+
+  private constructor(
+    readonly journalDir: string,
+    readonly id: string,
+  ) {
+    this.dir = path.join(journalDir, id);
+  }
+
+  /** Create the transaction's folder under `journalDir` (made when missing). */
+  static create(journalDir: string): Journal {
+    mkdirSync(journalDir, { recursive: true, mode: 0o700 });
+    const id = `${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const j = new Journal(journalDir, id);
+    mkdirSync(j.dir, { mode: 0o700 });
+    return j;
+  }
+
+  /** Back up the file at `source` (a path that names it without following links); returns the backup's name. */
+  backup(source: string): string {
+    const name = `b${this.backups++}`;
+    const dest = path.join(this.dir, name);
+    try {
+      linkSync(source, dest);
+      return name;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw e;
+    }
+    copyFileSync(source, dest, constants.COPYFILE_EXCL);
+    syncPath(dest);
+    return name;
+  }
+
+  /** Path of a backup named by `backup()`. */
+  backupPath(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  /**
+   * Write the plan: from here on a recovery knows every temp name and backup. `durable`: fsync'd with its folder
+   * and the journal folder, so it survives a power cut with the backups (every backup exists before the plan is
+   * written, so a plan on disk means its backups are complete).
+   */
+  writePlan(plan: Plan, durable = true): void {
+    writeDurable(path.join(this.dir, 'plan.json'), JSON.stringify(plan), durable);
+    if (!durable) return;
+    syncPath(this.dir);
+    syncPath(this.journalDir);
+  }
+
+  /** The last change in the project is done (and durable, as the caller's policy made it). */
+  commit(): void {
+    writeDurable(path.join(this.dir, 'committed'), '');
+  }
+
+  /** Remove the journal folder (after commit, or after a rollback that needs no kept backups). */
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A transaction folder found on disk, as recovery reads it. */
+export interface FoundJournal {
+  dir: string;
+  plan: Plan | undefined;
+  committed: boolean;
+}
+
+/** Read the transaction folder `dir` (a plan that cannot be parsed counts as none: it was never complete). */
+export function readJournal(dir: string): FoundJournal {
+  let plan: Plan | undefined;
+  try {
+    const parsed = JSON.parse(readFileSync(path.join(dir, 'plan.json'), 'utf8')) as Plan;
+    if (parsed.version === 1 && Array.isArray(parsed.steps)) plan = parsed;
+  } catch {
+    plan = undefined;
+  }
+  return {
+    dir,
+    plan,
+    committed: existsSync(path.join(dir, 'committed')),
+  };
+}

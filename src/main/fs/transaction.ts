@@ -1,0 +1,310 @@
+/**
+ * Every write Landfall makes to the work tree: edits, apply_patch, review rejects, revert, undo, restore, replay
+ * seeding (DESIGN §3). One module, so one set of rules:
+ *   - atomic per file: new bytes go to a temp file beside the target (O_CREAT | O_EXCL | O_NOFOLLOW, the old
+ *     file's permission bits and owner), then a rename replaces the target — never an in-place O_TRUNC write, so a
+ *     kill leaves the old or the new file, a symlink at the target is replaced (never followed) and a hard link
+ *     to a file outside the project is broken (that file keeps its bytes);
+ *   - no path is resolved twice: every folder is pinned by descriptor (pinned-dir.ts), so a folder swapped for an
+ *     outward symlink while the write runs cannot redirect it;
+ *   - journaled in the data folder (journal.ts): the plan and backups of the old bytes are durable before the
+ *     first change; after a kill the next start rolls the whole set back (recovery.ts) and removes every temp;
+ *   - `atomic: true` (apply_patch, review, seed, edits): a failure anywhere puts every file back (the same
+ *     rollback a recovery runs) — all or nothing; `atomic: false` (restore, revert): a failing file is reported
+ *     and the others proceed, while a kill still rolls the whole set back.
+ * Durability: a temp file is fsync'd before its rename when it replaces something (`sync: 'replaced'`) or always
+ * (`'all'`); a file that is new where nothing was needs no fsync to lose nothing. Folders that changed are
+ * fsync'd once at the end.
+ *
+ * Order: plan and backups → plan written (fsync'd with its folder) → stage the temps whose folder exists →
+ * removals → folders emptied by them (when `prune`) → for each write, its folder (created if missing), its temp if
+ * not staged yet, the rename → fsync folders → committed → journal removed. A one-step transaction skips the
+ * backups, the plan's fsync and the committed mark: its one rename is atomic by itself.
+ */
+import { Journal, OWN_START, type Plan } from './journal';
+import { PinnedDirs } from './pinned-dir';
+import { rollBack, settle } from './rollback';
+import {
+  failureOf,
+  place,
+  planOne,
+  prune,
+  remove,
+  removeTemp,
+  stage,
+  stageAsync,
+  syncFolders,
+  syncFoldersAsync,
+  TEMP_MARK,
+  type Work,
+} from './tx-ops';
+
+export { TEMP_MARK };
+
+/**
+ * What a step puts at its target. `perm`: exact permission bits; `exec`: keep the old bits, with or without x.
+ * `bytes` may be a reader (then `oid`, git's blob id of the bytes, is required): it is called when the temp file
+ * is written, so a restore of 20,000 files never holds them all in memory. `skipSame`: a target that already
+ * holds exactly this (bytes and exec bit, or link text) is left alone and listed as unchanged.
+ */
+export type Put =
+  | {
+      kind: 'file';
+      bytes: Uint8Array | (() => Uint8Array);
+      perm?: number;
+      exec?: boolean;
+      oid?: string;
+      skipSame?: boolean;
+    }
+  | { kind: 'link'; target: string; skipSame?: boolean }
+  | { kind: 'delete' };
+
+/** One change: `rel` is root-relative, '/'-separated, without '', '.' or '..' components. */
+export interface TxStep {
+  rel: string;
+  put: Put;
+}
+
+/** Test hook: called before each operation on the project; throwing simulates a failure there. */
+export type TxHook = (op: 'stage' | 'rename' | 'remove', rel: string) => void;
+
+export interface TxOptions {
+  /** The real project root. */
+  root: string;
+  /** The journal folder (in the app's data folder; journal.ts `defaultJournalDir` otherwise). */
+  journalDir: string;
+  /** What runs the transaction, for the recovery report ('apply_patch', 'revert', 'restore', …). */
+  label: string;
+  atomic: boolean;
+  sync: 'all' | 'replaced';
+  /** Remove folders that removals left empty (restore); never the root. */
+  prune?: boolean;
+  /** A write may replace an empty folder at its target (restore: a folder became a file). */
+  replaceEmptyDirs?: boolean;
+  hook?: TxHook;
+}
+
+/** A step that failed: its path, the fs error code (or PinError code), the message, and the folder at fault. */
+export interface TxFailure {
+  rel: string;
+  code: string;
+  message: string;
+  /** For a PinError: the folder on the way that is a link, a file, or missing. */
+  at?: string;
+}
+
+/** What a transaction did. With `atomic`, `failed` non-empty means everything was put back (except `notRestored`). */
+export interface TxReport {
+  written: string[];
+  removed: string[];
+  /** Steps with `skipSame` whose target already held what they would write. */
+  unchanged: string[];
+  failed: TxFailure[];
+  /** Atomic mode, after a failure: files the rollback could not put back (they differ from before). */
+  notRestored: string[];
+}
+
+/** How many temp files an async transaction writes at once (their fsyncs overlap; the disk queue does the rest). */
+const STAGE_CONCURRENCY = 16;
+
+/** One transaction's state through its phases (see the module docstring). */
+class Tx {
+  readonly report: TxReport = { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
+  readonly pins: PinnedDirs;
+  readonly journal: Journal;
+  work: Work[] = [];
+  plan: Plan | undefined;
+  /**
+   * One step: its rename alone is atomic, so no backup and no durable plan are needed — the plan only names the
+   * temp file, for a recovery to remove (a power cut can at worst leave that temp file behind).
+   */
+  readonly single: boolean;
+
+  constructor(
+    readonly steps: readonly TxStep[],
+    readonly options: TxOptions,
+  ) {
+    this.journal = Journal.create(options.journalDir);
+    this.pins = new PinnedDirs(options.root);
+    this.single = steps.length === 1;
+  }
+
+  /** Plan every step and write the plan; false when an atomic transaction already failed (nothing changed). */
+  planAll(): boolean {
+    const missing = new Set<string>();
+    const seen = new Set<string>();
+    const removing = new Set(this.steps.filter((s) => s.put.kind === 'delete').map((s) => s.rel));
+    for (let i = 0; i < this.steps.length; i++) {
+      const step = this.steps[i] as TxStep;
+      try {
+        if (seen.has(step.rel)) throw Object.assign(new Error(`${step.rel} is named twice`), { code: 'EINVAL' });
+        seen.add(step.rel);
+        const w = planOne(this.pins, this.journal, step, i, missing, removing, !this.single);
+        if (w === 'same') this.report.unchanged.push(step.rel);
+        else this.work.push(w);
+      } catch (e) {
+        this.report.failed.push(failureOf(step.rel, e));
+        if (this.options.atomic) return this.abandon();
+      }
+    }
+    this.plan = {
+      version: 1,
+      id: this.journal.id,
+      label: this.options.label,
+      root: this.options.root,
+      pid: process.pid,
+      started: OWN_START,
+      createdAt: new Date().toISOString(),
+      steps: this.work.map((w) => w.plan),
+    };
+    this.journal.writePlan(this.plan, !this.single);
+    return true;
+  }
+
+  /** Steps whose temp can be written before anything in the project changes (their folder exists). */
+  early(): Work[] {
+    return this.work.filter((w) => w.step.put.kind !== 'delete' && w.plan.made.length === 0 && !w.st?.isDirectory());
+  }
+
+  /** Record a failure; true when the transaction must stop (atomic). */
+  fail(w: Work, e: unknown): boolean {
+    this.report.failed.push(failureOf(w.step.rel, e));
+    removeTemp(this.pins, w);
+    return this.options.atomic;
+  }
+
+  /** Nothing in the project changed: temps and journal go. Returns false for planAll's caller. */
+  abandon(): false {
+    for (const w of this.work) removeTemp(this.pins, w);
+    this.journal.remove();
+    return false;
+  }
+
+  /**
+   * Removals, pruning, placements. Returns the folders that changed (to fsync before `finish`), or undefined after
+   * a failure that stopped the transaction (then `stopped()` puts things back).
+   */
+  changeAll(): Set<string> | undefined {
+    const { pins, options, report } = this;
+    const touched = new Set<string>();
+    const emptied = new Set<string>();
+    const failed = new Set(report.failed.map((f) => f.rel));
+    let stop = false;
+    for (const w of this.work) {
+      if (stop || w.step.put.kind !== 'delete' || failed.has(w.step.rel)) continue;
+      try {
+        if (remove(pins, w, options, touched, emptied)) report.removed.push(w.step.rel);
+      } catch (e) {
+        stop = this.fail(w, e);
+      }
+    }
+    if (!stop && options.prune) prune(pins, emptied);
+    for (const w of this.work) {
+      if (stop || w.step.put.kind === 'delete' || failed.has(w.step.rel)) continue;
+      try {
+        place(pins, w, options, touched);
+        report.written.push(w.step.rel);
+      } catch (e) {
+        stop = this.fail(w, e);
+      }
+    }
+    return stop ? undefined : touched;
+  }
+
+  /** After a failure that stopped the transaction: one step changed nothing; several are put back. */
+  stopped(): TxReport {
+    return this.single ? this.abandonAfterFailure() : this.putBack();
+  }
+
+  /** The changed folders are durable: the journal is committed and removed. */
+  finish(): TxReport {
+    if (!this.single) this.journal.commit();
+    this.journal.remove();
+    return this.report;
+  }
+
+  /** One step that failed: its rename did not happen, so nothing changed — the temp and the journal go. */
+  abandonAfterFailure(): TxReport {
+    this.abandon();
+    this.report.written = [];
+    this.report.removed = [];
+    return this.report;
+  }
+
+  /** Atomic mode after a failure: the rollback a recovery would run; the journal goes (kept backups stay). */
+  putBack(): TxReport {
+    for (const w of this.work) removeTemp(this.pins, w);
+    const outcome = rollBack(this.plan as Plan, this.journal.dir);
+    this.report.notRestored = outcome.kept.map((k) => k.rel);
+    this.report.written = [];
+    this.report.removed = [];
+    settle(this.journal.journalDir, this.journal.dir, outcome);
+    return this.report;
+  }
+}
+
+/**
+ * Run `steps` (see the module docstring), synchronously (the snapshot store's restore and revert). Never throws
+ * for a failing file: failures are in the report (with `atomic`, the first failure stops and puts everything
+ * back). Throws only when the journal cannot be written (an unwritable data folder): then nothing in the project
+ * was changed.
+ */
+export function runTransaction(steps: readonly TxStep[], options: TxOptions): TxReport {
+  if (steps.length === 0) return { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
+  const tx = new Tx(steps, options);
+  try {
+    if (!tx.planAll()) return tx.report;
+    for (const w of tx.early()) {
+      try {
+        stage(tx.pins, w, options);
+      } catch (e) {
+        if (tx.fail(w, e)) {
+          tx.abandon();
+          return tx.report;
+        }
+      }
+    }
+    const touched = tx.changeAll();
+    if (!touched) return tx.stopped();
+    syncFolders(tx.pins, touched);
+    return tx.finish();
+  } finally {
+    tx.pins.close();
+  }
+}
+
+/**
+ * `runTransaction` for async callers (tools, review, seeding, the snapshot store): temp files that must be fsync'd
+ * are written several at a time, so their fsyncs overlap.
+ */
+export async function runTransactionAsync(steps: readonly TxStep[], options: TxOptions): Promise<TxReport> {
+  if (steps.length === 0) return { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
+  const tx = new Tx(steps, options);
+  try {
+    if (!tx.planAll()) return tx.report;
+    const queue = tx.early();
+    let stop = false;
+    const worker = async (): Promise<void> => {
+      for (let w = queue.shift(); w && !stop; w = queue.shift()) {
+        try {
+          // Only a temp that must be fsync'd is worth a trip to the thread pool; the rest are written inline.
+          if (options.sync === 'all' || w.st) await stageAsync(tx.pins, w, options);
+          else stage(tx.pins, w, options);
+        } catch (e) {
+          if (tx.fail(w, e)) stop = true;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(STAGE_CONCURRENCY, queue.length) }, worker));
+    if (stop) {
+      tx.abandon();
+      return tx.report;
+    }
+    const touched = tx.changeAll();
+    if (!touched) return tx.stopped();
+    await syncFoldersAsync(tx.pins, touched);
+    return tx.finish();
+  } finally {
+    tx.pins.close();
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * What each snapshot did NOT capture. A tree says which files existed when it was taken — but only among the
+ * files it captured: an ignored file, an untracked file over the size limit, an unreadable or special file is
+ * absent from the tree although it was there. A revert or restore that took "absent from the tree" for "did not
+ * exist" deleted such files (the hostile review: bash un-ignored `secrets.env` in a step, the step's patch listed it
+ * as added, the revert deleted it, and it was gone for good). So every track records, per tree, the paths it left
+ * out — ignored files, ignored folders (with a trailing `/`: everything below them), skipped files — and a deletion
+ * goes ahead only for a path the tree's record does not cover (see `covers`).
+ *
+ * Records live in `<gitdir>/landfall-left-out/<tree>`: the sorted paths, one a line. The same tree can come from
+ * walks that left out different files (an ignored file created, then removed); a record is therefore the UNION of
+ * every walk that produced the tree, which can only keep more. A tree without a record (taken before records
+ * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync —
+ * a lost record also means "covers everything". gc removes the records of trees it no longer keeps.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const CACHE = 64;
+
+/** Per-tree records of left-out paths (see the module docstring). */
+export class LeftOutRecords {
+  /** Parsed records, most recently used last. */
+  private readonly sets = new Map<string, Set<string>>();
+
+  constructor(private readonly dir: string) {}
+
+  private file(tree: string): string {
+    return join(this.dir, tree);
+  }
+
+  /** The record of `tree`, or undefined when there is none. */
+  private load(tree: string): Set<string> | undefined {
+    const have = this.sets.get(tree);
+    if (have) {
+      this.sets.delete(tree);
+      this.sets.set(tree, have);
+      return have;
+    }
+    let text: string;
+    try {
+      text = readFileSync(this.file(tree), 'utf8');
+    } catch {
+      return undefined;
+    }
+    const set = new Set(text === '' ? [] : text.split('\n'));
+    this.remember(tree, set);
+    return set;
+  }
+
+  private remember(tree: string, set: Set<string>): void {
+    this.sets.set(tree, set);
+    while (this.sets.size > CACHE) this.sets.delete(this.sets.keys().next().value as string);
+  }
+
+  /** Add `paths` (files, and folders ending in `/`) to the record of `tree`; writes only when it grows. */
+  record(tree: string, paths: readonly string[]): void {
+    const old = this.load(tree);
+    if (old && paths.every((p) => old.has(p))) return;
+    const set = new Set(old ?? []);
+    for (const p of paths) set.add(p);
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = `${this.file(tree)}.tmp-${process.pid}`;
+    writeFileSync(tmp, [...set].sort().join('\n'));
+    renameSync(tmp, this.file(tree));
+    this.remember(tree, set);
+  }
+
+  /**
+   * Whether `tree` may have left `path` out: the path or a folder above it is in the record, or the tree has no
+   * record at all. False means the tree captured everything there was at `path`: absent from it = did not exist.
+   */
+  covers(tree: string, path: string): boolean {
+    const set = this.load(tree);
+    if (!set) return true;
+    if (set.has(path)) return true;
+    for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1))
+      if (set.has(path.slice(0, i + 1))) return true;
+    return false;
+  }
+
+  /** Remove the records of trees not in `keep` that are older than `olderThanMs`. Returns how many went. */
+  prune(keep: ReadonlySet<string>, olderThanMs: number): number {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    const cutoff = Date.now() - olderThanMs;
+    for (const n of names) {
+      if (keep.has(n)) continue;
+      try {
+        if (statSync(join(this.dir, n)).mtimeMs > cutoff) continue;
+        unlinkSync(join(this.dir, n));
+        this.sets.delete(n);
+        removed++;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return removed;
+  }
+}
