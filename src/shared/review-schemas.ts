@@ -4,6 +4,7 @@
  * Zod schemas plus inferred types, so main (src/main/session/review*) and the renderer share one definition.
  */
 import { z } from 'zod';
+import { RevertConflictSchema } from './history-schemas';
 
 const id = z.string().min(1).max(200);
 
@@ -135,7 +136,7 @@ export const RevertPreviewSchema = z.object({
   restored: z.array(z.string()),
   deleted: z.array(z.string()),
   /** Files the user changed after the agent's step: a plain revert is refused; a forced one overwrites them. */
-  conflicts: z.array(z.object({ path: z.string(), reason: z.string() })),
+  conflicts: z.array(RevertConflictSchema),
   diff: z.string(),
 });
 export type RevertPreview = z.infer<typeof RevertPreviewSchema>;

@@ -15,13 +15,13 @@
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
  */
 import path from 'node:path';
-import { relForms } from './reveal-policy';
+import { relForms } from './permission/reveal-policy';
 import type { ModelToolCall } from './stream-step';
 import type { SessionStore } from '../session/store';
 import { newId } from '../session/ids';
 import type { Part } from '../../shared/model';
 import type { PermissionRequest, ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
-import type { PermissionGate } from './gate';
+import type { PermissionGate } from './permission/gate';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 

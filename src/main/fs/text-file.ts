@@ -21,7 +21,7 @@ import type { Stats } from 'node:fs';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
 import { fail, ok, type Result } from '../../shared/errors';
-import type { FileStamp } from '../tools/types';
+import type { FileStamp } from './stamp';
 import { readChecked } from './read-checked';
 import { stampOf } from './stamp';
 import { uncertainty, type EncodingCandidate } from './encoding-confidence';

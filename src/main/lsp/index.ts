@@ -5,6 +5,7 @@
  */
 export { LspManager } from './manager';
 export type { LspManagerOptions } from './manager';
+export type { DiagnosticsHook, DiagnosticsReport } from './hook';
 export { BUILTIN_SERVERS, buildCatalog, lspSettingsSchema, timeoutsFor } from './servers';
 export type { LspSettings, ServerSpec, ServerTimeouts } from './servers';
 export { buildReport, MAX_ERRORS_PER_FILE, MAX_OTHER_FILES } from './report';

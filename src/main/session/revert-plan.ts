@@ -16,7 +16,7 @@
  * The remembered tree is never trusted as "the disk": a user edit made while reverted is seen (trial bug: repeated
  * undo silently replaced USER WORK with the remembered bytes). Rule source: DESIGN §5, issue 5 (B31).
  */
-import type { RevertConflict } from '../agent/service-types';
+import type { RevertConflict } from '../../shared/history-schemas';
 import type { PatchInfo, SnapshotPort } from './snapshot-port';
 
 /** One file an operation may write. */

@@ -19,8 +19,8 @@
  */
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
-import type { Part, RevertState, Session } from '../../shared/model';
-import type { RevertOptions, RevertResult, UndoResult, MessageWithParts } from '../agent/service-types';
+import type { MessageWithParts, Part, RevertState, Session } from '../../shared/model';
+import type { RevertOptions, RevertResult, UndoResult } from './revert-types';
 import type { PatchInfo, SnapshotPort } from './snapshot-port';
 import { applyPlan, planFiles } from './revert-plan';
 import type { FileIntent, FilePlan } from './revert-plan';

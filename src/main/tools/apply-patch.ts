@@ -17,14 +17,8 @@ import { resolveInRoot } from '../fs/workspace';
 import { applyPatch, parsePatch, type PatchFileResult } from '../patch';
 import { diagnosticsAfterWrite, withDiagnostics, withheldPath } from './file-access';
 import { gitDirTitle, inGitDir } from './git-dir';
-import {
-  toolFailure,
-  type DiagnosticsReport,
-  type PermissionRequest,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolOutcome,
-} from './types';
+import type { DiagnosticsReport } from '../lsp/hook';
+import { toolFailure, type PermissionRequest, type ToolContext, type ToolDefinition, type ToolOutcome } from './types';
 
 const applyPatchInput = z.object({
   patchText: z.string().describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),

@@ -10,7 +10,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
-import type { ProviderSettings, Settings } from '../service-types';
+import type { ProviderSettings, Settings } from '../settings/schema';
 
 /** Pick the provider settings by id (default: settings.defaultProvider). Error `invalid_input` when unknown. */
 export function findProvider(settings: Settings, id?: string): Result<ProviderSettings> {

@@ -5,7 +5,7 @@
  * A step without a step-finish (running, or cut by a crash) has no after tree yet and is left out, and so is a step
  * that changed nothing (a read, the closing text: before tree = after tree) — the timeline is one of snapshots.
  */
-import type { MessageWithParts } from '../../agent/service-types';
+import type { MessageWithParts } from '../../../shared/model';
 import type { TimelineEntry } from '../../../shared/review-schemas';
 import type { ReviewEvent } from './log';
 
