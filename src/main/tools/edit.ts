@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../shared/errors';
-import { describeLanding } from '../edit';
+import { describeLanding } from '../engine/edit';
 import { withFileLock } from '../fs/file-lock';
 import type { ResolvedPath } from '../fs/workspace';
 import { commitWrite } from './commit-write';

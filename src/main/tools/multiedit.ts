@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../shared/errors';
-import { applyEdits, describeLanding } from '../edit';
+import { applyEdits, describeLanding } from '../engine/edit';
 import { withFileLock } from '../fs/file-lock';
 import { stripBomChar } from '../fs/text-file';
 import { editExistingFile, type Landed } from './edit-file';

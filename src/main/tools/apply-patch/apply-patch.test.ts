@@ -4,9 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPatchTool } from './apply-patch';
-import { readTool } from './read';
-import { makeWorkspace, type Workspace } from './tool-test-kit';
-import type { DiagnosticsHook, PermissionRequest } from './types';
+import { readTool } from '../read';
+import { makeWorkspace, type Workspace } from '../tool-test-kit';
+import type { DiagnosticsHook, PermissionRequest } from '../types';
 
 let ws: Workspace;
 beforeEach(() => {

@@ -32,8 +32,8 @@
  * Choice documented for issue 2: replace() RETURNS `Result` for every expected failure and never throws for one;
  * a throw means a bug.
  */
-import type { Result } from '../../shared/errors';
-import { ok } from '../../shared/errors';
+import type { Result } from '../../../shared/errors';
+import { ok } from '../../../shared/errors';
 import type { SearchContext } from './types';
 import { RawLineView, dropDanglingCr, normalizeArgument, normalizeFile } from './line-endings';
 import type { FileView } from './line-endings';

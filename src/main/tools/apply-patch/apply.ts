@@ -16,7 +16,7 @@
  *      writes all or nothing, and the session's observed versions become what was written.
  */
 import { promises as fsp } from 'node:fs';
-import { fail, ok, type Result } from '../../shared/errors';
+import { fail, ok, type Result } from '../../../shared/errors';
 import {
   checkFresh,
   encodeText,
@@ -27,17 +27,17 @@ import {
   withFileLocks,
   type ResolvedPath,
   type TextFile,
-} from '../fs';
-import type { ToolContext } from '../tools/types';
-import { proveEncoding } from '../fs/encoding-proof';
+} from '../../fs';
+import type { ToolContext } from '../types';
+import { proveEncoding } from '../../fs/encoding-proof';
 import { planDiff } from './commit-diff';
-import { parsePatch } from './parse';
-import { normalisePatchPath } from './paths';
-import { planPatch } from './plan';
+import { parsePatch } from '../../engine/patch/parse';
+import { normalisePatchPath } from '../../engine/patch/paths';
+import { planPatch } from '../../engine/patch/plan';
 import { patchResult, type PatchFileResult, type PatchResult } from './report';
-import type { TxHook } from '../fs/transaction';
+import type { TxHook } from '../../fs/transaction';
 import { runTransaction, type FileStep } from './transaction';
-import type { ParsedPatch, PatchPlan, PlannedFile } from './types';
+import type { ParsedPatch, PatchPlan, PlannedFile } from '../../engine/patch/types';
 
 export interface ApplyPatchOptions {
   /** The project root (realpath'd here). */
@@ -321,10 +321,4 @@ export async function applyPatch(text: string, options: ApplyPatchOptions): Prom
   if (!resolved.ok) return resolved;
   const reals = [...resolved.value.values()].map((r) => r.real);
   return withFileLocks(reals, () => landLocked(parsed.value, resolved.value, rootReal, options));
-}
-
-/** The plan alone (no writes) — exported for callers that want to preview: parse and plan over given texts. */
-export function planFromText(text: string, texts: ReadonlyMap<string, string>): Result<PatchPlan> {
-  const parsed = parsePatch(text);
-  return parsed.ok ? planPatch(parsed.value, texts) : parsed;
 }

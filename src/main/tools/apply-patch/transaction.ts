@@ -7,9 +7,9 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ok, type Result } from '../../shared/errors';
-import { writeProject } from '../fs/project-write';
-import type { TxHook, TxStep } from '../fs/transaction';
+import { ok, type Result } from '../../../shared/errors';
+import { writeProject } from '../../fs/project-write';
+import type { TxHook, TxStep } from '../../fs/transaction';
 
 /** One step: put `bytes` at `real` (null = remove it). `original` is what was there (null = nothing). */
 export interface FileStep {

@@ -12,7 +12,7 @@
  * one distinct place is `ambiguous`, listing each place's lines and the rungs that found it. The search shares the edit's budget:
  * running out is `search_budget`, never a guess.
  */
-import type { Result } from '../../shared/errors';
+import type { Result } from '../../../shared/errors';
 import type { Candidate, RungKind, RungName, SearchContext } from './types';
 import { LADDER } from './replacers/index';
 import { judge, type Judged } from './judge';

@@ -3,8 +3,8 @@
  * line per file (a move is `M destination` with its source), the commit diff of each file, and which files
  * landed. A failure never comes with a partial success report: it is all or nothing (transaction.ts).
  */
-import type { FileChange } from '../../shared/model';
-import type { ChangeKind } from './types';
+import type { FileChange } from '../../../shared/model';
+import type { ChangeKind } from '../../engine/patch/types';
 
 /** One file of an applied patch. `path` is root-relative as the patch named it; for a move, `movePath` is the destination. */
 export interface PatchFileResult {

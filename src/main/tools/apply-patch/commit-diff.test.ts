@@ -1,11 +1,11 @@
 /** The commit diff built from the plan's alignment, against jsdiff: same shape, valid on the real bytes. */
 import { applyPatch as jsdiffApply } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { commitDiff } from '../fs';
+import { commitDiff } from '../../fs';
 import { planDiff } from './commit-diff';
-import { parsePatch } from './parse';
-import { updateLines } from './plan';
-import type { UpdateOperation } from './types';
+import { parsePatch } from '../../engine/patch/parse';
+import { updateLines } from '../../engine/patch/plan';
+import type { UpdateOperation } from '../../engine/patch/types';
 
 function landed(before: string, ...hunk: string[]) {
   const parsed = parsePatch(['*** Begin Patch', '*** Update File: f.txt', ...hunk, '*** End Patch'].join('\n'));

@@ -2,8 +2,6 @@
  * The shapes of a parsed patch (the codex/opencode envelope, DESIGN §10 "parse → plan → apply") and of the plan
  * computed from it. Plain data: a test can build, print and compare every one of them.
  */
-import type { LineEdit } from './edits';
-
 /** One line of a hunk: context (in the file before and after), a removed line, or an added line. */
 export interface HunkLine {
   kind: 'context' | 'delete' | 'add';
@@ -54,6 +52,22 @@ export type PatchOperation = AddOperation | DeleteOperation | UpdateOperation;
 /** A whole parsed patch: its operations in patch order (never empty). */
 export interface ParsedPatch {
   operations: PatchOperation[];
+}
+
+/** One added line with its terminator ('' only for an unterminated last line). */
+export interface AddedLine {
+  text: string;
+  eol: string;
+}
+
+/**
+ * Old lines [oldStart, oldStart + oldCount) replaced by `added` (edits.ts builds them). Edits are sorted and never
+ * overlap.
+ */
+export interface LineEdit {
+  oldStart: number;
+  oldCount: number;
+  added: AddedLine[];
 }
 
 /** The change one file undergoes, as reported to the caller. */

@@ -7,8 +7,8 @@
  * limit before it could decide: distinct from not_found so a give-up is never silent), and conflict (applyEdits:
  * two edits of one batch overlap).
  */
-import type { Fail } from '../../shared/errors';
-import { fail } from '../../shared/errors';
+import type { Fail } from '../../../shared/errors';
+import { fail } from '../../../shared/errors';
 import { MAX_LISTED_MATCHES } from './policy';
 import type { RungName } from './types';
 

@@ -14,10 +14,10 @@
 import fc from 'fast-check';
 import { applyPatch as jsdiffApply, structuredPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
-import { parsePatch } from './parse';
+import { parsePatch } from '../../engine/patch/parse';
 import { planDiff } from './commit-diff';
-import { updateLines } from './plan';
-import type { UpdateOperation } from './types';
+import { updateLines } from '../../engine/patch/plan';
+import type { UpdateOperation } from '../../engine/patch/types';
 
 const ALPHABET = ['a', 'a ', ' a', 'b', '}', '', 'c = “x”', 'c = "x"', '*** x', '@@ y'];
 

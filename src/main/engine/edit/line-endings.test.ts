@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replace } from './index';
 import type { ReplaceSuccess } from './index';
-import type { Result } from '../../shared/errors';
+import type { Result } from '../../../shared/errors';
 
 function landed(r: Result<ReplaceSuccess>): ReplaceSuccess {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);

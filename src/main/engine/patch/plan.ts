@@ -13,12 +13,13 @@
  * terminators), "-" lines are dropped, "+" lines are inserted verbatim with the file's first terminator, and the
  * final-newline state of the file is kept (edits.ts).
  */
-import { fail, ok, type Result } from '../../shared/errors';
-import { applyEdits, editScript, type LineEdit, type Placement } from './edits';
+import { fail, ok, type Result } from '../../../shared/errors';
+import { applyEdits, editScript, type Placement } from './edits';
 import { splitLines } from './lines';
 import { formatRegion, nearestRegion } from './nearest';
+import { parsePatch } from './parse';
 import { LineIndex, seekAnchor, seekBlock } from './seek';
-import type { HunkLine, ParsedPatch, PatchHunk, PatchPlan, PlannedFile, UpdateOperation } from './types';
+import type { HunkLine, LineEdit, ParsedPatch, PatchHunk, PatchPlan, PlannedFile, UpdateOperation } from './types';
 
 function where(op: UpdateOperation, hunk: PatchHunk, n: number): string {
   return `hunk ${n} of ${op.rawPath} (patch line ${hunk.patchLine})`;
@@ -194,4 +195,10 @@ export function planPatch(patch: ParsedPatch, texts: ReadonlyMap<string, string>
     );
   }
   return ok({ files });
+}
+
+/** The plan alone (no writes), for callers that want to preview: parse `text`, then plan it over `texts`. */
+export function planFromText(text: string, texts: ReadonlyMap<string, string>): Result<PatchPlan> {
+  const parsed = parsePatch(text);
+  return parsed.ok ? planPatch(parsed.value, texts) : parsed;
 }

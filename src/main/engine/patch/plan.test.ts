@@ -1,8 +1,7 @@
 /** The planner as a specification: where hunks land and which bytes the new text keeps. Pure: strings only. */
 import { describe, expect, it } from 'vitest';
-import { planFromText } from './apply';
 import { parsePatch } from './parse';
-import { updateText } from './plan';
+import { planFromText, updateText } from './plan';
 import type { UpdateOperation } from './types';
 
 const patchFor = (file: string, ...lines: string[]): string =>

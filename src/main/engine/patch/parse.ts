@@ -17,7 +17,7 @@
  * (a Move to its own path is no move), a path naming the root itself or holding a NUL byte, and two
  * operations on one normalised path (sources and move destinations alike) are `parse` errors.
  */
-import { fail, ok, type Result } from '../../shared/errors';
+import { fail, ok, type Result } from '../../../shared/errors';
 import { unwrapEnvelope, type BodyLine } from './envelope';
 import { normalisePatchPath } from './paths';
 import type { HunkLine, ParsedPatch, PatchHunk, PatchOperation, UpdateOperation } from './types';

@@ -4,8 +4,8 @@
  * replace(); their spans must not overlap (else `conflict`); then all pieces are spliced into the raw text in one
  * pass. All or nothing: one failing edit fails the batch, with `data.edit` naming it (0-based).
  */
-import type { Result } from '../../shared/errors';
-import { ok } from '../../shared/errors';
+import type { Result } from '../../../shared/errors';
+import { ok } from '../../../shared/errors';
 import { normalizeFile } from './line-endings';
 import type { Piece, ReplaceSuccess } from './landing';
 import { landingOf, piecesOf, render } from './landing';

@@ -11,10 +11,10 @@
  * formatPatch, so every commit diff in Landfall reads the same.
  */
 import { formatPatch } from 'diff';
-import type { FileChange } from '../../shared/model';
-import { MAX_PATCH_CHARS } from '../fs/file-diff';
-import type { AddedLine, LineEdit } from './edits';
-import { splitLines, type FileLines } from './lines';
+import type { FileChange } from '../../../shared/model';
+import { MAX_PATCH_CHARS } from '../../fs/file-diff';
+import type { AddedLine, LineEdit } from '../../engine/patch/types';
+import { splitLines, type FileLines } from '../../engine/patch/lines';
 
 const CONTEXT = 3;
 const NO_NEWLINE = '\\ No newline at end of file';

@@ -5,9 +5,9 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ObservedVersions, readTextFile } from '../fs';
-import type { ToolContext } from '../tools/types';
-import type { TxHook } from '../fs/transaction';
+import { ObservedVersions, readTextFile } from '../../fs';
+import type { ToolContext } from '../types';
+import type { TxHook } from '../../fs/transaction';
 import { applyPatch } from './index';
 import { listTree, makeTemp, removeTemp, treeObject, writeTree } from './test-support/tree';
 

@@ -5,7 +5,7 @@
  * the first line trimmed must be `*** Begin Patch` and the last line trimmed `*** End Patch`. What is between
  * them is the body, each line paired with its 1-based line number in the original text for error messages.
  */
-import { fail, ok, type Result } from '../../shared/errors';
+import { fail, ok, type Result } from '../../../shared/errors';
 
 /** One body line and where it sits in the patch text (1-based). */
 export interface BodyLine {

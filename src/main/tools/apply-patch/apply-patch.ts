@@ -1,6 +1,6 @@
 /**
  * The apply_patch tool (DESIGN §3, issue 3): a multi-file patch in the codex/opencode envelope, landed all or
- * nothing by the patch engine (src/main/patch). Around the engine:
+ * nothing by the patch engine (src/main/engine/patch) and its disk side (apply.ts here). Around them:
  *   - permission: one ask (inside the files' locks, after planning) whose preview holds every file's diff;
  *   - observed versions: an Update or Delete of a file the session never read is `not_observed`, of a file that
  *     changed on disk since the session saw it `stale`. An Add needs no read — its target must not exist (the
@@ -12,11 +12,13 @@
  * even the rollback failed, and then the error names the files that differ.
  */
 import { z } from 'zod';
-import { fail, ok, type LandfallError, type Result } from '../../shared/errors';
-import { resolveInRoot } from '../fs/workspace';
-import { applyPatch, parsePatch, type PatchFileResult } from '../patch';
-import { diagnosticsAfterWrite, withDiagnostics, withheldPath } from './file-access';
-import { gitDirTitle, inGitDir } from './git-dir';
+import { fail, ok, type LandfallError, type Result } from '../../../shared/errors';
+import { resolveInRoot } from '../../fs/workspace';
+import { parsePatch } from '../../engine/patch';
+import { applyPatch } from './apply';
+import type { PatchFileResult } from './report';
+import { diagnosticsAfterWrite, withDiagnostics, withheldPath } from '../file-access';
+import { gitDirTitle, inGitDir } from '../git-dir';
 import {
   toolFailure,
   type DiagnosticsReport,
@@ -24,7 +26,7 @@ import {
   type ToolContext,
   type ToolDefinition,
   type ToolOutcome,
-} from './types';
+} from '../types';
 
 const applyPatchInput = z.object({
   patchText: z.string().describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),

@@ -10,20 +10,7 @@
  * (it is removed and re-added terminated), and whatever line ends the new text loses its terminator.
  */
 import type { FileLines } from './lines';
-import type { HunkLine } from './types';
-
-/** One added line with its terminator ('' only for an unterminated last line). */
-export interface AddedLine {
-  text: string;
-  eol: string;
-}
-
-/** Old lines [oldStart, oldStart + oldCount) replaced by `added`. Edits are sorted and never overlap. */
-export interface LineEdit {
-  oldStart: number;
-  oldCount: number;
-  added: AddedLine[];
-}
+import type { HunkLine, LineEdit } from './types';
 
 /** A hunk placed in the file: its old lines start at line index `start`. */
 export interface Placement {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { replace } from './index';
 import { cutsToken } from './gates';
 import type { ReplaceSuccess } from './index';
-import type { Result } from '../../shared/errors';
+import type { Result } from '../../../shared/errors';
 
 function landed(r: Result<ReplaceSuccess>): ReplaceSuccess {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
