@@ -12,7 +12,8 @@
  * replace) only when a multi-line oldString, or a looser rung, must match on LF text.
  */
 
-import { lowerBound } from './text';
+import { lowerBound } from '../text/binary-search';
+import { countLf, toLf } from '../text/lines';
 
 const BOM = '\uFEFF';
 
@@ -119,12 +120,6 @@ export class RawLineView implements FileView {
   }
 }
 
-function countLf(text: string): number {
-  let lf = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lf++;
-  return lf;
-}
-
 /** The file's normalised view (see NormalizedFile). */
 export function normalizeFile(raw: string): NormalizedFile {
   return new NormalizedFile(raw);
@@ -132,8 +127,7 @@ export function normalizeFile(raw: string): NormalizedFile {
 
 /** CRLF → LF and a leading BOM dropped: the form oldString and newString are compared in. */
 export function normalizeArgument(s: string): string {
-  const body = s.startsWith(BOM) ? s.slice(1) : s;
-  return body.includes('\r\n') ? body.replace(/\r\n/g, '\n') : body;
+  return toLf(s.startsWith(BOM) ? s.slice(1) : s);
 }
 
 /**

@@ -7,6 +7,8 @@
  * 20k-entry map costs more than the whole search it would serve. Lines are split on LF only (the engine works
  * on LF-normalised text); offsets are UTF-16 indices.
  */
+import { upperBound } from '../text/binary-search';
+import { lineStarts } from '../text/lines';
 
 /** Lazily built line structures of one text. */
 export class TextIndex {
@@ -24,12 +26,7 @@ export class TextIndex {
 
   /** Offset of the first character of every line (0-based line index → offset). */
   get lineStarts(): number[] {
-    if (!this.starts) {
-      const starts = [0];
-      for (let at = this.text.indexOf('\n'); at !== -1; at = this.text.indexOf('\n', at + 1)) starts.push(at + 1);
-      this.starts = starts;
-    }
-    return this.starts;
+    return (this.starts ??= lineStarts(this.text));
   }
 
   /** Number of lines (a final line break yields a last empty line). */
@@ -124,17 +121,9 @@ export class TextIndex {
     return next === undefined ? this.text.length : next - 1;
   }
 
-  /** 0-based line index containing `offset` (binary search over line starts). */
+  /** 0-based line index containing `offset` (binary search over line starts: the last start ≤ offset). */
   lineOf(offset: number): number {
-    const starts = this.lineStarts;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] ?? 0) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return Math.max(0, upperBound(this.lineStarts, offset) - 1);
   }
 }
 
@@ -169,19 +158,4 @@ export function allIndexesOf(hay: string, needle: string, limit = Infinity): num
     at = hay.indexOf(needle, at + 1);
   }
   return out;
-}
-
-/**
- * Index of the first entry of the ascending list `xs` that is ≥ `value` — equally, how many entries are < `value`
- * (binary search, O(log n)).
- */
-export function lowerBound(xs: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((xs[mid] ?? 0) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -9,7 +9,7 @@
  * here so the diff tells the truth: an old unterminated last line that is no longer last gains a terminator
  * (it is removed and re-added terminated), and whatever line ends the new text loses its terminator.
  */
-import type { FileLines } from './lines';
+import type { FileLines } from '../text/lines';
 import type { HunkLine, LineEdit } from './types';
 
 /** A hunk placed in the file: its old lines start at line index `start`. */

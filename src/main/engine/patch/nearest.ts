@@ -5,8 +5,9 @@
  * votes at or after the cursor is the nearest region (earliest wins a tie). Old lines that occur nowhere after
  * the cursor are listed by name, which is usually the whole story ("the line '  c()' is not in the file").
  */
-import { PASSES } from './fold';
-import { lowerBound, type LineIndex } from './seek';
+import { LOOSEST } from './passes';
+import { lowerBound } from '../text/binary-search';
+import type { LineIndex } from './seek';
 
 /** The region of the file most like the hunk, with 1-based line numbers, and the old lines found nowhere. */
 export interface NearestRegion {
@@ -20,8 +21,6 @@ export interface NearestRegion {
   /** Old lines of the hunk that occur nowhere at or after the cursor (loosest pass). */
   missing: string[];
 }
-
-const LOOSEST = PASSES[PASSES.length - 1] as (typeof PASSES)[number];
 
 /** Find the region of `file` at or after `from` most like `block` (non-empty old lines). */
 export function nearestRegion(file: LineIndex, block: readonly string[], from: number): NearestRegion {

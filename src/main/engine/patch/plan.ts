@@ -15,7 +15,7 @@
  */
 import { fail, ok, type Result } from '../../../shared/errors';
 import { applyEdits, editScript, type Placement } from './edits';
-import { splitLines } from './lines';
+import { splitLines } from '../text/lines';
 import { formatRegion, nearestRegion } from './nearest';
 import { parsePatch } from './parse';
 import { LineIndex, seekAnchor, seekBlock } from './seek';

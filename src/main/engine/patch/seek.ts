@@ -1,5 +1,5 @@
 /**
- * Locating anchors and hunks in a file's lines (pure). For each pass of the ladder (fold.ts) the file is indexed
+ * Locating anchors and hunks in a file's lines (pure). For each pass of the ladder (passes/) the file is indexed
  * lazily: every line's key, and for every key the sorted line numbers where it occurs. Finding a hunk's old lines
  * then costs the occurrences of its rarest line, not a scan of the file, which keeps a 200-hunk patch over a
  * 50,000-line file in milliseconds.
@@ -11,7 +11,9 @@
  *   - an End-of-File block is tried only at the last possible position, so it is never ambiguous.
  * Positions are 0-based line indexes here; messages add 1.
  */
-import { PASSES, type Pass, type PassName } from './fold';
+import { lowerBound } from '../text/binary-search';
+import { PASSES } from './passes';
+import type { Pass, PassName } from './types';
 
 interface PassIndex {
   keys: string[];
@@ -49,18 +51,6 @@ export class LineIndex {
     }
     return found;
   }
-}
-
-/** First index in sorted `list` whose value is ≥ `min`. */
-export function lowerBound(list: readonly number[], min: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) < min) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Where an anchor line landed: its line index and the pass that found it. */

@@ -2,6 +2,15 @@
  * The shapes of a parsed patch (the codex/opencode envelope, DESIGN §10 "parse → plan → apply") and of the plan
  * computed from it. Plain data: a test can build, print and compare every one of them.
  */
+/** A pass of the locating ladder (passes/): two lines match at it when their keys are equal. */
+export type PassName = 'exact' | 'trim_end' | 'trim' | 'unicode';
+
+/** A pass: its name and its key function (passes/index.ts). */
+export interface Pass {
+  name: PassName;
+  key: (line: string) => string;
+}
+
 /** One line of a hunk: context (in the file before and after), a removed line, or an added line. */
 export interface HunkLine {
   kind: 'context' | 'delete' | 'add';

@@ -14,7 +14,7 @@ import { formatPatch } from 'diff';
 import type { FileChange } from '../../../shared/model';
 import { MAX_PATCH_CHARS } from '../../fs/file-diff';
 import type { AddedLine, LineEdit } from '../../engine/patch/types';
-import { splitLines, type FileLines } from '../../engine/patch/lines';
+import { splitLines, type FileLines } from '../../engine/text/lines';
 
 const CONTEXT = 3;
 const NO_NEWLINE = '\\ No newline at end of file';

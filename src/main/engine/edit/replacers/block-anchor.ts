@@ -13,7 +13,7 @@ import type { Candidate, Replacer, SearchContext } from '../types';
 import { BLOCK_ANCHOR_THRESHOLD, LINE_FLOOR, MIN_ANCHOR_LINES, SIZE_TOLERANCE } from '../policy';
 import { LINE_VISIT } from '../similarity';
 import { lineWindow } from './shared';
-import { lowerBound } from '../text';
+import { lowerBound } from '../../text/binary-search';
 
 interface Score {
   min: number;

@@ -6,6 +6,7 @@
  * see `sameEscaping`), and writes it verbatim when it is clean.
  */
 import type { Candidate, Replacer, SearchContext } from '../types';
+import { toLf } from '../../text/lines';
 import { splitBlock } from '../text';
 import { exactCandidates, lineWindow, trimmedAt, windowEquals } from './shared';
 
@@ -17,7 +18,7 @@ export function unescapeText(s: string): string {
   const plain = s.replace(ESCAPE, (_m, c: string) =>
     c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16)) : (REAL[c] ?? c),
   );
-  return plain.replace(/\r\n/g, '\n');
+  return toLf(plain);
 }
 
 /** True when `s` holds at least one escape sequence this rung undoes. */
