@@ -27,6 +27,7 @@ import {
   type ToolDefinition,
   type ToolOutcome,
 } from '../types';
+import { toolProse } from '../prose';
 
 const applyPatchInput = z.object({
   patchText: z.string().describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
@@ -137,22 +138,7 @@ async function executeApplyPatch(input: ApplyPatchInput, ctx: ToolContext): Prom
 
 export const applyPatchTool: ToolDefinition<ApplyPatchInput> = {
   name: 'apply_patch',
-  description: [
-    'Change several files in one all-or-nothing call. The patch format:',
-    '*** Begin Patch',
-    '*** Add File: path/new.txt        (then every line of the new file prefixed with +)',
-    '*** Delete File: path/old.txt',
-    '*** Update File: path/file.py     (optionally followed by *** Move to: new/path.py)',
-    '@@ class Foo:                     (optional anchors, stacked: class, then method)',
-    ' context line (space prefix, exact text of the file)',
-    '-removed line',
-    '+added line',
-    '*** End of File                   (optional: the hunk ends at the end of the file)',
-    '*** End Patch',
-    'Paths are relative to the project root. Read a file before updating or deleting it. Give each hunk enough',
-    'context (usually 3 lines) to match exactly one place; hunks of one file must follow the file order. Add never',
-    'overwrites an existing file. If anything does not apply, nothing is changed and the error says why.',
-  ].join('\n'),
+  description: toolProse(new URL('./apply-patch.md', import.meta.url)),
   input: applyPatchInput,
   execute: executeApplyPatch,
 };
