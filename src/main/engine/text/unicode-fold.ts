@@ -23,7 +23,7 @@
  * length-changing rewrites (the ellipsis, NFC composition) are listed as clusters, so `toSourceOffset` maps a
  * folded offset back to the source by binary search, and a match that would start or end inside a rewritten
  * cluster ('..' inside a folded '…') maps to nothing. Work: one native replace for the one-for-one folds, one scan
- * for the rare length-changing characters; a text without a foldable character or mark is returned as it is.
+ * for the rare length-changing characters (the caller tests FOLDABLE first when most texts hold nothing to fold).
  */
 import { upperBound } from './binary-search';
 
@@ -94,7 +94,6 @@ export interface Folded {
 
 /** `source` folded (see the module docstring), with the clusters that map its offsets back. */
 export function foldText(source: string): Folded {
-  if (!FOLDABLE.test(source)) return { text: source, clusters: [], starts: [] };
   const same = source.replace(SAME_LENGTH, (c) => FOLD_TABLE[c] ?? c);
   const parts: string[] = [];
   const clusters: FoldCluster[] = [];
@@ -125,9 +124,12 @@ export function foldText(source: string): Folded {
   return { text: parts.join(''), clusters, starts: clusters.map((c) => c.f) };
 }
 
-/** `line` folded, when only the folded text is wanted (apply_patch's unicode pass keys lines with it). */
+/**
+ * `line` folded, when only the folded text is wanted (apply_patch's unicode pass keys every line of a file with it:
+ * most lines hold nothing to fold, and one test answers them).
+ */
 export function foldLine(line: string): string {
-  return foldText(line).text;
+  return FOLDABLE.test(line) ? foldText(line).text : line;
 }
 
 /** Source offset of folded offset `f`, or undefined when `f` falls inside a rewritten cluster. */
