@@ -3,8 +3,8 @@
  * written and read synchronously by this module's own object layer in git's formats, created with isomorphic-git.
  *
  * - track: one walk with the stat cache (walk.ts) → tree id; no commit, ref or HEAD. New objects go loose, or
- *   into one pack when many (a first track: similar blobs as deltas, compressed on a helper thread; pack-writer.ts).
- * - patch / diff / diffFull: tree diff that skips equal subtrees (tree-read.ts), blobs read only for changed files.
+ *   into one pack when many (a first track: similar blobs as deltas, compressed on a helper thread; git/pack-writer.ts).
+ * - patch / diff / diffFull: tree diff that skips equal subtrees (git/tree-read.ts), blobs read only for changed files.
  * - restore: walk the current state in memory (nothing stored), diff it against the target, then delete, prune
  *   emptied folders, and write only differing files (worktree-writer.ts). revert: per file, the earliest patch's
  *   tree wins.
@@ -20,8 +20,8 @@ import type { FileDiff } from '../../shared/model';
 import { fileDiff, unifiedText } from './file-diff';
 import { runGc } from './gc';
 import { StoreLock } from './lock';
-import { ObjectDb, ObjectSink } from './object-db';
-import { EMPTY_TREE, isObjectId, type ObjectType } from './object-id';
+import { ObjectDb, ObjectSink } from './git/object-db';
+import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
 import {
   cacheStamp,
@@ -31,7 +31,7 @@ import {
   saveStatCache,
   type StatCacheData,
 } from './stat-cache';
-import { TreeReader, type TreeChange, type TreeFile } from './tree-read';
+import { TreeReader, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,
   DEFAULT_MAX_FILE_BYTES,

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { LandfallFailure, type LandfallError } from '../../shared/errors';
 import type { FileDiff } from '../../shared/model';
-import type { TreeFile } from './tree-read';
+import type { TreeFile } from './git/tree-read';
 import type { GcOptions, GcReport, PatchInfo, RestoreReport, SkippedFile, SnapshotOptions } from './types';
 
 interface Reply {

@@ -4,7 +4,7 @@
  * follows the size of the change, not the size of the project. A folder↔file switch at one name shows as the
  * deletion of one side's files and the addition of the other's.
  */
-import { LandfallFailure } from '../../shared/errors';
+import { LandfallFailure } from '../../../shared/errors';
 import type { ObjectDb } from './object-db';
 import { EMPTY_TREE } from './object-id';
 import { compareEntries, parseTree, type EntryMode, type TreeEntry } from './tree';
