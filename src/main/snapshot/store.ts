@@ -23,14 +23,8 @@ import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './git/object-db';
 import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import {
-  cacheStamp,
-  dirsChanged,
-  loadStatCache,
-  persistStatCache,
-  saveStatCache,
-  type StatCacheData,
-} from './stat-cache';
+import { cacheStamp, loadStatCache, persistStatCache, saveStatCache } from './stat-cache';
+import { dirsChanged, type StatCacheData } from './stat-entries';
 import { TreeReader, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,

@@ -26,7 +26,7 @@ import { readBoundedSync, readCheckedSync } from '../fs/read-checked';
 import { hashObject } from './git/object-id';
 import type { IgnoreRules } from './ignore-rules';
 import type { ObjectSink } from './git/object-db';
-import { dirMatches, RACY_MS, statMatches, type DirRecord, type StatEntry } from './stat-cache';
+import { dirMatches, RACY_MS, statMatches, type DirRecord, type StatEntry } from './stat-entries';
 import { encodeTree, type EntryMode, type TreeEntry } from './git/tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
