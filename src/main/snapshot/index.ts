@@ -6,7 +6,8 @@
  */
 export { SnapshotStore } from './store';
 export { SnapshotWorker, openInWorker } from './worker-client';
-export type { TreeFile } from './git/tree-read';
+export type { ChangedPath, ChangeStatus, TreeFile } from './git/tree-read';
+export { isSnapshotCall, SNAPSHOT_CALLS, type SnapshotCall, type Snapshots } from './snapshots';
 export { EMPTY_TREE } from './git/object-id';
 export {
   DEFAULT_IGNORES,

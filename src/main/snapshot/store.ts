@@ -25,7 +25,7 @@ import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
 import { cacheStamp, loadStatCache, persistStatCache, saveStatCache } from './stat-cache';
 import { dirsChanged, type StatCacheData } from './stat-entries';
-import { TreeReader, type TreeChange, type TreeFile } from './git/tree-read';
+import { changeStatus, TreeReader, type ChangedPath, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,
   DEFAULT_MAX_FILE_BYTES,
@@ -43,13 +43,14 @@ import { keepRule } from './keep';
 import { LeftOutRecords } from './left-out';
 import { revertFiles, restoreChanges } from './restore';
 import { describeRecovery, recoverJournals } from '../fs/recovery';
+import type { Snapshots } from './snapshots';
 
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
 }
 
-/** The shadow snapshot store of one work tree. Open with `SnapshotStore.open`. */
-export class SnapshotStore {
+/** The shadow snapshot store of one work tree, in the calling thread. Open with `SnapshotStore.open`. */
+export class SnapshotStore implements Snapshots {
   /** What the last track left out (size limit, unreadable, special files). */
   lastSkipped: SkippedFile[] = [];
   /** What the last walk (stored or in memory) left out: left-out.ts. */
@@ -279,6 +280,18 @@ export class SnapshotStore {
       this.checkHash(from);
       this.checkHash(to);
       return this.reader.diff(from, to).map((c) => fileDiff(this.db, c, this.opts.maxFileBytes));
+    });
+  }
+
+  /**
+   * Paths whose entry differs from tree `from` to tree `to`, with status (Snapshots.changed): compares tree entries
+   * and skips equal subtrees (git/tree-read.ts), reads no blob and does not walk the work tree.
+   */
+  changed(from: string, to: string): Promise<ChangedPath[]> {
+    return this.run(() => {
+      this.checkHash(from);
+      this.checkHash(to);
+      return this.reader.diff(from, to).map((c) => ({ ...c, status: changeStatus(c) }));
     });
   }
 

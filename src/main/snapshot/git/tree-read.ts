@@ -23,6 +23,31 @@ export interface TreeChange {
   after?: { mode: EntryMode; oid: string };
 }
 
+/**
+ * How a path differs between two trees (git's name-status letters A, D, M, T): `added` / `deleted` — absent on one
+ * side; `type-changed` — a file became a symbolic link or back (100644/100755 ↔ 120000); `mode-changed` — the
+ * same bytes, only the executable bit differs (100644 ↔ 100755); `modified` — other bytes (the mode may differ too).
+ */
+export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'type-changed' | 'mode-changed';
+
+/** A TreeChange with its status (`before` absent: added; `after` absent: deleted). */
+export interface ChangedPath extends TreeChange {
+  status: ChangeStatus;
+}
+
+/** A link (120000), a submodule commit (160000) or a regular file (100644, 100755): what a type change switches. */
+function kindOf(mode: EntryMode): string {
+  return mode === '100755' ? '100644' : mode;
+}
+
+/** The status of one tree change (see ChangeStatus). Pure. */
+export function changeStatus(c: TreeChange): ChangeStatus {
+  if (!c.before) return 'added';
+  if (!c.after) return 'deleted';
+  if (kindOf(c.before.mode) !== kindOf(c.after.mode)) return 'type-changed';
+  return c.before.oid === c.after.oid ? 'mode-changed' : 'modified';
+}
+
 const CACHE_LIMIT = 20_000;
 
 /** Tree access over an ObjectDb. */
