@@ -13,11 +13,11 @@ import { dirname, join } from 'node:path';
 import * as git from 'isomorphic-git';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SnapshotStore } from './index';
+import { SnapshotStore } from '../index';
 import { ObjectDb } from './object-db';
 import { PackFile } from './pack-index';
 import { MAX_DEPTH } from './pack-writer';
-import { cleanup, hasGit, readState, tempDir } from './test-support';
+import { cleanup, hasGit, readState, tempDir } from '../test-support';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -20,7 +20,7 @@ import { Deflater, sharedDeflater } from './deflate-helper';
 import { hashObject } from './object-id';
 import { PackFile } from './pack-index';
 import { PackWriter, PENDING_CAP } from './pack-writer';
-import { cleanup, hasGit, tempDir } from './test-support';
+import { cleanup, hasGit, tempDir } from '../test-support';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -9,9 +9,9 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SnapshotStore } from './index';
-import { cleanup, hasGit, tempDir } from './test-support';
-import { readUserIndex } from './user-index';
+import { SnapshotStore } from '../index';
+import { cleanup, hasGit, tempDir } from '../test-support';
+import { readUserIndex } from '../user-index';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -4,7 +4,7 @@
  * follows the size of the change, not the size of the project. A folder↔file switch at one name shows as the
  * deletion of one side's files and the addition of the other's.
  */
-import { LandfallFailure } from '../../shared/errors';
+import { LandfallFailure } from '../../../shared/errors';
 import type { ObjectDb } from './object-db';
 import { EMPTY_TREE } from './object-id';
 import { compareEntries, parseTree, type EntryMode, type TreeEntry } from './tree';
@@ -21,6 +21,31 @@ export interface TreeChange {
   path: string;
   before?: { mode: EntryMode; oid: string };
   after?: { mode: EntryMode; oid: string };
+}
+
+/**
+ * How a path differs between two trees (git's name-status letters A, D, M, T): `added` / `deleted` — absent on one
+ * side; `type-changed` — a file became a symbolic link or back (100644/100755 ↔ 120000); `mode-changed` — the
+ * same bytes, only the executable bit differs (100644 ↔ 100755); `modified` — other bytes (the mode may differ too).
+ */
+export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'type-changed' | 'mode-changed';
+
+/** A TreeChange with its status (`before` absent: added; `after` absent: deleted). */
+export interface ChangedPath extends TreeChange {
+  status: ChangeStatus;
+}
+
+/** A link (120000), a submodule commit (160000) or a regular file (100644, 100755): what a type change switches. */
+function kindOf(mode: EntryMode): string {
+  return mode === '100755' ? '100644' : mode;
+}
+
+/** The status of one tree change (see ChangeStatus). Pure. */
+export function changeStatus(c: TreeChange): ChangeStatus {
+  if (!c.before) return 'added';
+  if (!c.after) return 'deleted';
+  if (kindOf(c.before.mode) !== kindOf(c.after.mode)) return 'type-changed';
+  return c.before.oid === c.after.oid ? 'mode-changed' : 'modified';
 }
 
 const CACHE_LIMIT = 20_000;
