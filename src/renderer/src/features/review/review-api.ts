@@ -5,7 +5,7 @@
 import type { Result } from '../../../../shared/errors';
 import type {
   DecideInput,
-  Decision,
+  ReviewChange,
   ReviewDiff,
   ReviewTarget,
   RevertPreview,
@@ -17,8 +17,8 @@ export type { RevertPreview };
 export interface ReviewApi {
   timeline(sessionId: string): Promise<Result<TimelineEntry[]>>;
   diff(sessionId: string, target: ReviewTarget): Promise<Result<ReviewDiff>>;
-  decide(input: DecideInput): Promise<Result<Decision>>;
-  undo(sessionId: string, decisionId?: string): Promise<Result<Decision>>;
+  decide(input: DecideInput): Promise<Result<ReviewChange>>;
+  undo(sessionId: string, decisionId?: string): Promise<Result<ReviewChange>>;
   revertPreview(sessionId: string, messageId: string): Promise<Result<RevertPreview>>;
   revert(sessionId: string, messageId: string, force: boolean): Promise<Result<unknown>>;
   unrevert(sessionId: string): Promise<Result<unknown>>;

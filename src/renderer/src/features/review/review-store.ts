@@ -269,7 +269,7 @@ export const useReviewStore = create<ReviewState>()((set, get) => {
       set({
         notice: {
           kind: 'info',
-          text: `Undid the ${r.value.action === 'accept' ? 'keep' : 'reject'} of ${r.value.hunkIds.length} hunk(s).`,
+          text: `Undid the ${r.value.decision.action === 'accept' ? 'keep' : 'reject'} of ${r.value.decision.hunkIds.length} hunk(s).`,
         },
       });
       await afterDecision(get().pos);
