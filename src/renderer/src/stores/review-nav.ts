@@ -2,7 +2,7 @@
  * Pure helpers of review navigation: hunks of a diff in reading order (file by file, top to bottom), the next /
  * previous one from a position, and the next pending one after a decision (the view moves on by itself).
  */
-import type { ReviewDiff, ReviewHunk } from '../../../../shared/review-schemas';
+import type { ReviewDiff, ReviewHunk } from '../../../shared/review-schemas';
 
 /** A hunk's place: file index and hunk index within the file. */
 export interface HunkPos {
