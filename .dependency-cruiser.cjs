@@ -18,18 +18,11 @@
 const LAYERS = {
   fs: { path: '^src/main/fs/', uses: [] },
   proc: { path: '^src/main/proc/', uses: [] },
-  // The pure engines (edit, and the patch parser/planner). apply_patch's disk side, which still sits in
-  // src/main/patch/, is the tools layer's (below).
-  engine: {
-    path: '^src/main/(engine|edit)/|^src/main/patch/(?!(apply|transaction|commit-diff|report|index)\\.ts$)',
-    uses: [],
-  },
+  // The pure engines (edit, patch, and the text helpers they share): ESLint also holds them to no node built-in.
+  engine: { path: '^src/main/engine/', uses: [] },
   snapshot: { path: '^src/main/snapshot/', uses: ['fs', 'proc'] },
   lsp: { path: '^src/main/lsp/', uses: ['fs', 'proc'] },
-  tools: {
-    path: '^src/main/tools/|^src/main/patch/(apply|transaction|commit-diff|report|index)\\.ts$',
-    uses: ['engine', 'fs', 'snapshot', 'lsp', 'proc'],
-  },
+  tools: { path: '^src/main/tools/', uses: ['engine', 'fs', 'snapshot', 'lsp', 'proc'] },
   session: { path: '^src/main/session/', uses: ['engine', 'fs', 'snapshot'] },
   agent: { path: '^src/main/agent/', uses: ['session', 'tools', 'engine', 'fs', 'snapshot', 'lsp', 'proc'] },
   host: { path: '^src/main/host/', uses: ['agent', 'session', 'tools', 'engine', 'fs', 'snapshot', 'lsp', 'proc'] },

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { inlineToolProse } from './src/main/tools/prose-inline';
 
 /**
  * Three builds: main (ESM, Node), preload (CommonJS — a sandboxed preload cannot be an ES module),
@@ -8,7 +9,8 @@ import react from '@vitejs/plugin-react';
  */
 export default defineConfig({
   main: {
-    plugins: [externalizeDepsPlugin()],
+    // The tools' prose files (src/main/tools/*.md) are inlined as strings: the bundle reads no file beside it.
+    plugins: [externalizeDepsPlugin(), inlineToolProse()],
     build: {
       rollupOptions: {
         input: {

@@ -1,7 +1,9 @@
 // Lint rules, including the dependency direction of DESIGN.md §1 (enforced here, not only described):
-//   - src/main/edit (the pure engine) imports no fs, no electron, nothing from the rest of main;
+//   - src/main/engine (the pure engines: edit, patch, text) imports no node built-in, no electron, and nothing
+//     outside src/main/engine and src/shared;
 //   - src/renderer imports neither main nor node built-ins nor electron;
 //   - only src/main/electron imports electron; nothing imports host/ or electron/ from below.
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -9,25 +11,37 @@ import globals from 'globals';
 const nodeBuiltins = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'worker_threads', 'net', 'http'];
 const nodePatterns = ['node:*', ...nodeBuiltins];
 
+/** The one folder of the pure engines (edit, patch, and the text helpers they share). */
+const ENGINE = 'src/main/engine';
+/** How deep below ENGINE a file may sit and still be checked (deeper files may import nothing relative above them). */
+const ENGINE_DEPTH = 4;
+
 /**
- * The pure engine's import rule for `files` (tests excluded): no electron, no node built-ins, and no relative
- * import matching `leaveRegex` (one that leaves the engine for anything but src/shared).
+ * The pure engines' import rule for the files `depth` folders below ENGINE (tests excluded): no electron, no node
+ * built-in (every name node:module lists, or any `node:` name), and no relative import that leaves ENGINE for
+ * anything but src/shared. How many `../` leave ENGINE depends on the depth, hence one zone per depth (a regex, not
+ * a gitignore group: a group cannot re-include ../shared once ../* excluded its parent).
  */
-function engineZone(files, leaveRegex) {
+const PURE = 'The engines are pure: no fs, no clock, no node built-ins (DESIGN §1).';
+
+function engineZone(depth) {
+  const up = (n) => '\\.\\./'.repeat(n);
+  const leaves = depth < ENGINE_DEPTH ? `^${up(depth + 1)}(?!\\.\\./shared/)` : '^\\.\\./';
   return {
-    files,
-    ignores: ['src/main/edit/**/*.test.ts'],
+    files: depth < ENGINE_DEPTH ? [`${ENGINE}/${'*/'.repeat(depth)}*.ts`] : [`${ENGINE}/${'*/'.repeat(depth)}**/*.ts`],
+    ignores: [`${ENGINE}/**/*.test.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The edit engine is pure.' }],
+          // built-ins by exact name: a gitignore-style group would also refuse an engine file named like one
+          paths: [
+            { name: 'electron', message: 'The engines are pure.' },
+            ...builtinModules.map((name) => ({ name, message: PURE })),
+          ],
           patterns: [
-            {
-              group: nodePatterns,
-              message: 'The edit engine is pure: no fs, no clock, no node built-ins (DESIGN §1).',
-            },
-            { regex: leaveRegex, message: 'The edit engine imports only itself and src/shared.' },
+            { group: ['node:*'], message: PURE },
+            { regex: leaves, message: 'The engines import only src/main/engine and src/shared.' },
           ],
         },
       ],
@@ -82,13 +96,7 @@ export default tseslint.config(
     files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts', 'electron.vite.config.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
-  engineZone(
-    ['src/main/edit/**/*.ts', 'src/main/patch/{parse,envelope,paths,plan,seek,fold,lines,edits,nearest,types}.ts'],
-    // regex, not a gitignore group: a group cannot re-include ../../shared once ../* excluded its parent.
-    '^\\.\\./(?!\\.\\./shared/)',
-  ),
-  // replacers sit one folder deeper: ../ stays inside the engine, ../../ leaves it.
-  engineZone(['src/main/edit/*/**/*.ts'], '^\\.\\./\\.\\./(?!\\.\\./shared/)'),
+  ...Array.from({ length: ENGINE_DEPTH + 1 }, (_, depth) => engineZone(depth)),
   {
     files: ['src/renderer/**/*.ts', 'src/renderer/**/*.tsx'],
     languageOptions: { globals: { ...globals.browser } },

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { replace } from '../src/main/edit/index';
+import { replace } from '../src/main/engine/edit/index';
 
 interface FailedEdit {
   session: string;

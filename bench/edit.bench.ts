@@ -12,7 +12,7 @@
  * figures as upper bounds.
  */
 import { loadavg } from 'node:os';
-import { replace } from '../src/main/edit/index';
+import { replace } from '../src/main/engine/edit/index';
 import { runCorpus } from './edit-corpus';
 import { bigFile, crlfFile, driftedBlock, minified, replaceAllFile } from './edit-inputs';
 

@@ -12,7 +12,8 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { applyPatch, parsePatch, planPatch } from '../src/main/patch';
+import { applyPatch } from '../src/main/tools/apply-patch';
+import { parsePatch, planPatch } from '../src/main/engine/patch';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);

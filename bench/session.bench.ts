@@ -7,18 +7,25 @@
  * Anchor: the issue's target of 20 ms per step. Figures are medians over RUNS fresh replays; the machine is
  * shared with other work while this runs, so absolute numbers are pessimistic.
  *
+ * Then the cost of a patch part's claim (loop.ts claimedFiles) on the same project, side by side with the rule it
+ * replaced as the anchor, alternating, medians of CLAIM_REPS: after an edit step (3 files written), the tree diff
+ * `changed(before, after)` vs two `readFile` per written file; after a bash step, `changed` vs `patch(before)`
+ * (a second walk of the work tree).
+ *
  * Run: npm run bench:session
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentService } from '../src/main/agent/service';
+import { SnapshotStore } from '../src/main/snapshot';
 
 const SESSION = 'swea-dask-10750-gpt5';
 const CORPUS = path.resolve(process.cwd(), 'fixtures/corpus/sessions', SESSION);
 const FILES = 2_000;
 const RUNS = 3;
 const TARGET_MS = 20;
+const CLAIM_REPS = 41;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -73,6 +80,75 @@ async function once(): Promise<{ wallMs: number; steps: number[]; own: number[] 
   }
 }
 
+/** Medians (ms) of `a` and `b`, run `reps` times alternating which goes first. */
+async function alternate(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  reps: number,
+): Promise<[number, number]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const order: [() => Promise<unknown>, number[]][] = [
+      [a, ta],
+      [b, tb],
+    ];
+    if (i % 2 === 1) order.reverse();
+    for (const [fn, acc] of order) {
+      const t0 = performance.now();
+      await fn();
+      acc.push(performance.now() - t0);
+    }
+  }
+  return [median(ta), median(tb)];
+}
+
+/** The claim's snapshot cost now (`changed`) and under the former rule, on a FILES-file project. */
+async function claimCost(): Promise<string[]> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'landfall-bench-data-'));
+  const root = mkdtempSync(path.join(os.tmpdir(), 'landfall-bench-proj-'));
+  try {
+    makeProject(root);
+    const store = await SnapshotStore.open({ worktree: root, dataDir, log: () => undefined });
+    try {
+      const before = await store.track();
+      const written = ['pkg/m1/s1/mod_1.py', 'pkg/m2/s2/mod_2.py', 'pkg/m3/s3/mod_3.py'];
+      for (const f of written) writeFileSync(path.join(root, f), `# edited\n`);
+      const after = await store.track();
+      const nowEdit = async (): Promise<number> => {
+        const byPath = new Map((await store.changed(before, after)).map((c) => [c.path, c]));
+        return written.filter((f) => byPath.get(f)?.before?.oid !== byPath.get(f)?.after?.oid).length;
+      };
+      const formerEdit = async (): Promise<number> => {
+        let n = 0;
+        for (const f of written) {
+          const [a, b] = await Promise.all([store.readFile(before, f), store.readFile(after, f)]);
+          if (!a || !b || !Buffer.from(a).equals(Buffer.from(b))) n++;
+        }
+        return n;
+      };
+      if ((await nowEdit()) !== 3 || (await formerEdit()) !== 3) throw new Error('claims differ');
+      const [editNow, editFormer] = await alternate(nowEdit, formerEdit, CLAIM_REPS);
+      const nowBash = async (): Promise<number> => (await store.changed(before, after)).length;
+      const formerBash = async (): Promise<number> => (await store.patch(before)).files.length;
+      if ((await nowBash()) !== (await formerBash())) throw new Error('bash claims differ');
+      const [bashNow, bashFormer] = await alternate(nowBash, formerBash, CLAIM_REPS);
+      const row = (label: string, now: number, former: number, anchor: string): string =>
+        `  ${label.padEnd(28)}changed ${now.toFixed(2)} ms  vs ${anchor} ${former.toFixed(2)} ms  ratio ${(now / former).toFixed(2)}x`;
+      return [
+        `claim cost per step on the ${FILES}-file project (medians of ${CLAIM_REPS}, alternating; anchor: the former rule)`,
+        row('edit step, 3 files written', editNow, editFormer, '2 readFile per file'),
+        row('bash step', bashNow, bashFormer, 'patch(before), a second walk'),
+      ];
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const walls: number[] = [];
   const firsts: number[] = [];
@@ -99,6 +175,7 @@ async function main(): Promise<void> {
       `     the previous walk reuse its tree — loop.ts TREE_REUSE_MS; so the median step does no walk at all)`,
       `    of which outside the snapshot store (db + events + history) median ${median(ownMs).toFixed(2)} ms, p90 ${pct(ownMs, 90).toFixed(2)} ms`,
       `  ratio to the ${TARGET_MS} ms/step target (mean): ${(mean / TARGET_MS).toFixed(2)} (≤ 1 meets it)`,
+      ...(await claimCost()),
       '',
     ].join('\n'),
   );

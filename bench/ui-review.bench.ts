@@ -5,7 +5,11 @@
  *      point on the timeline to the diff drawn and the bars mounted; median of 7 cold (page reloaded, main computes
  *      the diff) and 7 reopened (anchor: the issue's 1 s);
  *   2. scrubbing a 500-step session: the arrow key across all 500 points, and a mouse drag along the scrubber bar;
- *      frame intervals while scrubbing (anchor: 16.7 ms, one frame at 60 Hz) and the longest task.
+ *      frame intervals while scrubbing (anchor: 16.7 ms, one frame at 60 Hz) and the longest task;
+ *   3. a decision on that big diff: Keep (Ctrl+Y) and Reject (Ctrl+N) of the focused hunk, from the key press to the
+ *      bar redrawn in its new state; median of 9 each, with the calls the page sent per decision (every review.diff
+ *      and review.decide makes main compute the target's whole diff once). Anchor: the cold open of the same diff
+ *      in the same run (a decision that costs a diff reload pays about one cold open on top of the decision).
  * Figures are taken on a shared 2-core machine under load from other work; they are medians, not best cases.
  */
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -148,6 +152,40 @@ async function framesDuring(page: Page, scrub: () => Promise<void>): Promise<{ f
   );
 }
 
+const STATE = (state: string): string =>
+  `document.querySelectorAll('[data-testid=review-panel] [data-testid=hunk-bar][data-state=${state}]').length`;
+
+/**
+ * Milliseconds from pressing `key` (with focus in the review panel) to `want` bars showing `state`, for `n`
+ * decisions in a row on the big diff; and the call names the page sent during each.
+ */
+async function decisions(
+  page: Page,
+  sent: string[],
+  key: string,
+  state: string,
+  n: number,
+): Promise<{ times: number[]; calls: string[][] }> {
+  const times: number[] = [];
+  const calls: string[][] = [];
+  const start = await page.evaluate<number>(STATE(state));
+  for (let i = 1; i <= n; i++) {
+    const mark = sent.length;
+    const t0 = await page.evaluate(() => performance.now());
+    await page.keyboard.press(key);
+    const t1 = await waitIn(page, `${STATE(state)} === ${start + i} && ${BARS} === 200 ? performance.now() : -1`);
+    times.push(t1 - t0);
+    calls.push(sent.slice(mark));
+  }
+  return { times, calls };
+}
+
+function callSummary(calls: string[][]): string {
+  const count = new Map<string, number>();
+  for (const c of calls.flat()) count.set(c, (count.get(c) ?? 0) + 1);
+  return [...count].map(([name, k]) => `${name} ×${(k / calls.length).toFixed(2)}`).join(', ');
+}
+
 async function main(): Promise<void> {
   const temp = await mkdtemp(join(tmpdir(), 'landfall-bench-review-'));
   const dataDir = join(temp, 'data');
@@ -164,12 +202,22 @@ async function main(): Promise<void> {
   });
   try {
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    // Every call the page sends, by name, in order (the web host's frames: { id, call, input }).
+    const sent: string[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framesent', (f) => {
+        const call = (JSON.parse(String(f.payload)) as { call?: string }).call;
+        if (call) sent.push(call);
+      }),
+    );
     await page.goto(served.host.url);
     await openSession(page, root);
+    let coldOpen = NaN;
     for (const cold of [true, false]) {
       const opens: number[] = [];
       for (let i = 0; i < 7; i++) opens.push(await openBigDiff(page, root, cold));
       const open = median(opens);
+      if (cold) coldOpen = open;
       console.log(
         `10,000-line diff (200 hunks) open, ${cold ? 'cold (main computes it)' : 'reopened (renderer cache)'}: median ${open.toFixed(0)} ms over 7 ` +
           `(min ${Math.min(...opens).toFixed(0)}, max ${Math.max(...opens).toFixed(0)}); ratio to the 1,000 ms anchor ${(open / 1000).toFixed(2)}`,
@@ -205,6 +253,20 @@ async function main(): Promise<void> {
     console.log(
       `drag reached point ${Number(reached) + 1} of 500 (tiles virtualized: ${await page.locator('[data-testid=timeline-tile]').count()} in the DOM)`,
     );
+    await strip.focus();
+    await page.keyboard.press('Home');
+    await waitIn(page, `${BARS} === 200 && ${STATE('pending')} === 200 ? 1 : -1`);
+    for (const [name, key, state] of [
+      ['Keep (Ctrl+Y)', 'Control+y', 'accepted'],
+      ['Reject (Ctrl+N)', 'Control+n', 'rejected'],
+    ] as const) {
+      const r = await decisions(page, sent, key, state, 9);
+      console.log(
+        `decision on the 10,000-line diff, ${name}: median ${median(r.times).toFixed(0)} ms over 9 (min ${Math.min(...r.times).toFixed(0)}, ` +
+          `max ${Math.max(...r.times).toFixed(0)}); ratio to the cold open ${(median(r.times) / coldOpen).toFixed(2)}; ` +
+          `calls per decision: ${callSummary(r.calls)}`,
+      );
+    }
     console.log('(figures taken on a shared 2-core machine under load from other helpers)');
   } finally {
     await browser.close();

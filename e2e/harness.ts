@@ -72,6 +72,10 @@ export interface AppInBrowser {
   browser: Browser;
   page: Page;
   errors: string[];
+  /** Every contract call the page sent over the web host's socket, by name, in order. */
+  calls: string[];
+  /** Every event the page received, by type, with `at`: how many calls had been sent when it arrived. */
+  events: { type: string; at: number }[];
   close(): Promise<void>;
 }
 
@@ -79,12 +83,14 @@ export interface AppInBrowser {
 export async function openApp(settings?: unknown): Promise<AppInBrowser> {
   const app = await startApp(settings);
   const browser = await launchBrowser();
-  const { page, errors } = await openPage(browser, app.served.host.url);
+  const { page, errors, calls, events } = await openPage(browser, app.served.host.url);
   return {
     app,
     browser,
     page,
     errors,
+    calls,
+    events,
     async close() {
       await browser.close();
       await app.close();
@@ -104,17 +110,45 @@ export async function sampleEndState(): Promise<Record<string, string>> {
   return JSON.parse(await readFile(join(SAMPLE, 'expected/end-state.json'), 'utf8')) as Record<string, string>;
 }
 
-/** A page whose console errors and uncaught errors are collected in `errors`. */
-export async function openPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+/** A socket frame's JSON, or null for one that is not JSON (a test may send garbage on purpose). */
+function frame(payload: string | Buffer): unknown {
+  try {
+    return JSON.parse(String(payload));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A page whose console errors and uncaught errors are collected in `errors`; the name of every contract call it
+ * sends over the web host's socket (frames `{ id, call, input }`) in `calls`, and the type of every event it
+ * receives (frames `{ event }`) in `events`, in order.
+ */
+export async function openPage(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; errors: string[]; calls: string[]; events: { type: string; at: number }[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 }, colorScheme: 'light' });
   const page = await context.newPage();
   const errors: string[] = [];
+  const calls: string[] = [];
+  const events: { type: string; at: number }[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      const call = (frame(f.payload) as { call?: unknown } | null)?.call;
+      if (typeof call === 'string') calls.push(call);
+    });
+    ws.on('framereceived', (f) => {
+      const type = (frame(f.payload) as { event?: { type?: unknown } } | null)?.event?.type;
+      if (typeof type === 'string') events.push({ type, at: calls.length });
+    });
+  });
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   await page.goto(url);
-  return { page, errors };
+  return { page, errors, calls, events };
 }
 
 /** Saves a full-window screenshot as test-results/e2e/<name>.png. */

@@ -3,7 +3,9 @@
  * temp project. Scrub the timeline, reject one hunk of step 1 while later steps stay, keep another, reject a hunk a
  * later step changed (conflict, nothing written), revert to the first message, unrevert, undo the decisions — every
  * check byte for byte
- * on disk. Also B41: typing in the chat while the agent's edits land keeps focus and every character in the chat.
+ * on disk. Every Keep / Reject / Undo click sends exactly one call (review.decide or review.undo): the answer is
+ * all the page needs to redraw (counted on the page's socket, from the click up to the next action). Also B41
+ * (fixtures/bugs/README.md): typing in the chat while the agent's edits land keeps focus and every character there.
  * Screenshots: test-results/e2e/review-*.png.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -65,7 +67,22 @@ let ui: AppInBrowser;
 let app: AppUnderTest;
 let page: Page;
 let errors: string[];
+let calls: string[];
+let events: { type: string; at: number }[];
 let project: string;
+/** Where the last click's calls start in `calls`; checked when the next action starts. */
+let mark = 0;
+const clicked = (): void => void (mark = calls.length);
+const sentSinceClick = (): string[] => calls.slice(mark);
+
+/** Waits until the review panel reloaded after a pushed change (its timeline, then the point's diff) since `from`. */
+async function reloadedSince(from: number): Promise<void> {
+  const reloaded = (): boolean => {
+    const t = calls.indexOf('review.timeline', from);
+    return t >= 0 && calls.indexOf('review.diff', t) > t;
+  };
+  await expect.poll(reloaded, { timeout: 15_000 }).toBe(true);
+}
 
 const bars = (): ReturnType<Page['locator']> => page.locator('[data-testid=review-panel] [data-testid=hunk-bar]');
 async function waitDisk(rel: string, want: string | null): Promise<void> {
@@ -75,7 +92,7 @@ async function waitDisk(rel: string, want: string | null): Promise<void> {
 describe('review in the app', () => {
   beforeAll(async () => {
     ui = await openApp();
-    ({ app, page, errors } = ui);
+    ({ app, page, errors, calls, events } = ui);
     project = join(app.temp, 'proj');
     await mkdir(project, { recursive: true });
     await writeFile(join(project, 'r.txt'), base);
@@ -96,6 +113,11 @@ describe('review in the app', () => {
     for (const ch of 'abcdef') await page.keyboard.type(ch, { delay: 40 });
     await waitDisk('r.txt', lines({ 2: 'two', 5: 'five', 8: 'EIGHT', 12: 'twelve' }));
     await expect.poll(() => page.locator('[data-testid=timeline-tile]').count(), { timeout: 15_000 }).toBe(4);
+    // The turn's last events (its end, the last snapshot) reload the review once more; wait for that reload, so no
+    // reload is pending when the clicks below are counted.
+    await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 30_000 });
+    const reviewEvents = ['snapshot.added', 'session.updated', 'session.state', 'message.removed'];
+    await reloadedSince(events.filter((e) => reviewEvents.includes(e.type)).at(-1)?.at ?? 0);
     for (const ch of 'ghi') await page.keyboard.type(ch, { delay: 20 });
     expect(await composer.inputValue()).toBe('abcdefghi');
     expect(await page.evaluate("document.activeElement?.getAttribute('data-testid')")).toBe('composer');
@@ -134,18 +156,25 @@ describe('review in the app', () => {
     await strip.focus();
     await page.keyboard.press('Home');
     await expect.poll(() => bars().count(), { timeout: 10_000 }).toBe(3);
+    clicked();
     await bars().nth(0).getByTestId('hunk-reject').click();
     await expect.poll(() => bars().nth(0).getAttribute('data-state'), { timeout: 10_000 }).toBe('rejected');
     await waitDisk('r.txt', lines({ 5: 'five', 8: 'EIGHT', 12: 'twelve' }));
     expect(await fileText(project, 'notes.txt')).toBe('notes\n');
+    expect(await page.getByTestId('review-pending').innerText()).toBe('2 pending');
     await strip.focus();
+    expect(sentSinceClick()).toEqual(['review.decide']);
+    clicked();
     await page.keyboard.press('Control+y');
     await expect.poll(() => bars().nth(1).getAttribute('data-state'), { timeout: 10_000 }).toBe('accepted');
     expect(await fileText(project, 'r.txt')).toBe(lines({ 5: 'five', 8: 'EIGHT', 12: 'twelve' }));
+    expect(await page.getByTestId('review-pending').innerText()).toBe('1 pending');
     await shot(page, 'review-3-rejected-kept');
   });
 
   it('answers a conflict for the hunk step 2 changed, writing nothing', async () => {
+    expect(sentSinceClick()).toEqual(['review.decide']);
+    clicked();
     await bars().nth(2).getByTestId('hunk-reject').click();
     const notice = page.getByTestId('review-notice');
     await expect.poll(() => notice.getAttribute('data-kind'), { timeout: 10_000 }).toBe('conflict');
@@ -160,7 +189,9 @@ describe('review in the app', () => {
   });
 
   it('reverts to the first message (with preview), then unreverts, byte for byte', async () => {
+    expect(sentSinceClick()).toEqual(['review.decide']);
     const before = await fileText(project, 'r.txt');
+    const previewed = calls.length;
     await page.getByTestId('revert-message').first().click();
     const dialog = page.getByTestId('revert-dialog');
     await dialog.waitFor();
@@ -170,10 +201,19 @@ describe('review in the app', () => {
     await waitDisk('r.txt', base);
     await waitDisk('notes.txt', null);
     await page.getByTestId('revert-banner').waitFor();
+    // The moves are the history slice's, one call each; the review panel follows the pushed session change.
+    await reloadedSince(previewed);
+    expect(calls.slice(previewed, calls.indexOf('history.revert', previewed) + 1)).toEqual([
+      'review.revertPreview',
+      'history.revert',
+    ]);
     await shot(page, 'review-6-reverted');
+    const unreverted = calls.length;
     await page.getByTestId('revert-unrevert').click();
     await waitDisk('r.txt', before);
     await waitDisk('notes.txt', 'notes\n');
+    await reloadedSince(unreverted);
+    expect(calls.slice(unreverted, calls.indexOf('history.unrevert', unreverted) + 1)).toEqual(['history.unrevert']);
     await shot(page, 'review-7-unreverted');
   });
 
@@ -181,12 +221,18 @@ describe('review in the app', () => {
     await page.getByTestId('review-timeline').focus();
     await page.keyboard.press('Home');
     await expect.poll(() => bars().count(), { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => bars().nth(1).getAttribute('data-state'), { timeout: 10_000 }).toBe('accepted');
+    clicked();
     await bars().nth(1).getByTestId('hunk-undo').click();
     await expect.poll(() => bars().nth(1).getAttribute('data-state'), { timeout: 10_000 }).toBe('pending');
+    expect(sentSinceClick()).toEqual(['review.undo']);
+    clicked();
     await bars().nth(0).getByTestId('hunk-undo').click();
     await waitDisk('r.txt', lines({ 2: 'two', 5: 'five', 8: 'EIGHT', 12: 'twelve' }));
     await expect.poll(() => bars().nth(0).getAttribute('data-state'), { timeout: 10_000 }).toBe('pending');
+    expect(await page.getByTestId('review-pending').innerText()).toBe('3 pending');
     await shot(page, 'review-8-undone');
+    expect(sentSinceClick()).toEqual(['review.undo']);
     expect(errors).toEqual([]);
   });
 });

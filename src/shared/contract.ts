@@ -16,11 +16,12 @@ import { ProjectSchema, SessionSchema } from './model';
 import { PermissionReplySchema } from './permission-schemas';
 import {
   DecideInputSchema,
-  DecisionSchema,
+  ReviewChangeSchema,
   ReviewDiffSchema,
   ReviewTargetSchema,
   RevertPreviewSchema,
   TimelineEntrySchema,
+  UndoInputSchema,
 } from './review-schemas';
 
 const id = z.string().min(1).max(200);
@@ -133,8 +134,9 @@ export const calls = {
   /** Review (issue 8): the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
   'review.timeline': { input: sessionRef, output: z.array(TimelineEntrySchema) },
   'review.diff': { input: z.object({ sessionId: id, target: ReviewTargetSchema }), output: ReviewDiffSchema },
-  'review.decide': { input: DecideInputSchema, output: DecisionSchema },
-  'review.undo': { input: z.object({ sessionId: id, decisionId: id.optional() }), output: DecisionSchema },
+  /** A decision and its undo answer what they changed (ReviewChange): the click's one round trip. */
+  'review.decide': { input: DecideInputSchema, output: ReviewChangeSchema },
+  'review.undo': { input: UndoInputSchema, output: ReviewChangeSchema },
   /** What reverting to before a message would change, and the conflicts; writes nothing. */
   'review.revertPreview': { input: z.object({ sessionId: id, messageId: id }), output: RevertPreviewSchema },
   'settings.get': { input: empty, output: SettingsViewSchema },

@@ -8,7 +8,7 @@
 
 /** Every error code Landfall can answer with, grouped by where it arises. */
 export const ERROR_CODES = [
-  // edit engine (src/main/edit)
+  // edit engine (src/main/engine/edit)
   'not_found',
   'ambiguous',
   'no_change',
@@ -29,7 +29,7 @@ export const ERROR_CODES = [
   'exists',
   'io_error',
   'elided', // write content that stands for unchanged parts with a placeholder comment (bug B22)
-  // apply_patch (src/main/patch)
+  // apply_patch (src/main/engine/patch, src/main/tools/apply-patch)
   'parse',
   'no_match',
   'missing_file',

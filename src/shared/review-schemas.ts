@@ -95,15 +95,35 @@ export const ReviewDiffSchema = z.object({
 });
 export type ReviewDiff = z.infer<typeof ReviewDiffSchema>;
 
-/** Keep or reject hunks of a target: the listed `hunkIds`, or every pending hunk (of `path`, or of the target). */
+/** A diff's scope (`ReviewDiff.scope`: two tree hashes joined by `..`), as a caller names the diff it shows. */
+const scope = z.string().min(1).max(200);
+
+/**
+ * Keep or reject hunks of a target: the listed `hunkIds`, or every pending hunk (of `path`, or of the target).
+ * `scope` is the scope of the diff the caller shows for that target (default: the target's scope before the
+ * decision); when the target's diff after the decision has another scope, the answer carries the whole new diff.
+ */
 export const DecideInputSchema = z.object({
   sessionId: id,
   target: ReviewTargetSchema,
   action: z.enum(['accept', 'reject']),
   hunkIds: z.array(id).max(10_000).optional(),
   path: z.string().min(1).max(4096).optional(),
+  scope: scope.optional(),
 });
 export type DecideInput = z.infer<typeof DecideInputSchema>;
+
+/**
+ * Undo a decision: `decisionId`, or the latest one still in force. With `target` (and the `scope` of the diff the
+ * caller shows for it), the answer carries that target's whole new diff when the undo moved its trees.
+ */
+export const UndoInputSchema = z.object({
+  sessionId: id,
+  decisionId: id.optional(),
+  target: ReviewTargetSchema.optional(),
+  scope: scope.optional(),
+});
+export type UndoInput = z.infer<typeof UndoInputSchema>;
 
 export const DecisionSchema = z.object({
   decisionId: z.string(),
@@ -117,6 +137,33 @@ export const DecisionSchema = z.object({
   seq: z.number().int(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
+
+/** A hunk a decision (or its undo) moved to a new state: its id, the file it is in, the state now. */
+export const HunkStateChangeSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  state: HunkStateSchema,
+  decisionId: z.string().optional(),
+});
+export type HunkStateChange = z.infer<typeof HunkStateChangeSchema>;
+
+/**
+ * The answer of `review.decide` and `review.undo`: what the change did and everything a view needs to redraw,
+ * so one click costs one call (main computes the target's diff once, for the decision itself).
+ * - `hunks`: every hunk whose state moved (in the scope the decision was made in). Per-file and per-target pending
+ *   counts follow from the states; the diffs' text, files and hunk ids are unchanged.
+ * - `diff`: only when the target's trees moved — a target compared with the work tree now ("now") after the change
+ *   wrote files — the target's whole new diff (new scope, so new hunk ids); the caller replaces what it shows.
+ * - `timeline`: the timeline entries the change added or altered (a decision's own point; an undo's point and the
+ *   undone decision's `undone` flag), each with its `index`; every other entry is as it was.
+ */
+export const ReviewChangeSchema = z.object({
+  decision: DecisionSchema,
+  hunks: z.array(HunkStateChangeSchema),
+  diff: ReviewDiffSchema.optional(),
+  timeline: z.array(TimelineEntrySchema),
+});
+export type ReviewChange = z.infer<typeof ReviewChangeSchema>;
 
 /** One hunk that could not be rejected: the lines it produced changed since (error `conflict`, `data.conflicts`). */
 export const HunkConflictSchema = z.object({

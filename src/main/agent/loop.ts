@@ -4,10 +4,11 @@
  *   track() → step-start{snapshot} → model stream (deltas as events) → tool calls (permission gate) →
  *   track() → step-finish{snapshot} → patch{hash: tree before the step, files} when files changed.
  *
- * Which files a patch part claims (B36, B37): only files this step's tools reported writing; when a tool ran
- * that can change files without reporting them (bash), every file the snapshots show changed in the step,
- * minus files another session's tools wrote meanwhile (ProjectWrites). So a revert touches only what this
- * session's steps changed, and never deletes a file no agent tool wrote.
+ * Which files a patch part claims (fixtures/bugs/README.md B36, B37): only files this step's tools reported
+ * writing; when a tool ran that can change files without reporting them (bash), every file the snapshots show
+ * changed in the step, minus files another session's tools wrote meanwhile (ProjectWrites). So a revert touches
+ * only what this session's steps changed, and never deletes a file no agent tool wrote. Both come from the tree
+ * diff of the step's before and after snapshots (`changed`), never from reading files or walking the tree again.
  */
 import type { LanguageModel, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
@@ -62,7 +63,12 @@ export interface TurnInput {
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }
 
-/** Files the step changed that it may claim (module docstring), comparing the before and after trees. */
+/**
+ * Files the step changed that it may claim (module docstring), from the tree diff of its before and after trees
+ * (`changed`: tree entries compared, no blob read, no second walk of the work tree). A reported write claims its
+ * file when the file's bytes differ between the trees (present on one side only, or another blob id — the blob id
+ * is the hash of the bytes, so a change of the executable bit alone claims nothing); in the tools' order.
+ */
 async function claimedFiles(
   input: TurnInput,
   before: string,
@@ -70,17 +76,16 @@ async function claimedFiles(
   stepStarted: number,
   run: RunToolsResult,
 ): Promise<string[]> {
+  const changes = await input.snapshot.changed(before, after);
   if (run.opaque) {
     const others = input.writes.othersSince(input.ctx.sessionId, stepStarted);
-    return (await input.snapshot.patch(before)).files.filter((f) => !others.has(f));
+    return changes.map((c) => c.path).filter((f) => !others.has(f));
   }
-  const claimed: string[] = [];
-  for (const f of new Set(run.written)) {
-    const [a, b] = await Promise.all([input.snapshot.readFile(before, f), input.snapshot.readFile(after, f)]);
-    const same = a === undefined || b === undefined ? a === b : Buffer.from(a).equals(Buffer.from(b));
-    if (!same) claimed.push(f);
-  }
-  return claimed;
+  const byPath = new Map(changes.map((c) => [c.path, c]));
+  return [...new Set(run.written)].filter((f) => {
+    const c = byPath.get(f.replace(/^\.\//, ''));
+    return c !== undefined && c.before?.oid !== c.after?.oid;
+  });
 }
 
 /**
@@ -160,24 +165,28 @@ interface Tracked {
  */
 export const TREE_REUSE_MS = 250;
 
-/** The snapshot port with the time spent in it added up (for onStepOverhead). */
+/** The snapshot port with the time spent in it added up (for onStepOverhead): every call of `Snapshots`, timed. */
 function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => number } {
   let total = 0;
   const time = <T>(p: Promise<T>, t0 = performance.now()): Promise<T> =>
     p.finally(() => {
       total += performance.now() - t0;
     });
-  return {
-    port: {
-      track: () => time(port.track()),
-      patch: (h) => time(port.patch(h)),
-      diff: (h) => time(port.diff(h)),
-      revert: (ps) => time(port.revert(ps)),
-      readFile: (h, f) => time(port.readFile(h, f)),
-      notCaptured: (items) => time(port.notCaptured(items)),
-    },
-    ms: () => total,
+  const timed: SnapshotPort = {
+    track: () => time(port.track()),
+    patch: (h) => time(port.patch(h)),
+    diff: (h) => time(port.diff(h)),
+    diffFull: (from, to) => time(port.diffFull(from, to)),
+    changed: (from, to) => time(port.changed(from, to)),
+    restore: (h) => time(port.restore(h)),
+    revert: (ps) => time(port.revert(ps)),
+    notCaptured: (items) => time(port.notCaptured(items)),
+    listFiles: (h) => time(port.listFiles(h)),
+    readFile: (h, f) => time(port.readFile(h, f)),
+    gc: (options) => time(port.gc(options)),
+    close: () => time(port.close()),
   };
+  return { port: timed, ms: () => total };
 }
 
 async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undefined): Promise<StepOutcome> {

@@ -162,7 +162,7 @@ export async function createServices(options: {
     'review.timeline': async (i) => ok(svc.review.timeline(i.sessionId)),
     'review.diff': (i) => svc.review.diff(i.sessionId, i.target),
     'review.decide': (i) => svc.review.decide(i),
-    'review.undo': (i) => svc.review.undo(i.sessionId, i.decisionId),
+    'review.undo': (i) => svc.review.undo(i),
     'review.revertPreview': async (i) => {
       const r = await svc.revert(i.sessionId, i.messageId, undefined, { preview: true });
       return r.ok

@@ -73,7 +73,7 @@ describe('whole-file hunks and encodings', () => {
       ['old.txt', 'deleted', 'file', ['-keep me']],
     ]);
     const r = await fx.review.decide({ sessionId: fx.sessionId, target: stepTarget(fx, 0), action: 'reject' });
-    expect(r.ok && [r.value.written, r.value.deleted]).toEqual([['old.txt'], ['new.txt']]);
+    expect(r.ok && [r.value.decision.written, r.value.decision.deleted]).toEqual([['old.txt'], ['new.txt']]);
     expect(await exists(fx, 'new.txt')).toBe(false);
     expect((await bytes(fx, 'old.txt')).toString()).toBe('keep me\n');
   });
@@ -147,8 +147,8 @@ describe('decisions survive reloads and can be undone', () => {
     const h = (await diffOf(fx, t)).files[0]!.hunks[0]!;
     const rej = await fx.review.decide({ sessionId: fx.sessionId, target: t, action: 'reject', hunkIds: [h.id] });
     expect((await bytes(fx, 'a.txt')).toString()).toBe('1\n2\n3\n');
-    const undo = await fx.review.undo(fx.sessionId);
-    expect(undo.ok && undo.value.written).toEqual(['a.txt']);
+    const undo = await fx.review.undo({ sessionId: fx.sessionId });
+    expect(undo.ok && undo.value.decision.written).toEqual(['a.txt']);
     expect((await bytes(fx, 'a.txt')).toString()).toBe('1\nTWO\n3\n');
     expect((await diffOf(fx, t)).files[0]!.hunks[0]!.state).toBe('pending');
     const tl = fx.review.timeline(fx.sessionId);
@@ -158,10 +158,10 @@ describe('decisions survive reloads and can be undone', () => {
       ['decision', 'undo', false],
     ]);
     const decision = tl[1]!;
-    expect(rej.ok && decision.to).toBe(rej.ok ? rej.value.snapshot : '');
+    expect(rej.ok && decision.to).toBe(rej.ok ? rej.value.decision.snapshot : '');
     const shown = await diffOf(fx, { kind: 'point', entryId: decision.id, against: 'previous' });
     expect(shown.files[0]!.hunks[0]!.lines).toEqual(['-TWO', '+2']);
-    const nothing = await fx.review.undo(fx.sessionId);
+    const nothing = await fx.review.undo({ sessionId: fx.sessionId });
     expect(!nothing.ok && nothing.error.code).toBe('invalid_input');
   });
 
@@ -169,7 +169,7 @@ describe('decisions survive reloads and can be undone', () => {
     fx = await reviewFixture({ 'a.txt': '1\n2\n3\n' }, [{ tool: 'edit', files: { 'a.txt': '1\nTWO\n3\n' } }]);
     await fx.review.decide({ sessionId: fx.sessionId, target: stepTarget(fx, 0), action: 'reject' });
     await fx.write({ 'a.txt': '1\n2\n3\nuser\n' });
-    const r = await fx.review.undo(fx.sessionId);
+    const r = await fx.review.undo({ sessionId: fx.sessionId });
     expect(!r.ok && r.error.code).toBe('conflict');
     expect((await bytes(fx, 'a.txt')).toString()).toBe('1\n2\n3\nuser\n');
   });

@@ -41,7 +41,7 @@ describe('per-hunk reject of an old step while later steps stay', () => {
       action: 'reject',
       hunkIds: [hunks[1]!.id],
     });
-    expect(r.ok && r.value.written).toEqual(['r.txt']);
+    expect(r.ok && r.value.decision.written).toEqual(['r.txt']);
     expect(await disk(fx, 'r.txt')).toBe(seq(30, { 2: 'two', 5: 'five', 28: 'twenty-eight' }));
     expect(await disk(fx, 'new.txt')).toBe('hello\n');
     const after = await diffOf(fx, stepTarget(fx, 0));
@@ -80,7 +80,7 @@ describe('B39 — Reject All leaves no hunk behind', () => {
     fx = await reviewFixture({ 'r.txt': seq(30) }, [{ tool: 'edit', files: { 'r.txt': agent } }]);
     expect((await diffOf(fx, stepTarget(fx, 0))).files[0]!.hunks).toHaveLength(3);
     const r = await fx.review.decide({ sessionId: fx.sessionId, target: stepTarget(fx, 0), action: 'reject' });
-    expect(r.ok && r.value.hunkIds).toHaveLength(3);
+    expect(r.ok && r.value.decision.hunkIds).toHaveLength(3);
     expect(await disk(fx, 'r.txt')).toBe(seq(30));
     const left = await diffOf(fx, stepTarget(fx, 0));
     expect(left.files[0]!.hunks.every((h) => h.state === 'rejected')).toBe(true);
@@ -112,9 +112,9 @@ describe('B39 — Reject All leaves no hunk behind', () => {
       action: 'accept',
       hunkIds: [hunks[0]!.id],
     });
-    expect(keep.ok && keep.value.written).toEqual([]);
+    expect(keep.ok && keep.value.decision.written).toEqual([]);
     const r = await fx.review.decide({ sessionId: fx.sessionId, target: t, action: 'reject', path: 'r.txt' });
-    expect(r.ok && r.value.hunkIds).toEqual([hunks[1]!.id, hunks[2]!.id]);
+    expect(r.ok && r.value.decision.hunkIds).toEqual([hunks[1]!.id, hunks[2]!.id]);
     expect(await disk(fx, 'r.txt')).toBe(seq(30, { 2: 'two' }));
     expect(await disk(fx, 'other.txt')).toBe('y\n');
   });

@@ -7,31 +7,42 @@
  * - `decide(input)`: keep or reject hunks (listed, or every pending hunk of a file / of the target — B39). A reject
  *   reverse-applies exactly those hunks to the files as they are now, or answers `conflict` naming the lines and
  *   writes nothing. Every decision is an event in the session log and a snapshot on the timeline.
- * - `undo(sessionId, decisionId?)`: undo a decision (the latest live one by default).
+ * - `undo(input)`: undo a decision (the latest live one by default).
+ * Decide and undo answer what they changed (review/change.ts: hunk states, timeline entries, and the target's new
+ * diff only when its trees moved), so a view redraws from one call; the target's diff is computed once per call.
  * Revert / unrevert of whole messages stay with the session core (AgentService.revert with `preview`).
  */
 import { fail, ok, type Result } from '../../shared/errors';
 import type {
   DecideInput,
-  Decision,
-  HunkState,
+  ReviewChange,
   ReviewDiff,
   ReviewTarget,
   TimelineEntry,
+  UndoInput,
 } from '../../shared/review-schemas';
+import type { MessageWithParts } from '../../shared/model';
 import type { ReviewDeps, ReviewSnapshots } from './review/context';
-import { decide, undoDecision, type DecideEnv } from './review/decide';
-import { toReviewFile, type FileAnalysis } from './review/file-analysis';
+import { describeChange, toReviewDiff, type ChangeView } from './review/change';
+import { decide, decidedHunks, undoDecision, type DecideEnv } from './review/decide';
+import type { FileAnalysis } from './review/file-analysis';
 import { loadFiles, resolveTarget, type ResolvedTarget } from './review/load';
-import { hunkStates, liveDecisions } from './review/log';
+import { hunkStates, liveDecisions, type ReviewEvent } from './review/log';
 import { buildTimeline } from './review/timeline';
 
 export type { ReviewDeps, ReviewSnapshots } from './review/context';
 export { ReviewLog } from './review/log';
 
-interface Loaded {
+/** A session's review state read once per call: its messages, review events and the timeline built from them. */
+interface SessionFacts {
   root: string;
   snapshots: ReviewSnapshots;
+  messages: MessageWithParts[];
+  events: ReviewEvent[];
+  timeline: TimelineEntry[];
+}
+
+interface Loaded extends SessionFacts {
   target: ResolvedTarget;
   files: FileAnalysis[];
 }
@@ -53,27 +64,27 @@ export class ReviewService {
     return buildTimeline(this.deps.messages(sessionId), this.deps.log.list(sessionId));
   }
 
-  private async load(sessionId: string, target: ReviewTarget): Promise<Result<Loaded>> {
+  private async facts(sessionId: string): Promise<Result<SessionFacts>> {
     const project = await this.deps.project(sessionId);
     if (!project.ok) return project;
-    const { root, snapshots } = project.value;
-    const t = await resolveTarget(target, this.timeline(sessionId), snapshots);
+    const messages = this.deps.messages(sessionId);
+    const events = this.deps.log.list(sessionId);
+    return ok({ ...project.value, messages, events, timeline: buildTimeline(messages, events) });
+  }
+
+  private async load(sessionId: string, target: ReviewTarget): Promise<Result<Loaded>> {
+    const f = await this.facts(sessionId);
+    if (!f.ok) return f;
+    const t = await resolveTarget(target, f.value.timeline, f.value.snapshots);
     if (!t.ok) return t;
-    return ok({ root, snapshots, target: t.value, files: await loadFiles(t.value, snapshots) });
+    return ok({ ...f.value, target: t.value, files: await loadFiles(t.value, f.value.snapshots) });
   }
 
   /** The diff of a target with each hunk's decision state. Errors: `invalid_input` (unknown session or point). */
   async diff(sessionId: string, target: ReviewTarget): Promise<Result<ReviewDiff>> {
     const l = await this.load(sessionId, target);
     if (!l.ok) return l;
-    const states = hunkStates(this.deps.log.list(sessionId));
-    const stateOf = (id: string): { state: HunkState; decisionId?: string } => states.get(id) ?? { state: 'pending' };
-    return ok({
-      from: l.value.target.from,
-      to: l.value.target.to,
-      scope: l.value.target.scope,
-      files: l.value.files.map((a) => toReviewFile(a, stateOf)),
-    });
+    return ok(toReviewDiff(l.value.target, l.value.files, hunkStates(l.value.events)));
   }
 
   private env(sessionId: string, root: string, snapshots: ReviewSnapshots): DecideEnv {
@@ -91,16 +102,17 @@ export class ReviewService {
   }
 
   /**
-   * Keep or reject hunks. Without `hunkIds`: every pending hunk of `path`, or of the whole target. Errors: `busy`,
+   * Keep or reject hunks. Without `hunkIds`: every pending hunk of `path`, or of the whole target. Answers what
+   * changed (ReviewChange; the target's new diff when its trees moved away from `input.scope`). Errors: `busy`,
    * `invalid_input` (unknown or already-decided hunk ids), `no_change` (nothing pending), `conflict`
    * (data.conflicts: HunkConflict[]; nothing written), `outside_root`, `io_error`.
    */
-  async decide(input: DecideInput): Promise<Result<Decision>> {
+  async decide(input: DecideInput): Promise<Result<ReviewChange>> {
     const busy = this.busy(input.sessionId);
     if (busy) return busy;
     const l = await this.load(input.sessionId, input.target);
     if (!l.ok) return l;
-    const states = hunkStates(this.deps.log.list(input.sessionId));
+    const states = hunkStates(l.value.events);
     const files = input.path ? l.value.files.filter((a) => a.path === input.path) : l.value.files;
     const known = new Set(files.flatMap(idsOf));
     let ids: string[];
@@ -132,24 +144,40 @@ export class ReviewService {
         'Pick another point or file; every hunk here is decided.',
       );
     const rejected = new Set([...states].filter(([, v]) => v.state === 'rejected').map(([id]) => id));
-    return decide(
-      this.env(input.sessionId, l.value.root, l.value.snapshots),
-      l.value.target,
-      files,
-      input.action,
-      new Set(ids),
-      rejected,
-    );
+    const chosen = new Set(ids);
+    const env = this.env(input.sessionId, l.value.root, l.value.snapshots);
+    const d = await decide(env, l.value.target, files, input.action, chosen, rejected);
+    if (!d.ok) return d;
+    const view = { target: input.target, scope: input.scope ?? l.value.target.scope };
+    return ok(await this.change(input.sessionId, l.value, d.value, decidedHunks(files, chosen), view));
+  }
+
+  /** The ReviewChange of a decision or undo made on `f` (the facts read before it). */
+  private change(
+    sessionId: string,
+    f: SessionFacts,
+    decision: ReviewChange['decision'],
+    hunks: readonly { id: string; path: string }[],
+    view: ChangeView | undefined,
+  ): Promise<ReviewChange> {
+    const events = this.deps.log.list(sessionId);
+    const { messages, timeline: before, snapshots } = f;
+    return describeChange({ decision, hunks, messages, before, events, ...(view ? { view } : {}), snapshots });
   }
 
   /**
-   * Undo a decision (by id, or the latest one still in force). Errors: `busy`, `invalid_input` (no such live
-   * decision), `conflict` (a file changed after the decision; nothing written), `unavailable`.
+   * Undo a decision (by id, or the latest one still in force). Answers what changed (ReviewChange; with
+   * `input.target`, that target's new diff when the undo moved its trees away from `input.scope`). Errors: `busy`,
+   * `invalid_input` (no such live decision, or a target not on the timeline; nothing undone), `conflict` (a file
+   * changed after the decision; nothing written), `unavailable`.
    */
-  async undo(sessionId: string, decisionId?: string): Promise<Result<Decision>> {
+  async undo(input: UndoInput): Promise<Result<ReviewChange>> {
+    const { sessionId, decisionId } = input;
     const busy = this.busy(sessionId);
     if (busy) return busy;
-    const live = [...liveDecisions(this.deps.log.list(sessionId)).values()];
+    const f = await this.facts(sessionId);
+    if (!f.ok) return f;
+    const live = [...liveDecisions(f.value.events).values()];
     const d = decisionId ? live.find((x) => x.decisionId === decisionId) : live[live.length - 1];
     if (!d)
       return fail(
@@ -157,8 +185,14 @@ export class ReviewService {
         decisionId ? `No decision ${decisionId} in force.` : 'No decision to undo.',
         'Reload the timeline; it may have been undone already.',
       );
-    const project = await this.deps.project(sessionId);
-    if (!project.ok) return project;
-    return undoDecision(this.env(sessionId, project.value.root, project.value.snapshots), d);
+    let view: ChangeView | undefined;
+    if (input.target) {
+      const t = await resolveTarget(input.target, f.value.timeline, f.value.snapshots);
+      if (!t.ok) return t;
+      view = { target: input.target, scope: input.scope ?? t.value.scope };
+    }
+    const r = await undoDecision(this.env(sessionId, f.value.root, f.value.snapshots), d);
+    if (!r.ok) return r;
+    return ok(await this.change(sessionId, f.value, r.value, d.hunks, view));
   }
 }

@@ -6,8 +6,8 @@
  */
 import { formatPatch, OMIT_HEADERS, structuredPatch, type StructuredPatch } from 'diff';
 import type { FileDiff } from '../../shared/model';
-import type { ObjectDb } from './object-db';
-import type { TreeChange } from './tree-read';
+import type { ObjectDb } from './git/object-db';
+import type { TreeChange } from './git/tree-read';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 

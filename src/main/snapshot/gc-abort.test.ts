@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnapshotStore } from './index';
-import { hashObject } from './object-id';
+import { hashObject } from './git/object-id';
 import { cleanup, tempDir } from './test-support';
 
 const dirs: string[] = [];

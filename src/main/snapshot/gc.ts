@@ -7,9 +7,9 @@
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ObjectDb } from './object-db';
-import { ObjectSink } from './object-db';
-import type { TreeReader } from './tree-read';
+import type { ObjectDb } from './git/object-db';
+import { ObjectSink } from './git/object-db';
+import type { TreeReader } from './git/tree-read';
 import type { GcReport } from './types';
 
 /**

@@ -6,8 +6,9 @@
  */
 export { SnapshotStore } from './store';
 export { SnapshotWorker, openInWorker } from './worker-client';
-export type { TreeFile } from './tree-read';
-export { EMPTY_TREE } from './object-id';
+export type { ChangedPath, ChangeStatus, TreeFile } from './git/tree-read';
+export { isSnapshotCall, SNAPSHOT_CALLS, type SnapshotCall, type Snapshots } from './snapshots';
+export { EMPTY_TREE } from './git/object-id';
 export {
   DEFAULT_IGNORES,
   DEFAULT_MAX_FILE_BYTES,

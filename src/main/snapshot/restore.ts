@@ -11,8 +11,8 @@
  */
 import { relative, isAbsolute } from 'node:path';
 import { isFailure } from '../../shared/errors';
-import type { ObjectDb } from './object-db';
-import type { TreeChange, TreeReader } from './tree-read';
+import type { ObjectDb } from './git/object-db';
+import type { TreeChange, TreeReader } from './git/tree-read';
 import type { KeepRule } from './keep';
 import type { KeptFile, PatchInfo, RestoreReport } from './types';
 import { WorktreeWriter } from './worktree-writer';

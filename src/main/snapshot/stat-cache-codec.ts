@@ -4,7 +4,7 @@
  * racy bytes); folders likewise. Columns parse far faster than JSON, which matters for the first track after
  * reopening. The same encoding carries a full cache and the upserts of one journal record.
  */
-import type { DirRecord, StatCacheData, StatEntry } from './stat-cache';
+import type { DirRecord, StatCacheData, StatEntry } from './stat-entries';
 
 const MAGIC = 0x4c465343; // "LFSC"
 const VERSION = 3;

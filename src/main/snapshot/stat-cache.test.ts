@@ -2,7 +2,8 @@
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyStatCache, loadStatCache, persistStatCache, saveStatCache, type StatCacheData } from './stat-cache';
+import { loadStatCache, persistStatCache, saveStatCache } from './stat-cache';
+import { emptyStatCache, type StatCacheData } from './stat-entries';
 import { cleanup, tempDir } from './test-support';
 
 const dirs: string[] = [];

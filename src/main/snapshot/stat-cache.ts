@@ -5,8 +5,7 @@
  * (adding, removing or renaming an entry changes the folder's mtime) and a folder whose entries all came back
  * unchanged reuses its tree id without re-encoding. Plus the last tracked tree and the ids of its trees.
  *
- * "Racy" records — mtime within RACY_MS of the track that recorded them — are not trusted next time, because a
- * second change inside the same timestamp tick would otherwise go unseen (git's racy-clean problem).
+ * What an entry holds and when it is trusted (racy records: never) is stat-entries.ts.
  * Stored as deflated binary columns (stat-cache-codec.ts) written to a temporary name and renamed, plus an
  * append-only journal of per-track changes with a crc32 per record; both are written after the objects they
  * name, so a crash leaves an older but consistent cache that names only objects that exist.
@@ -14,45 +13,7 @@
 import { appendFileSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { Cursor, decodeCache, encodeCache, oidBytes, stringsBlock } from './stat-cache-codec';
-
-/** A file's stat data and blob id. `racy` forces a re-hash next time. */
-export interface StatEntry {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  mode: number;
-  oid: string;
-  racy: boolean;
-}
-
-/** A folder's stat data, listing and resulting tree. */
-export interface DirRecord {
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  /** Entry names, each prefixed `d` (folder) or `f`, joined by '/' (which no name contains). */
-  names: string;
-  oid: string | undefined;
-  count: number;
-  racy: boolean;
-}
-
-/** Margin (ms) under which an mtime counts as "too recent to trust" (covers coarse 1 s filesystem clocks). */
-export const RACY_MS = 1000;
-
-/** Contents of the cache file. */
-export interface StatCacheData {
-  tree: string | undefined;
-  trees: Set<string>;
-  entries: Map<string, StatEntry>;
-  dirs: Map<string, DirRecord>;
-}
-
-/** An empty cache (every file is hashed, every folder listed). */
-export function emptyStatCache(): StatCacheData {
-  return { tree: undefined, trees: new Set(), entries: new Map(), dirs: new Map() };
-}
+import { emptyStatCache, type DirRecord, type StatCacheData } from './stat-entries';
 
 /** Journal file beside the cache file. */
 function journalOf(file: string): string {
@@ -168,51 +129,6 @@ export function persistStatCache(file: string, prev: StatCacheData, next: StatCa
   head.writeUInt32LE(crc32(body), 4);
   appendFileSync(journalOf(file), Buffer.concat([head, body]));
 }
-interface StatLike {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  mode: number;
-}
-
-/** True when a fresh lstat matches a cached file entry closely enough to reuse its blob id. */
-export function statMatches(e: StatEntry | undefined, st: StatLike): boolean {
-  return (
-    e !== undefined &&
-    !e.racy &&
-    e.size === st.size &&
-    e.mtimeMs === st.mtimeMs &&
-    e.ctimeMs === st.ctimeMs &&
-    e.ino === st.ino &&
-    e.mode === st.mode
-  );
-}
-
-/** True when a folder's lstat matches its record, so its cached listing is still its listing. */
-export function dirMatches(d: DirRecord | undefined, st: StatLike): boolean {
-  return d !== undefined && !d.racy && d.mtimeMs === st.mtimeMs && d.ctimeMs === st.ctimeMs && d.ino === st.ino;
-}
-
-/** True when any folder record differs (a racy mark cleared counts: else every reopen lists that folder again). */
-export function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>): boolean {
-  if (a.size !== b.size) return true;
-  for (const [k, d] of b) {
-    const o = a.get(k);
-    if (
-      !o ||
-      o.mtimeMs !== d.mtimeMs ||
-      o.ctimeMs !== d.ctimeMs ||
-      o.ino !== d.ino ||
-      o.oid !== d.oid ||
-      o.names !== d.names ||
-      o.racy !== d.racy
-    )
-      return true;
-  }
-  return false;
-}
-
 /** Size, mtime and inode of the cache file and its journal: changes whenever anyone writes them. */
 export function cacheStamp(file: string): string {
   return [file, `${file}.journal`]

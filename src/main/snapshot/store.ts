@@ -3,8 +3,8 @@
  * written and read synchronously by this module's own object layer in git's formats, created with isomorphic-git.
  *
  * - track: one walk with the stat cache (walk.ts) → tree id; no commit, ref or HEAD. New objects go loose, or
- *   into one pack when many (a first track: similar blobs as deltas, compressed on a helper thread; pack-writer.ts).
- * - patch / diff / diffFull: tree diff that skips equal subtrees (tree-read.ts), blobs read only for changed files.
+ *   into one pack when many (a first track: similar blobs as deltas, compressed on a helper thread; git/pack-writer.ts).
+ * - patch / diff / diffFull: tree diff that skips equal subtrees (git/tree-read.ts), blobs read only for changed files.
  * - restore: walk the current state in memory (nothing stored), diff it against the target, then delete, prune
  *   emptied folders, and write only differing files (worktree-writer.ts). revert: per file, the earliest patch's
  *   tree wins.
@@ -20,18 +20,12 @@ import type { FileDiff } from '../../shared/model';
 import { fileDiff, unifiedText } from './file-diff';
 import { runGc } from './gc';
 import { StoreLock } from './lock';
-import { ObjectDb, ObjectSink } from './object-db';
-import { EMPTY_TREE, isObjectId, type ObjectType } from './object-id';
+import { ObjectDb, ObjectSink } from './git/object-db';
+import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import {
-  cacheStamp,
-  dirsChanged,
-  loadStatCache,
-  persistStatCache,
-  saveStatCache,
-  type StatCacheData,
-} from './stat-cache';
-import { TreeReader, type TreeChange, type TreeFile } from './tree-read';
+import { cacheStamp, loadStatCache, persistStatCache, saveStatCache } from './stat-cache';
+import { dirsChanged, type StatCacheData } from './stat-entries';
+import { changeStatus, TreeReader, type ChangedPath, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,
   DEFAULT_MAX_FILE_BYTES,
@@ -49,13 +43,14 @@ import { keepRule } from './keep';
 import { LeftOutRecords } from './left-out';
 import { revertFiles, restoreChanges } from './restore';
 import { describeRecovery, recoverJournals } from '../fs/recovery';
+import type { Snapshots } from './snapshots';
 
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
 }
 
-/** The shadow snapshot store of one work tree. Open with `SnapshotStore.open`. */
-export class SnapshotStore {
+/** The shadow snapshot store of one work tree, in the calling thread. Open with `SnapshotStore.open`. */
+export class SnapshotStore implements Snapshots {
   /** What the last track left out (size limit, unreadable, special files). */
   lastSkipped: SkippedFile[] = [];
   /** What the last walk (stored or in memory) left out: left-out.ts. */
@@ -285,6 +280,18 @@ export class SnapshotStore {
       this.checkHash(from);
       this.checkHash(to);
       return this.reader.diff(from, to).map((c) => fileDiff(this.db, c, this.opts.maxFileBytes));
+    });
+  }
+
+  /**
+   * Paths whose entry differs from tree `from` to tree `to`, with status (Snapshots.changed): compares tree entries
+   * and skips equal subtrees (git/tree-read.ts), reads no blob and does not walk the work tree.
+   */
+  changed(from: string, to: string): Promise<ChangedPath[]> {
+    return this.run(() => {
+      this.checkHash(from);
+      this.checkHash(to);
+      return this.reader.diff(from, to).map((c) => ({ ...c, status: changeStatus(c) }));
     });
   }
 

@@ -1,6 +1,7 @@
 /**
- * Shapes of the shadow snapshot store's public API (issue 4, DESIGN §4). Paths in results are worktree-relative,
- * POSIX-separated (`src/a.ts`); a tree hash is a 40-hex git tree id equal to native git's for the same content.
+ * Shapes of the shadow snapshot store's public API (DESIGN §4; the calls are `Snapshots`, snapshots.ts; tree
+ * listings and tree changes are git/tree-read.ts). Paths in results are worktree-relative, POSIX-separated
+ * (`src/a.ts`); a tree hash is a 40-hex git tree id equal to native git's for the same content.
  */
 
 /** Options of `SnapshotStore.open`. */

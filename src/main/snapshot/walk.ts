@@ -23,11 +23,11 @@ import {
   type Stats,
 } from 'node:fs';
 import { readBoundedSync, readCheckedSync } from '../fs/read-checked';
-import { hashObject } from './object-id';
+import { hashObject } from './git/object-id';
 import type { IgnoreRules } from './ignore-rules';
-import type { ObjectSink } from './object-db';
-import { dirMatches, RACY_MS, statMatches, type DirRecord, type StatEntry } from './stat-cache';
-import { encodeTree, type EntryMode, type TreeEntry } from './tree';
+import type { ObjectSink } from './git/object-db';
+import { dirMatches, RACY_MS, statMatches, type DirRecord, type StatEntry } from './stat-entries';
+import { encodeTree, type EntryMode, type TreeEntry } from './git/tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 import type { Prefetch } from './stat-prefetch';

@@ -1,7 +1,8 @@
 /**
- * `SnapshotWorker`: the SnapshotStore API with the work done in a worker thread (DESIGN §1: the UI's main
- * thread never blocks on a large track). Calls are queued to the worker in order; the store's own lock keeps
- * one operation at a time. Expected failures come back as LandfallFailure with the worker's error data.
+ * `SnapshotWorker`: the `Snapshots` calls (snapshots.ts) with the work done in a worker thread (DESIGN §1: the UI's
+ * main thread never blocks on a large track). Calls are queued to the worker in order; the store's own lock keeps
+ * one operation at a time. Expected failures come back as LandfallFailure with the worker's error data; the
+ * messages are worker-protocol.ts. Each call's docstring is the interface's.
  *
  * The worker script is this folder's `worker.ts` (run through tsx's loader in development and tests) or the built
  * `worker.js`; a bundler can pass its own script URL as `workerUrl`.
@@ -10,19 +11,12 @@ import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { LandfallFailure, type LandfallError } from '../../shared/errors';
+import { LandfallFailure } from '../../shared/errors';
 import type { FileDiff } from '../../shared/model';
-import type { TreeFile } from './tree-read';
+import type { ChangedPath, TreeFile } from './git/tree-read';
+import type { SnapshotCall, Snapshots } from './snapshots';
 import type { GcOptions, GcReport, PatchInfo, RestoreReport, SkippedFile, SnapshotOptions } from './types';
-
-interface Reply {
-  id?: number;
-  ok?: boolean;
-  value?: unknown;
-  error?: LandfallError;
-  skipped?: SkippedFile[];
-  log?: string;
-}
+import type { Reply, Request } from './worker-protocol';
 
 function defaultWorkerUrl(): URL {
   const js = new URL('./worker.js', import.meta.url);
@@ -41,12 +35,30 @@ function tsWorker(url: URL, workerData: unknown): Worker {
   return new Worker(boot, { eval: true, workerData });
 }
 
-/** Same methods as SnapshotStore, each answered by the worker thread. */
-export class SnapshotWorker {
+/**
+ * Starts the snapshot thread for `options` (the store opens there; `log` is not sent, it stays with the caller).
+ * `SnapshotWorker.open` speaks the protocol of worker-protocol.ts to it; a test may post raw requests to check
+ * that the thread answers only the calls on the allow-list.
+ */
+export function startSnapshotThread(options: SnapshotOptions & { workerUrl?: URL }): Worker {
+  const { log: _log, workerUrl, ...data } = options;
+  const url = workerUrl ?? defaultWorkerUrl();
+  return url.pathname.endsWith('.ts') ? tsWorker(url, data) : new Worker(url, { workerData: data });
+}
+
+/** A pending call's settle functions; the value is what the thread answered for that call. */
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+/** `Snapshots` with every call answered by the worker thread. */
+export class SnapshotWorker implements Snapshots {
   /** What the last track left out (updated with every reply). */
   lastSkipped: SkippedFile[] = [];
   private next = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  private readonly pending = new Map<number, Pending>();
+  private log: (line: string) => void = () => undefined;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (m: Reply) => this.onReply(m));
@@ -56,22 +68,16 @@ export class SnapshotWorker {
 
   /** Starts a worker and opens the store there. `log` stays in this thread and receives skipped-file notices. */
   static async open(options: SnapshotOptions & { workerUrl?: URL }): Promise<SnapshotWorker> {
-    const { log, workerUrl, ...data } = options;
-    const url = workerUrl ?? defaultWorkerUrl();
-    const w = new SnapshotWorker(
-      url.pathname.endsWith('.ts') ? tsWorker(url, data) : new Worker(url, { workerData: data }),
-    );
-    w.log = log ?? ((line) => console.warn(line));
+    const w = new SnapshotWorker(startSnapshotThread(options));
+    w.log = options.log ?? ((line) => console.warn(line));
     try {
-      await w.call('ready');
+      await w.send('ready', []);
     } catch (e) {
       await w.worker.terminate(); // the store did not open: do not leave the thread behind
       throw e;
     }
     return w;
   }
-
-  private log: (line: string) => void = () => undefined;
 
   private onReply(m: Reply): void {
     if (m.log !== undefined) {
@@ -96,51 +102,66 @@ export class SnapshotWorker {
     this.pending.clear();
   }
 
-  private call<T>(method: string, ...args: unknown[]): Promise<T> {
+  private send(method: Request['method'], args: unknown[]): Promise<unknown> {
     const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ id, method, args });
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, method, args } satisfies Request);
     });
   }
 
-  /** See SnapshotStore.track. */
+  /**
+   * Call `method` with `args` typed by the interface. The thread ran the store's own implementation of the same
+   * call, so its answer has that call's result type (structured clone keeps plain data as it is).
+   */
+  private async call<K extends SnapshotCall>(
+    method: K,
+    ...args: Parameters<Snapshots[K]>
+  ): Promise<Awaited<ReturnType<Snapshots[K]>>> {
+    return (await this.send(method, args)) as Awaited<ReturnType<Snapshots[K]>>;
+  }
+
+  /** Snapshots.track, answered by the thread. */
   track(): Promise<string> {
     return this.call('track');
   }
-  /** See SnapshotStore.patch. */
+  /** Snapshots.patch, answered by the thread. */
   patch(hash: string): Promise<PatchInfo> {
     return this.call('patch', hash);
   }
-  /** See SnapshotStore.diff. */
+  /** Snapshots.diff, answered by the thread. */
   diff(hash: string): Promise<string> {
     return this.call('diff', hash);
   }
-  /** See SnapshotStore.diffFull. */
+  /** Snapshots.diffFull, answered by the thread. */
   diffFull(from: string, to: string): Promise<FileDiff[]> {
     return this.call('diffFull', from, to);
   }
-  /** See SnapshotStore.restore. */
+  /** Snapshots.changed, answered by the thread. */
+  changed(from: string, to: string): Promise<ChangedPath[]> {
+    return this.call('changed', from, to);
+  }
+  /** Snapshots.restore, answered by the thread. */
   restore(hash: string): Promise<RestoreReport> {
     return this.call('restore', hash);
   }
-  /** See SnapshotStore.revert. */
+  /** Snapshots.revert, answered by the thread. */
   revert(patches: PatchInfo[]): Promise<RestoreReport> {
     return this.call('revert', patches);
   }
-  /** See SnapshotStore.notCaptured. */
+  /** Snapshots.notCaptured, answered by the thread. */
   notCaptured(items: { path: string; tree: string }[]): Promise<string[]> {
     return this.call('notCaptured', items);
   }
-  /** See SnapshotStore.listFiles. */
+  /** Snapshots.listFiles, answered by the thread. */
   listFiles(hash: string): Promise<TreeFile[]> {
     return this.call('listFiles', hash);
   }
-  /** See SnapshotStore.readFile. */
+  /** Snapshots.readFile, answered by the thread. */
   readFile(hash: string, path: string): Promise<Uint8Array | undefined> {
     return this.call('readFile', hash, path);
   }
-  /** See SnapshotStore.gc. */
+  /** Snapshots.gc, answered by the thread. */
   gc(options: GcOptions): Promise<GcReport> {
     return this.call('gc', options);
   }

@@ -1,44 +1,38 @@
 /**
- * Worker-thread side of `SnapshotWorker`: owns one SnapshotStore and answers `{ id, method, args }` messages
- * with `{ id, ok: true, value, skipped }` or `{ id, ok: false, error }` (a LandfallError when expected, else
- * `{ code: 'internal', message }`). Log lines are forwarded as `{ log }`.
+ * Worker-thread side of `SnapshotWorker`: owns one SnapshotStore and answers the requests of worker-protocol.ts
+ * — only the calls of `Snapshots` (its allow-list; any other name is `unknown_call`). An unexpected error comes
+ * back as `{ code: 'internal', message }`. Log lines are forwarded as `{ log }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isFailure } from '../../shared/errors';
 import { SnapshotStore } from './store';
 import type { SnapshotOptions } from './types';
-
-interface Call {
-  id: number;
-  method: string;
-  args: unknown[];
-}
+import { dispatch, type Reply, type Request } from './worker-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('snapshot worker must run in a worker thread');
 const options = workerData as SnapshotOptions;
-const ready = SnapshotStore.open({ ...options, log: (line) => port.postMessage({ log: line }) });
+const ready = SnapshotStore.open({ ...options, log: (line) => port.postMessage({ log: line } satisfies Reply) });
 // The failure is reported to every call (each awaits `ready`); without this it would also kill the thread.
 ready.catch(() => undefined);
 
-port.on('message', (call: Call) => {
+port.on('message', (request: Partial<Request>) => {
   void (async () => {
+    const id = request.id;
     try {
       const store = await ready;
-      if (call.method === 'ready') {
-        port.postMessage({ id: call.id, ok: true, value: undefined, skipped: [] });
-        return;
-      }
-      const fn = (store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[call.method];
-      if (typeof fn !== 'function') throw new Error(`unknown snapshot method ${call.method}`);
-      const value = await fn.apply(store, call.args);
-      port.postMessage({ id: call.id, ok: true, value, skipped: store.lastSkipped });
-      if (call.method === 'close') port.close();
+      const value = await dispatch(store, request);
+      port.postMessage({ id, ok: true, value, skipped: store.lastSkipped } satisfies Reply);
+      if (request.method === 'close') port.close();
     } catch (e) {
       const error = isFailure(e)
         ? e.error
-        : { code: 'internal', message: e instanceof Error ? e.message : String(e), hint: 'report this as a bug' };
-      port.postMessage({ id: call.id, ok: false, error });
+        : {
+            code: 'internal' as const,
+            message: e instanceof Error ? e.message : String(e),
+            hint: 'report this as a bug',
+          };
+      port.postMessage({ id, ok: false, error } satisfies Reply);
     }
   })();
 });

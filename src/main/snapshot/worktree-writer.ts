@@ -13,8 +13,8 @@
  */
 import { LandfallFailure } from '../../shared/errors';
 import { runTransactionAsync, type TxFailure, type TxStep } from '../fs/transaction';
-import type { ObjectDb } from './object-db';
-import type { EntryMode } from './tree';
+import type { ObjectDb } from './git/object-db';
+import type { EntryMode } from './git/tree';
 import type { FailedFile } from './types';
 
 /** A failure to write one path: becomes a `failed` row of the report. */

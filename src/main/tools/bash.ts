@@ -20,6 +20,7 @@ import { childEnv } from '../proc/child-env';
 import { failed } from './file-access';
 import { commandProcesses, endCommand, RUN_MARKER } from './process-session';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import { toolProse } from './prose';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -235,8 +236,7 @@ async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutc
 
 export const bashTool: ToolDefinition<BashInput> = {
   name: 'bash',
-  description:
-    'Run a shell command (bash) in the project folder. Output over 30,000 characters is shortened; the full text is kept in a file.',
+  description: toolProse(new URL('./bash.md', import.meta.url)),
   input: bashInput,
   execute: executeBash,
 };

@@ -1,7 +1,7 @@
 /**
- * Landing an edit on a decoded file text, around the pure engine (`replace` from src/main/edit):
+ * Landing an edit on a decoded file text, around the pure engine (`replace` from src/main/engine/edit):
  *   - line endings: the engine matches on LF text and writes the replacement with the ending of the span it
- *     replaced (src/main/edit/line-endings.ts), so a CRLF file stays CRLF and an LF file never gains a CR (B16);
+ *     replaced (src/main/engine/edit/line-endings.ts), so a CRLF file stays CRLF and an LF file never gains a CR (B16);
  *   - BOM: a U+FEFF the model copied is dropped (the file's BOM lives in its encoding info; B18);
  *   - an edit whose strings differ only in line endings is `no_change`, said as such (B14);
  *   - stale files (changed on disk since the session saw them): only an exact, unique occurrence of oldString
@@ -9,7 +9,7 @@
  *     `not_found`, because the model's view is out of date.
  */
 import { fail, ok, type Result } from '../../shared/errors';
-import { replace, type ReplaceSuccess } from '../edit';
+import { replace, type ReplaceSuccess } from '../engine/edit';
 import { lineEnding, stripBomChar, toLineEnding } from '../fs/text-file';
 
 /** A landed edit: the engine's answer (new text, rung, 1-based line range in the text before the edit, corrections). */

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../shared/errors';
-import { describeLanding } from '../edit';
+import { describeLanding } from '../engine/edit';
 import { withFileLock } from '../fs/file-lock';
 import type { ResolvedPath } from '../fs/workspace';
 import { commitWrite } from './commit-write';
@@ -17,6 +17,10 @@ import { landEdit, type Landing } from './edit-landing';
 import { failed, resolveToolPath, withDiagnostics } from './file-access';
 import { newFileContent } from './new-file';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import { toolProse } from './prose';
+
+/** The next step when an empty oldString names a file that exists (a long hint: its words are in a file). */
+const EXISTS_HINT = toolProse(new URL('./edit.exists-hint.md', import.meta.url));
 
 const editInput = z.object({
   filePath: z.string().min(1).describe('File to edit, relative to the project root.'),
@@ -36,12 +40,9 @@ export type EditInput = z.infer<typeof editInput>;
 async function createFile(input: EditInput, ctx: ToolContext, r: ResolvedPath): Promise<ToolOutcome> {
   if (r.exists) {
     return failed(
-      fail(
-        'exists',
-        `${r.rel} already exists; an empty oldString only creates new files.`,
-        'To add text, put the lines next to where it goes in oldString and repeat them in newString with your addition; to replace the whole file, read it and use write.',
-        { path: r.rel },
-      ).error,
+      fail('exists', `${r.rel} already exists; an empty oldString only creates new files.`, EXISTS_HINT, {
+        path: r.rel,
+      }).error,
     );
   }
   const created = newFileContent(input.newString);
@@ -114,9 +115,7 @@ async function executeEdit(input: EditInput, ctx: ToolContext): Promise<ToolOutc
 
 export const editTool: ToolDefinition<EditInput> = {
   name: 'edit',
-  description:
-    'Replace text in a file you have read: oldString must match one place in the file (copy it from read output without the "N: " prefixes); ' +
-    'set replaceAll to change every occurrence. An empty oldString creates a new file. Line endings, BOM and encoding of the file are kept.',
+  description: toolProse(new URL('./edit.md', import.meta.url)),
   input: editInput,
   execute: executeEdit,
 };

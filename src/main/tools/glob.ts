@@ -14,6 +14,7 @@ import { fail } from '../../shared/errors';
 import { failed, resolveToolPath, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
+import { toolProse } from './prose';
 
 const MAX_RESULTS = 100;
 
@@ -79,7 +80,7 @@ async function executeGlob(input: GlobInput, ctx: ToolContext): Promise<ToolOutc
 
 export const globTool: ToolDefinition<GlobInput> = {
   name: 'glob',
-  description: 'Find files by glob pattern (e.g. "**/*.test.ts"); newest first; respects .gitignore.',
+  description: toolProse(new URL('./glob.md', import.meta.url)),
   input: globInput,
   execute: executeGlob,
 };

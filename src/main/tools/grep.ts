@@ -18,6 +18,7 @@ import { MAX_LINE_CHARS } from './read';
 import { RegexRunner } from './regex-worker';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
+import { toolProse } from './prose';
 
 const MAX_MATCHES = 200;
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -183,8 +184,7 @@ async function searchTargets(
 
 export const grepTool: ToolDefinition<GrepInput> = {
   name: 'grep',
-  description:
-    'Search file contents with a regular expression; answers "path:" then "  line: text" per match; respects .gitignore.',
+  description: toolProse(new URL('./grep.md', import.meta.url)),
   input: grepInput,
   execute: executeGrep,
 };

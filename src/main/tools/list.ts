@@ -8,6 +8,7 @@ import { fail } from '../../shared/errors';
 import { failed, resolveToolPath, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
+import { toolProse } from './prose';
 
 const MAX_ENTRIES = 1_000;
 
@@ -52,7 +53,7 @@ async function executeList(input: ListInput, ctx: ToolContext): Promise<ToolOutc
 
 export const listTool: ToolDefinition<ListInput> = {
   name: 'list',
-  description: 'List files and folders under a project folder as a tree (respects .gitignore).',
+  description: toolProse(new URL('./list.md', import.meta.url)),
   input: listInput,
   execute: executeList,
 };

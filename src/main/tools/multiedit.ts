@@ -7,12 +7,13 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../shared/errors';
-import { applyEdits, describeLanding } from '../edit';
+import { applyEdits, describeLanding } from '../engine/edit';
 import { withFileLock } from '../fs/file-lock';
 import { stripBomChar } from '../fs/text-file';
 import { editExistingFile, type Landed } from './edit-file';
 import { failed, resolveToolPath } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import { toolProse } from './prose';
 
 const multieditInput = z.object({
   filePath: z.string().min(1).describe('File to edit, relative to the project root.'),
@@ -80,8 +81,7 @@ async function executeMultiedit(input: MultieditInput, ctx: ToolContext): Promis
 
 export const multieditTool: ToolDefinition<MultieditInput> = {
   name: 'multiedit',
-  description:
-    'Make several edits to one file you have read, as one all-or-nothing batch. Each oldString is matched against the file as it was before the batch; edits must not overlap.',
+  description: toolProse(new URL('./multiedit.md', import.meta.url)),
   input: multieditInput,
   execute: executeMultiedit,
 };

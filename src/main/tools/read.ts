@@ -14,6 +14,7 @@ import { readDirChecked } from '../fs/read-checked';
 import { readTextFile, lineEnding } from '../fs/text-file';
 import { failed, resolveToolPath, touchDiagnostics, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import { toolProse } from './prose';
 
 export const MAX_LINE_CHARS = 2_000;
 export const MAX_OUTPUT_BYTES = 50 * 1024;
@@ -155,9 +156,7 @@ async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutc
 
 export const readTool: ToolDefinition<ReadInput> = {
   name: 'read',
-  description:
-    'Read a text file as numbered lines ("N: text"; the "N: " prefix is not part of the file). Use offset/limit for long files. ' +
-    'Reading a folder lists its entries. You must read a file before editing or overwriting it.',
+  description: toolProse(new URL('./read.md', import.meta.url)),
   input: readInput,
   execute: executeRead,
 };

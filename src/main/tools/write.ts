@@ -20,6 +20,7 @@ import { detectElision } from './elision';
 import { failed, resolveToolPath, withDiagnostics } from './file-access';
 import { newFileContent } from './new-file';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import { toolProse } from './prose';
 
 const writeInput = z.object({
   filePath: z.string().min(1).describe('File to create or overwrite, relative to the project root.'),
@@ -83,9 +84,7 @@ async function executeWrite(input: WriteInput, ctx: ToolContext): Promise<ToolOu
 
 export const writeTool: ToolDefinition<WriteInput> = {
   name: 'write',
-  description:
-    'Create a file, or replace the whole content of a file you have read in this session. Send the complete content: ' +
-    'placeholders such as "rest of the code unchanged" are refused. Prefer edit for changes to existing files.',
+  description: toolProse(new URL('./write.md', import.meta.url)),
   input: writeInput,
   execute: executeWrite,
 };

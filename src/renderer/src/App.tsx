@@ -7,23 +7,18 @@ import { ProjectPicker } from './features/projects/ProjectPicker';
 import { ChatView } from './features/chat/ChatView';
 import { SettingsView } from './features/settings/SettingsView';
 import { ReviewPanel } from './features/review/ReviewPanel';
-import { contractReviewApi } from './features/review/contract-api';
 
 /** Top-level: boots the store once, installs shortcuts, and picks the screen. Features live in features/. */
 export function App(): React.JSX.Element {
   const screen = useStore((s) => s.screen);
   const project = useStore((s) => s.project);
   const sessionId = useStore((s) => s.sessionId);
-  const session = useStore((s) => s.sessions.find((x) => x.id === s.sessionId));
   useEffect(() => {
     void useStore.getState().boot();
     return installShortcuts();
   }, []);
   const main =
     screen === 'settings' ? <SettingsView /> : screen === 'chat' && project ? <ChatView /> : <ProjectPicker />;
-  const review =
-    screen === 'chat' && project && sessionId ? (
-      <ReviewPanel sessionId={sessionId} session={session} api={contractReviewApi} />
-    ) : undefined;
+  const review = screen === 'chat' && project && sessionId ? <ReviewPanel /> : undefined;
   return <Shell main={main} review={review} />;
 }

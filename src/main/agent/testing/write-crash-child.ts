@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { applyPatch } from '../../patch';
+import { applyPatch } from '../../tools/apply-patch';
 import { SnapshotStore } from '../../snapshot/store';
 
 const [mode, root, dataDir, count] = process.argv.slice(2) as [string, string, string, string];

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { toolFailure } from '../../tools/types';
-import { applyPatch } from '../../patch';
+import { applyPatch } from '../../tools/apply-patch';
 import { printUsageError, projectRoot, readTextInput } from './input';
 
 const USAGE =

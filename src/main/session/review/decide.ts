@@ -30,6 +30,15 @@ function idsOf(a: FileAnalysis): string[] {
   return a.kind === 'file' ? [a.fileHunkId as string] : a.hunks.map((h) => h.id);
 }
 
+/** The hunks of `files` that `ids` names, in file order, each with the path of its file. */
+export function decidedHunks(files: readonly FileAnalysis[], ids: ReadonlySet<string>): { id: string; path: string }[] {
+  return files.flatMap((a) =>
+    idsOf(a)
+      .filter((id) => ids.has(id))
+      .map((id) => ({ id, path: a.path })),
+  );
+}
+
 function conflictMessage(cs: readonly HunkConflict[]): string {
   const parts = cs.map((c) =>
     c.reason === 'lines_changed'
@@ -89,11 +98,7 @@ export async function decide(
     previous = r.value.previous;
   }
   const treeAfter = writes.length > 0 ? await env.snapshots.track() : treeBefore;
-  const hunks = touched.flatMap((a) =>
-    idsOf(a)
-      .filter((id) => ids.has(id))
-      .map((id) => ({ id, path: a.path })),
-  );
+  const hunks = decidedHunks(touched, ids);
   const event: DecidedEvent = {
     type: 'review.decided',
     sessionId: env.sessionId,

@@ -23,11 +23,15 @@ function unknownTarget(what: string): Result<never> {
   );
 }
 
-/** The trees a target compares. `timeline` is the session's (buildTimeline). */
+/**
+ * The trees a target compares. `timeline` is the session's (buildTimeline). `now`: a tree of the work tree just
+ * taken (a decision's tree after its writes), used for a target against "now" instead of tracking again.
+ */
 export async function resolveTarget(
   target: ReviewTarget,
   timeline: readonly TimelineEntry[],
   snapshots: ReviewSnapshots,
+  now?: string,
 ): Promise<Result<ResolvedTarget>> {
   const first = timeline[0];
   const pair = (from: string, to: string, messageId?: string): Result<ResolvedTarget> =>
@@ -48,7 +52,7 @@ export async function resolveTarget(
   if (!entry || !first) return unknownTarget(`point ${target.entryId}`);
   if (target.against === 'previous') return pair(entry.from, entry.to, entry.messageId);
   if (target.against === 'start') return pair(first.from, entry.to, entry.messageId);
-  return pair(entry.to, await snapshots.track(), entry.messageId);
+  return pair(entry.to, now ?? (await snapshots.track()), entry.messageId);
 }
 
 /** Analyse every file changed between the target's trees (bytes from the snapshot store). */

@@ -3,25 +3,16 @@
  * the event log in the same database), its per-project runtimes (root + snapshot store), and its busy flags.
  * Lives here so the AgentService needs one line to offer review.
  */
-import { fail, ok, type Result } from '../../../shared/errors';
-import type { FileDiff } from '../../../shared/model';
+import { ok, type Result } from '../../../shared/errors';
 import type { SnapshotPort } from '../snapshot-port';
 import type { SessionStore } from '../store';
 import { ReviewService } from '../review';
 import type { ReviewSnapshots } from './context';
 import { ReviewLog } from './log';
 
-/** The snapshot port as review needs it. The real store has `diffFull`; a port without it cannot be reviewed. */
+/** The snapshot port as review needs it: every `Snapshots` has the calls review makes (track, diffFull, readFile). */
 export function reviewSnapshots(port: SnapshotPort): Result<ReviewSnapshots> {
-  const p = port as SnapshotPort & { diffFull?: (from: string, to: string) => Promise<FileDiff[]> };
-  const diffFull = p.diffFull?.bind(port);
-  if (!diffFull)
-    return fail(
-      'unavailable',
-      'This snapshot store cannot diff two trees.',
-      'Open the project with the shadow snapshot store.',
-    );
-  return ok({ track: () => p.track(), readFile: (hash, path) => p.readFile(hash, path), diffFull });
+  return ok(port);
 }
 
 /**

@@ -3,30 +3,31 @@ import { call } from '../rpc';
 import type { AppSlice, Slice } from './types';
 import { connectEvents } from './events';
 
-let booted = false;
-
-export const createAppSlice: Slice<AppSlice> = (set, get) => ({
-  info: null,
-  screen: 'projects',
-  paletteOpen: false,
-  error: null,
-  async boot() {
-    // StrictMode runs effects twice in development; events must be wired exactly once.
-    if (booted) return;
-    booted = true;
-    connectEvents(get, set);
-    const info = await call('app.info', {});
-    if (!info.ok) return get().showError(info.error);
-    set({ info: info.value });
-    await Promise.all([get().loadProjects(), get().loadSettings()]);
-  },
-  setScreen(screen) {
-    set({ screen, paletteOpen: false });
-  },
-  setPalette(open) {
-    set({ paletteOpen: open });
-  },
-  showError(error) {
-    set({ error });
-  },
-});
+export const createAppSlice: Slice<AppSlice> = (set, get) => {
+  let booted = false;
+  return {
+    info: null,
+    screen: 'projects',
+    paletteOpen: false,
+    error: null,
+    async boot() {
+      // StrictMode runs effects twice in development; events must be wired exactly once.
+      if (booted) return;
+      booted = true;
+      connectEvents(get, set);
+      const info = await call('app.info', {});
+      if (!info.ok) return get().showError(info.error);
+      set({ info: info.value });
+      await Promise.all([get().loadProjects(), get().loadSettings()]);
+    },
+    setScreen(screen) {
+      set({ screen, paletteOpen: false });
+    },
+    setPalette(open) {
+      set({ paletteOpen: open });
+    },
+    showError(error) {
+      set({ error });
+    },
+  };
+};

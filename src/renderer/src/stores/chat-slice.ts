@@ -1,7 +1,7 @@
 /**
  * Chat slice: the open session's messages and parts, busy state, pending permission asks, and the draft.
- * `/undo` and `/redo` typed in the input are commands; undo puts the undone message's text back in the draft.
- * `/replay <folder>` (or `/replay sample`) plays a recorded session into the open project.
+ * `/undo` and `/redo` typed in the input are commands: the history slice's undo / redo (history-slice.ts, the one
+ * home of history moves). `/replay <folder>` (or `/replay sample`) plays a recorded session into the open project.
  */
 import { call } from '../rpc';
 import type { MessageWithParts, Part } from '../../../shared/contract';
@@ -11,18 +11,6 @@ import { upsertPart } from './parts';
 const DOUBLE_ESCAPE_MS = 1500;
 
 export const createChatSlice: Slice<ChatSlice> = (set, get) => {
-  /** Reloads the open session after a history change (undo / redo move the revert boundary). */
-  const reload = async (sessionId: string): Promise<void> => {
-    const r = await call('sessions.get', { sessionId });
-    if (!r.ok) return get().showError(r.error);
-    if (get().sessionId !== sessionId) return;
-    set({
-      messages: r.value.messages,
-      busy: r.value.busy,
-      asks: r.value.asks,
-      sessions: get().sessions.map((s) => (s.id === sessionId ? r.value.session : s)),
-    });
-  };
   return {
     messages: [],
     busy: false,
@@ -85,25 +73,6 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
       if (!r.ok) return get().showError(r.error);
       set({ asks: get().asks.filter((a) => a.requestId !== askId) });
     },
-    async undo() {
-      const sessionId = get().sessionId;
-      if (!sessionId) return;
-      const r = await call('history.undo', { sessionId });
-      if (!r.ok) return get().showError(r.error);
-      set({ draft: r.value.text ?? '' });
-      get().noteHistory('undo', r.value.session, r.value.kept);
-      await reload(sessionId);
-    },
-    async redo() {
-      const sessionId = get().sessionId;
-      if (!sessionId) return;
-      const r = await call('history.redo', { sessionId });
-      if (!r.ok) return get().showError(r.error);
-      set({ draft: '' });
-      get().noteHistory('redo', r.value.session, r.value.kept);
-      await reload(sessionId);
-    },
-    reloadSession: reload,
     applyEvent(event) {
       const messages = get().messages;
       if (event.type === 'message.added') {

@@ -1,4 +1,7 @@
-/** The command palette's commands: a label, an optional shortcut to show, and what it does in the store. */
+/**
+ * The command palette's commands (also what the application menu sends by id): a label, an optional shortcut to
+ * show, and the store action it runs — history moves are the history slice's, like every other entry point's.
+ */
 import type { Store } from './types';
 
 export interface Command {
@@ -15,6 +18,12 @@ export const COMMANDS: Command[] = [
   { id: 'chat.stop', label: 'Stop the running turn', shortcut: 'Esc Esc', run: (s) => s.stop(), when: (s) => s.busy },
   { id: 'history.undo', label: 'Undo the last turn (/undo)', run: (s) => s.undo(), when: (s) => s.sessionId !== null },
   { id: 'history.redo', label: 'Redo (/redo)', run: (s) => s.redo(), when: (s) => s.sessionId !== null },
+  {
+    id: 'history.unrevert',
+    label: 'Unrevert: bring back everything undone',
+    run: (s) => s.unrevert(),
+    when: (s) => s.sessions.some((x) => x.id === s.sessionId && Boolean(x.revert)),
+  },
   { id: 'project.pick', label: 'Open folder…', run: (s) => s.pickFolder(), when: (s) => s.info?.nativeDialog === true },
   { id: 'view.projects', label: 'Open a project…', run: (s) => s.setScreen('projects') },
   { id: 'view.settings', label: 'Settings', run: (s) => s.setScreen('settings') },

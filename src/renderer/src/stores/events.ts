@@ -1,11 +1,15 @@
 /**
  * Event wiring: subscribes once (from boot, never from a slice initialiser) and routes each pushed event to the
  * store. Streamed deltas are the hot path: they are buffered and applied once per animation frame (DESIGN §8:
- * coalesced at ~16 ms), and any other event of the session first flushes the buffer so order is kept.
+ * coalesced at ~16 ms), and any other event of the session first flushes the buffer so order is kept. Events that
+ * change what review shows — a snapshot taken at a step boundary, the session row changed (a revert moved its
+ * boundary), a turn that ended, messages removed — also tell the review slice (`reviewChanged`, one reload per
+ * burst); text deltas never do.
  */
 import { on, onReconnect } from '../rpc';
 import type { Store } from './types';
 import { runCommand } from './commands';
+import { withSession } from './sessions-slice';
 
 type Get = () => Store;
 type Set = (partial: Partial<Store>) => void;
@@ -39,7 +43,10 @@ export function connectEvents(get: Get, set: Set): () => void {
       void get().loadProjects();
       void get().loadSessions();
       const id = get().sessionId;
-      if (id) void get().selectSession(id);
+      if (id)
+        void get()
+          .selectSession(id)
+          .then(() => get().refreshReview());
     }),
     on('text.delta', (e) => delta(e, false)),
     on('reasoning.delta', (e) => delta(e, true)),
@@ -62,6 +69,10 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (!mine(e.sessionId)) return;
       flush();
       get().applyEvent(e);
+      get().reviewChanged(e.sessionId);
+    }),
+    on('snapshot.added', (e) => {
+      if (mine(e.sessionId)) get().reviewChanged(e.sessionId);
     }),
     on('permission.asked', (e) => {
       if (mine(e.sessionId)) set({ asks: [...get().asks.filter((a) => a.requestId !== e.requestId), e] });
@@ -73,13 +84,13 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (!mine(e.sessionId)) return;
       flush();
       set({ busy: e.state === 'busy', ...(e.state === 'busy' ? {} : { asks: [] }) });
+      if (e.state === 'idle') get().reviewChanged(e.sessionId);
       if (e.error && e.error.code !== 'interrupted')
         get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
     }),
     on('session.updated', (e) => {
-      const others = get().sessions.filter((s) => s.id !== e.session.id);
-      if (e.session.projectId === get().project?.id)
-        set({ sessions: [e.session, ...others].sort((a, b) => b.updated - a.updated) });
+      if (e.session.projectId === get().project?.id) set({ sessions: withSession(get().sessions, e.session) });
+      if (mine(e.session.id)) get().reviewChanged(e.session.id);
     }),
     on('app.command', (e) => runCommand(get(), e.command)),
     on('session.deleted', (e) => {

@@ -1,6 +1,9 @@
 /**
- * The renderer's store: one zustand store combined from slices per concern (zustand's slices pattern).
- * Components read with `useStore(selector)` and call actions; they never call main themselves.
+ * The renderer's one store, combined from slices per concern (zustand's slices pattern; DESIGN §10): app, projects,
+ * sessions, chat, history (undo / redo / revert / unrevert and their notices), review (timeline, diff, decisions),
+ * settings. Components read with `useStore(selector)` and call actions; they never call main themselves, and only
+ * src/renderer/src/rpc touches the transport. Middleware, if any, goes here on the combined store, never in a
+ * slice; no slice calls main from its initialiser (boot wires events and loads the first screen).
  */
 import { create } from 'zustand';
 import type { Store } from './types';
@@ -9,15 +12,22 @@ import { createProjectsSlice } from './projects-slice';
 import { createSessionsSlice } from './sessions-slice';
 import { createChatSlice } from './chat-slice';
 import { createHistorySlice } from './history-slice';
+import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
 
-export const useStore = create<Store>()((...a) => ({
-  ...createAppSlice(...a),
-  ...createProjectsSlice(...a),
-  ...createSessionsSlice(...a),
-  ...createChatSlice(...a),
-  ...createHistorySlice(...a),
-  ...createSettingsSlice(...a),
-}));
+/** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
+export function createAppStore() {
+  return create<Store>()((...a) => ({
+    ...createAppSlice(...a),
+    ...createProjectsSlice(...a),
+    ...createSessionsSlice(...a),
+    ...createChatSlice(...a),
+    ...createHistorySlice(...a),
+    ...createReviewSlice(...a),
+    ...createSettingsSlice(...a),
+  }));
+}
+
+export const useStore = createAppStore();
 
 export type { Store, Screen } from './types';

@@ -17,6 +17,7 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
       return false;
     }
     set({ project: r.value, sessionId: null, messages: [], asks: [], busy: false, screen: 'chat', error: null });
+    void get().openReview(null);
     await Promise.all([get().loadSessions(), get().loadProjects()]);
     return true;
   },

@@ -1,7 +1,13 @@
 /** Sessions slice: the open project's sessions and the selected one (its detail is loaded into the chat slice). */
 import { call } from '../rpc';
 import { readImportFile, uploadImport } from './import-upload';
+import type { Session } from '../../../shared/contract';
 import type { SessionsSlice, Slice } from './types';
+
+/** The list with `session` in place of the row of the same id (or added), newest change first. */
+export function withSession(sessions: readonly Session[], session: Session): Session[] {
+  return [session, ...sessions.filter((s) => s.id !== session.id)].sort((a, b) => b.updated - a.updated);
+}
 
 export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
   sessions: [],
@@ -30,7 +36,9 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       screen: 'chat',
       historyNotice: null,
       overwriteAsked: false,
+      revertPreview: null,
     });
+    void get().openReview(id);
     const r = await call('sessions.get', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== id) return;
@@ -45,7 +53,9 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
     const r = await call('sessions.delete', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     set({ sessions: get().sessions.filter((s) => s.id !== id) });
-    if (get().sessionId === id) set({ sessionId: null, messages: [], asks: [], busy: false });
+    if (get().sessionId !== id) return;
+    set({ sessionId: null, messages: [], asks: [], busy: false, revertPreview: null });
+    void get().openReview(null);
   },
   async exportSession(id) {
     const r = await call('sessions.export', { sessionId: id });

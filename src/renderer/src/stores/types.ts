@@ -1,14 +1,13 @@
 /**
  * The shape of the renderer's one store, split into slices per concern (DESIGN §10: components render, stores
  * decide). Each slice file builds its part; `index.ts` combines them. Slices call main only from actions, never
- * from their initialisers.
+ * from their initialisers. The review slice's shape is in review-types.ts.
  */
 import type { StateCreator } from 'zustand';
 import type {
   AppInfo,
   CallOutput,
   EventPayload,
-  KeptFile,
   Project,
   Session,
   SettingsInput,
@@ -16,7 +15,10 @@ import type {
 } from '../../../shared/contract';
 import type { LandfallError } from '../../../shared/errors';
 import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
+import type { RevertPreview } from '../../../shared/review-schemas';
+import type { HistoryNotice } from './history-notice';
 import type { ImportProgress } from './import-upload';
+import type { ReviewSlice } from './review-types';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -66,17 +68,13 @@ export interface ChatSlice {
   /** Esc presses: the second within 1.5 s stops the turn. */
   lastEscape: number;
   setDraft(text: string): void;
-  /** Sends the draft; `/undo` and `/redo` are commands, not messages. */
+  /** Sends the draft; `/undo` and `/redo` are commands (the history slice's undo / redo), not messages. */
   send(): Promise<void>;
   replay(recording: string, text?: string): Promise<void>;
   stop(): Promise<void>;
   escape(): Promise<void>;
   /** Answers a permission question; `pattern` (with `always`) is a bash pattern the user wrote in the prompt. */
   answer(askId: string, answer: 'once' | 'always' | 'reject', reason?: string, pattern?: string): Promise<void>;
-  undo(): Promise<void>;
-  redo(): Promise<void>;
-  /** Reloads the open session's messages and row after a history move (no-op when another session is open). */
-  reloadSession(sessionId: string): Promise<void>;
   /** Applies one pushed event to the open session (deltas are batched to one paint per frame first). */
   applyEvent(
     event:
@@ -88,22 +86,24 @@ export interface ChatSlice {
   applyDeltas(deltas: Map<string, { messageId: string; text: string; reasoning: boolean }>): void;
 }
 
-export type HistoryOp = 'undo' | 'redo' | 'revert' | 'unrevert';
-
-/** Files a history move kept as the user left them; `overwrite` is the boundary a forced revert would use. */
-export interface HistoryNotice {
-  op: HistoryOp;
-  sessionId: string;
-  kept: KeptFile[];
-  overwrite: { messageId: string; partId?: string } | null;
-}
-
+/** Undo / redo / revert / unrevert and their notices: the one home of history moves (history-slice.ts). */
 export interface HistorySlice {
+  /** What the revert the user asked for would do (files, conflicts), until confirmed or cancelled. */
+  revertPreview: { sessionId: string; messageId: string; preview: RevertPreview } | null;
+  /** Files the last move kept as the user left them (history-notice.ts), or null. */
   historyNotice: HistoryNotice | null;
   /** The user pressed "Overwrite them anyway" and is being asked to confirm. */
   overwriteAsked: boolean;
-  /** Records a history move's outcome: a notice when files were kept, none otherwise. */
-  noteHistory(op: HistoryOp, session: Session, kept: KeptFile[]): void;
+  /** Reverts to the last turn before the boundary; its prompt goes back into an empty input. */
+  undo(): Promise<void>;
+  /** Moves the boundary one turn forward (unrevert at the last). */
+  redo(): Promise<void>;
+  unrevert(): Promise<void>;
+  /** Asks main what reverting to before `messageId` would do; shows it for confirmation. Writes nothing. */
+  previewRevert(messageId: string): Promise<void>;
+  /** Reverts as previewed; `force` overwrites the files the user changed after the agent. */
+  confirmRevert(force?: boolean): Promise<void>;
+  cancelRevert(): void;
   askOverwrite(): void;
   cancelOverwrite(): void;
   /** After confirmation: reverts to the same boundary with `force`, overwriting the kept files. */
@@ -120,5 +120,5 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
-export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & SettingsSlice;
+export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & ReviewSlice & SettingsSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -1,11 +1,12 @@
 /**
  * The notice after an undo / redo / revert / unrevert that kept files as the user left them (the store decides:
- * stores/history-slice.ts). It names each file and why; "Overwrite them anyway" asks before forcing.
+ * stores/history-slice.ts, stores/history-notice.ts). It names each file and why; "Overwrite them anyway" asks
+ * before forcing.
  */
 import { memo } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
-import { keptReason } from '../../stores/history-slice';
+import { keptReason } from '../../stores/history-notice';
 
 const DONE: Record<string, string> = { undo: 'Undone', redo: 'Redone', revert: 'Reverted', unrevert: 'Unreverted' };
 

@@ -1,16 +1,16 @@
 /**
- * Revert / unrevert controls (issue 8, DESIGN §5): a Revert button for any message (it first previews the files the
- * revert will change and the conflicts — files the user changed after the agent — then applies on confirmation);
- * the banner shown while the session is reverted (Redo / Unrevert); and the notice bar with the outcome of the
- * last review action (a conflict names its file and lines).
+ * Revert / unrevert controls (DESIGN §5): a Revert button for any message (it first previews the files the revert
+ * will change and the conflicts — files the user changed after the agent — then applies on confirmation); the
+ * banner shown while the session is reverted (Redo / Unrevert); and the notice bar with the outcome of the last
+ * review action (a conflict names its file and lines). The moves are the history slice's (stores/history-slice.ts),
+ * the same actions `/undo`, `/redo` and the palette run.
  */
 import type React from 'react';
-import type { Session } from '../../../../shared/model';
-import { useReviewStore } from './review-store';
+import { useStore } from '../../stores';
 
 /** Revert to just before `messageId` (with preview). Mounted on each message row. */
 export function RevertButton({ messageId }: { messageId: string }): React.JSX.Element {
-  const preview = useReviewStore((s) => s.previewRevert);
+  const preview = useStore((s) => s.previewRevert);
   return (
     <button
       type="button"
@@ -26,9 +26,9 @@ export function RevertButton({ messageId }: { messageId: string }): React.JSX.El
 
 /** The preview of a pending revert: files restored / deleted, conflicts; Confirm, Overwrite (force), Cancel. */
 export function RevertDialog(): React.JSX.Element | null {
-  const revert = useReviewStore((s) => s.revert);
-  const confirm = useReviewStore((s) => s.confirmRevert);
-  const cancel = useReviewStore((s) => s.cancelRevert);
+  const revert = useStore((s) => (s.revertPreview?.sessionId === s.sessionId ? s.revertPreview : null));
+  const confirm = useStore((s) => s.confirmRevert);
+  const cancel = useStore((s) => s.cancelRevert);
   if (!revert) return null;
   const { restored, deleted, conflicts } = revert.preview;
   return (
@@ -68,10 +68,11 @@ export function RevertDialog(): React.JSX.Element | null {
 }
 
 /** Shown while the session is reverted: messages after the boundary stay dimmed until the next message is sent. */
-export function RevertBanner({ session }: { session: Session | null | undefined }): React.JSX.Element | null {
-  const unrevert = useReviewStore((s) => s.unrevert);
-  const redo = useReviewStore((s) => s.redo);
-  if (!session?.revert) return null;
+export function RevertBanner(): React.JSX.Element | null {
+  const reverted = useStore((s) => s.sessions.some((x) => x.id === s.sessionId && Boolean(x.revert)));
+  const unrevert = useStore((s) => s.unrevert);
+  const redo = useStore((s) => s.redo);
+  if (!reverted) return null;
   return (
     <div className="revert-banner" role="status" data-testid="revert-banner">
       Reverted — the files are as they were before the dimmed messages. Sending a message discards them.
@@ -87,8 +88,8 @@ export function RevertBanner({ session }: { session: Session | null | undefined 
 
 /** The outcome of the last review action. */
 export function ReviewNoticeBar(): React.JSX.Element | null {
-  const notice = useReviewStore((s) => s.notice);
-  const dismiss = useReviewStore((s) => s.dismiss);
+  const notice = useStore((s) => s.review.notice);
+  const dismiss = useStore((s) => s.dismissReviewNotice);
   if (!notice) return null;
   return (
     <div

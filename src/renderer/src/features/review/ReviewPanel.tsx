@@ -1,71 +1,54 @@
 /**
- * The review panel (issue 8, DESIGN §8): timeline strip on top; at the selected point, the changed files and the
- * Monaco diff against the previous point, the session start, or now; Keep / Reject per hunk, per file and for the
- * whole point; next / previous change; the outcome of the last action (conflicts name their lines).
- * Mount with the open session's id; the store does the rest. Focus stays where the user puts it (bug B41).
+ * The review panel (DESIGN §8): timeline strip on top; at the selected point, the changed files and the Monaco diff
+ * against the previous point, the whole turn, the session start, or now; Keep / Reject per hunk, per file and for
+ * the whole point; next / previous change; the outcome of the last action (conflicts name their lines). It renders
+ * the store's review slice (stores/review-slice.ts), which follows the open session by itself. Focus stays where
+ * the user puts it (fixtures/bugs/README.md B41).
  */
-import { useEffect } from 'react';
 import type React from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useReviewStore, type Against, type ReviewState } from './review-store';
-import type { ReviewApi } from './review-api';
-import { hunkAt } from './nav';
+import { useStore, type Store } from '../../stores';
+import type { Against } from '../../stores/review-types';
+import { hunkAt } from '../../stores/review-nav';
+import { pendingCount } from '../../../../shared/review-change';
 import { TimelineStrip } from './TimelineStrip';
 import { FileList } from './FileList';
 import { DiffView } from './DiffView';
 import { handleReviewKey } from './shortcuts';
 import { ReviewNoticeBar, RevertBanner, RevertDialog } from './RevertControls';
-import type { Session } from '../../../../shared/model';
 import './review.css';
 
 /** What the panel draws, picked field by field: `useShallow` keeps the panel still unless one of them changed. */
-function pick(x: ReviewState) {
+function pick(x: Store) {
+  const v = x.review;
   return {
-    timeline: x.timeline,
-    selected: x.selected,
-    against: x.against,
-    diff: x.diff,
-    file: x.file,
-    pos: x.pos,
-    sideBySide: x.sideBySide,
-    deciding: x.deciding,
-    loading: x.loading,
+    timeline: v.timeline,
+    selected: v.selected,
+    against: v.against,
+    diff: v.diff,
+    file: v.file,
+    pos: v.pos,
+    sideBySide: v.sideBySide,
+    deciding: v.deciding,
+    loading: v.loading,
     setAgainst: x.setAgainst,
     setSideBySide: x.setSideBySide,
     nextHunk: x.nextHunk,
     decideAll: x.decideAll,
     decideHunk: x.decideHunk,
     selectFile: x.selectFile,
-    undo: x.undo,
+    undoDecision: x.undoDecision,
   };
 }
 
-export function ReviewPanel({
-  sessionId,
-  session,
-  api,
-}: {
-  sessionId: string | null;
-  session?: Session | undefined;
-  api: ReviewApi;
-}): React.JSX.Element {
-  const s = useReviewStore(useShallow(pick));
-  const connect = useReviewStore((x) => x.connect);
-  const open = useReviewStore((x) => x.open);
-  const watch = useReviewStore((x) => x.watch);
-  const connected = useReviewStore((x) => x.api);
-  useEffect(() => connect(api), [api, connect]);
-  useEffect(() => {
-    if (connected) void open(sessionId);
-  }, [sessionId, connected, open]);
-  useEffect(() => (connected && sessionId ? watch(sessionId) : undefined), [sessionId, connected, watch]);
-
+export function ReviewPanel(): React.JSX.Element {
+  const s = useStore(useShallow(pick));
   const entry = s.timeline[s.selected];
   const file = s.diff?.files[s.file];
   const focused = hunkAt(s.diff, s.pos);
-  const pending = s.diff?.files.reduce((n, f) => n + f.hunks.filter((h) => h.state === 'pending').length, 0) ?? 0;
+  const pending = pendingCount(s.diff);
   const onKeyDownCapture = (e: React.KeyboardEvent): void => {
-    if (handleReviewKey(e, useReviewStore.getState())) {
+    if (handleReviewKey(e, useStore.getState())) {
       e.preventDefault();
       e.stopPropagation();
     }
@@ -134,7 +117,7 @@ export function ReviewPanel({
         </button>
         {s.loading ? <span className="review-loading">loading…</span> : null}
       </div>
-      <RevertBanner session={session} />
+      <RevertBanner />
       <ReviewNoticeBar />
       <RevertDialog />
       <div className="review-body">
@@ -165,7 +148,7 @@ export function ReviewPanel({
           file={file}
           focusedId={focused?.id ?? null}
           sideBySide={s.sideBySide}
-          onAction={(h, a) => void (a === 'undo' ? s.undo(h.decisionId) : s.decideHunk(a, h.id))}
+          onAction={(h, a) => void (a === 'undo' ? s.undoDecision(h.decisionId) : s.decideHunk(a, h.id))}
         />
       </div>
     </section>

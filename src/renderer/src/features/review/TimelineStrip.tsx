@@ -1,5 +1,5 @@
 /**
- * The timeline strip (issue 8): one tile per step or decision, virtualized (only the visible tiles exist, so 500
+ * The timeline strip: one tile per step or decision, virtualized (only the visible tiles exist, so 500
  * steps scrub as smoothly as 5), with ←/→, Home/End when it has focus. Two ways to drag: across the tiles (the tile
  * under the pointer), or along the scrubber bar below them, which spans the whole session (x maps proportionally to
  * the point, so one drag reaches step 500). Both map the pointer's x straight to an index — no hit-testing — and
@@ -8,15 +8,15 @@
 import { useEffect, useRef } from 'react';
 import type React from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useReviewStore } from './review-store';
+import { useStore } from '../../stores';
 
 /** Tile width in px (fixed: the virtualizer and the drag both rely on it). */
 export const TILE_PX = 120;
 
 export function TimelineStrip(): React.JSX.Element {
-  const timeline = useReviewStore((s) => s.timeline);
-  const selected = useReviewStore((s) => s.selected);
-  const select = useReviewStore((s) => s.select);
+  const timeline = useStore((s) => s.review.timeline);
+  const selected = useStore((s) => s.review.selected);
+  const select = useStore((s) => s.selectPoint);
   const scroller = useRef<HTMLDivElement>(null);
   const dragging = useRef<false | 'tiles' | 'scrubber'>(false);
   const scrubber = useRef<HTMLDivElement>(null);

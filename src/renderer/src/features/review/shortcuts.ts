@@ -1,12 +1,12 @@
 /**
- * Review shortcuts (issue 8), active only while focus is inside the review panel — so Ctrl+N typed in the chat
- * input never rejects a hunk, and nothing here ever moves focus (bug B41):
+ * Review shortcuts, active only while focus is inside the review panel — so Ctrl+N typed in the chat input never
+ * rejects a hunk, and nothing here ever moves focus (fixtures/bugs/README.md B41):
  * Ctrl/Cmd+Y keep hunk · Ctrl/Cmd+N reject hunk · Alt+↓/↑ next/previous change · Ctrl/Cmd+Enter keep all ·
  * Ctrl/Cmd+Backspace reject all.
  */
-import type { ReviewState } from './review-store';
+import type { Store } from '../../stores';
 
-type Actions = Pick<ReviewState, 'decideHunk' | 'decideAll' | 'nextHunk'>;
+type Actions = Pick<Store, 'decideHunk' | 'decideAll' | 'nextHunk'>;
 
 /** Handle one keydown from inside the panel; true when it was a review shortcut (then default and bubbling stop). */
 export function handleReviewKey(

@@ -1,0 +1,90 @@
+/**
+ * What the stat cache holds (stat-cache.ts persists it) and the rules for trusting it: a file whose lstat equals
+ * its entry reuses the entry's blob id without being read; a folder whose lstat equals its record reuses the
+ * record's listing. A record marked racy (its mtime was within RACY_MS of the track that took it) is never
+ * trusted: a second change inside the same timestamp tick would otherwise go unseen (git's racy-clean problem).
+ */
+
+/** A file's stat data and blob id. `racy` forces a re-hash next time. */
+export interface StatEntry {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+  oid: string;
+  racy: boolean;
+}
+
+/** A folder's stat data, listing and resulting tree. */
+export interface DirRecord {
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  /** Entry names, each prefixed `d` (folder) or `f`, joined by '/' (which no name contains). */
+  names: string;
+  oid: string | undefined;
+  count: number;
+  racy: boolean;
+}
+
+/** Margin (ms) under which an mtime counts as "too recent to trust" (covers coarse 1 s filesystem clocks). */
+export const RACY_MS = 1000;
+
+/** Contents of the cache file. */
+export interface StatCacheData {
+  tree: string | undefined;
+  trees: Set<string>;
+  entries: Map<string, StatEntry>;
+  dirs: Map<string, DirRecord>;
+}
+
+/** An empty cache (every file is hashed, every folder listed). */
+export function emptyStatCache(): StatCacheData {
+  return { tree: undefined, trees: new Set(), entries: new Map(), dirs: new Map() };
+}
+
+interface StatLike {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+}
+
+/** True when a fresh lstat matches a cached file entry closely enough to reuse its blob id. */
+export function statMatches(e: StatEntry | undefined, st: StatLike): boolean {
+  return (
+    e !== undefined &&
+    !e.racy &&
+    e.size === st.size &&
+    e.mtimeMs === st.mtimeMs &&
+    e.ctimeMs === st.ctimeMs &&
+    e.ino === st.ino &&
+    e.mode === st.mode
+  );
+}
+
+/** True when a folder's lstat matches its record, so its cached listing is still its listing. */
+export function dirMatches(d: DirRecord | undefined, st: StatLike): boolean {
+  return d !== undefined && !d.racy && d.mtimeMs === st.mtimeMs && d.ctimeMs === st.ctimeMs && d.ino === st.ino;
+}
+
+/** True when any folder record differs (a racy mark cleared counts: else every reopen lists that folder again). */
+export function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>): boolean {
+  if (a.size !== b.size) return true;
+  for (const [k, d] of b) {
+    const o = a.get(k);
+    if (
+      !o ||
+      o.mtimeMs !== d.mtimeMs ||
+      o.ctimeMs !== d.ctimeMs ||
+      o.ino !== d.ino ||
+      o.oid !== d.oid ||
+      o.names !== d.names ||
+      o.racy !== d.racy
+    )
+      return true;
+  }
+  return false;
+}

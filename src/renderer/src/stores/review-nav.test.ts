@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { ReviewDiff, ReviewHunk } from '../../../shared/review-schemas';
+import { findHunk, nextPending, stepHunk } from './review-nav';
+
+const hunk = (id: string, state: ReviewHunk['state']): ReviewHunk => ({
+  id,
+  kind: 'lines',
+  oldStart: 1,
+  oldLines: 1,
+  newStart: 1,
+  newLines: 1,
+  lines: ['-a', '+b'],
+  state,
+});
+const file = (path: string, hunks: ReviewHunk[]): ReviewDiff['files'][number] => ({
+  path,
+  status: 'modified',
+  beforeSize: 1,
+  afterSize: 1,
+  additions: 1,
+  deletions: 1,
+  hunks,
+});
+const diff: ReviewDiff = {
+  from: 'a',
+  to: 'b',
+  scope: 'a..b',
+  files: [
+    file('x', [hunk('x1', 'accepted'), hunk('x2', 'pending')]),
+    file('y', []),
+    file('z', [hunk('z1', 'pending'), hunk('z2', 'rejected')]),
+  ],
+};
+
+describe('review navigation', () => {
+  it('walks hunks in reading order across files, wrapping at both ends', () => {
+    expect(stepHunk(diff, null, 1)).toEqual({ file: 0, hunk: 0 });
+    expect(stepHunk(diff, { file: 0, hunk: 1 }, 1)).toEqual({ file: 2, hunk: 0 });
+    expect(stepHunk(diff, { file: 2, hunk: 1 }, 1)).toEqual({ file: 0, hunk: 0 });
+    expect(stepHunk(diff, { file: 0, hunk: 0 }, -1)).toEqual({ file: 2, hunk: 1 });
+    expect(stepHunk({ ...diff, files: [] }, null, 1)).toBeNull();
+  });
+
+  it('moves on to the next pending hunk after a decision, wrapping, or null when none is left', () => {
+    expect(nextPending(diff, { file: 0, hunk: 0 })).toEqual({ file: 0, hunk: 1 });
+    expect(nextPending(diff, { file: 2, hunk: 1 })).toEqual({ file: 0, hunk: 1 });
+    const done = {
+      ...diff,
+      files: diff.files.map((f) => ({ ...f, hunks: f.hunks.map((h) => ({ ...h, state: 'accepted' as const })) })),
+    };
+    expect(nextPending(done, null)).toBeNull();
+    expect(findHunk(diff, 'z2')).toEqual({ file: 2, hunk: 1 });
+  });
+});

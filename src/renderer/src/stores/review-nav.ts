@@ -1,0 +1,53 @@
+/**
+ * Pure helpers of review navigation: hunks of a diff in reading order (file by file, top to bottom), the next /
+ * previous one from a position, and the next pending one after a decision (the view moves on by itself).
+ */
+import type { ReviewDiff, ReviewHunk } from '../../../shared/review-schemas';
+
+/** A hunk's place: file index and hunk index within the file. */
+export interface HunkPos {
+  file: number;
+  hunk: number;
+}
+
+/** Every hunk position of the diff in reading order. */
+export function allHunks(diff: ReviewDiff | null): HunkPos[] {
+  if (!diff) return [];
+  const out: HunkPos[] = [];
+  diff.files.forEach((f, file) => f.hunks.forEach((_h, hunk) => out.push({ file, hunk })));
+  return out;
+}
+
+/** The hunk at a position, if any. */
+export function hunkAt(diff: ReviewDiff | null, pos: HunkPos | null): ReviewHunk | undefined {
+  if (!diff || !pos) return undefined;
+  return diff.files[pos.file]?.hunks[pos.hunk];
+}
+
+function order(a: HunkPos, b: HunkPos): number {
+  return a.file - b.file || a.hunk - b.hunk;
+}
+
+/** The next (`dir` 1) or previous (-1) hunk from `pos`, wrapping around; null when the diff has none. */
+export function stepHunk(diff: ReviewDiff | null, pos: HunkPos | null, dir: 1 | -1): HunkPos | null {
+  const list = allHunks(diff);
+  if (list.length === 0) return null;
+  if (!pos) return dir === 1 ? (list[0] as HunkPos) : (list[list.length - 1] as HunkPos);
+  if (dir === 1) return list.find((p) => order(p, pos) > 0) ?? (list[0] as HunkPos);
+  const before = list.filter((p) => order(p, pos) < 0);
+  return before[before.length - 1] ?? (list[list.length - 1] as HunkPos);
+}
+
+/** The first pending hunk at or after `pos` (wrapping), or null when none is pending. */
+export function nextPending(diff: ReviewDiff | null, pos: HunkPos | null): HunkPos | null {
+  const list = allHunks(diff);
+  const pending = list.filter((p) => hunkAt(diff, p)?.state === 'pending');
+  if (pending.length === 0) return null;
+  if (!pos) return pending[0] as HunkPos;
+  return pending.find((p) => order(p, pos) >= 0) ?? (pending[0] as HunkPos);
+}
+
+/** The position of a hunk id in the diff, or null. */
+export function findHunk(diff: ReviewDiff | null, id: string): HunkPos | null {
+  return allHunks(diff).find((p) => hunkAt(diff, p)?.id === id) ?? null;
+}
