@@ -47,6 +47,9 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1 };
 }
 
+// eslint-disable-next-line no-control-regex -- a raw control character is exactly what is searched for
+const CONTROL_CHARACTER = /[\u0000-\u001f]/;
+
 /**
  * Where an error really is: jsonc-parser reports a bad character or escape inside a string at the string's start;
  * the person fixing the file wants the character itself (a raw tab, `\q`, `\u12`).
@@ -54,10 +57,9 @@ export function lineColumn(text: string, offset: number): { line: number; column
 function pinpoint(text: string, e: ParseError): number {
   const token = text.slice(e.offset, e.offset + e.length);
   const code = printParseErrorCode(e.error);
-  // eslint-disable-next-line no-control-regex -- a raw control character is exactly what is searched for
   const at =
     code === 'InvalidCharacter'
-      ? token.search(/[\u0000-\u001f]/)
+      ? token.search(CONTROL_CHARACTER)
       : code === 'InvalidEscapeCharacter' || code === 'InvalidUnicode'
         ? token.search(/\\(?:[^"\\/bfnrtu]|u(?![0-9a-fA-F]{4}))/)
         : -1;
