@@ -1,5 +1,5 @@
 /**
- * Session benchmark (issue 5): replay the largest corpus session (swea-dask-10750-gpt5: 36 calls, 410 KB of
+ * Session benchmark: replay the largest corpus session (swea-dask-10750-gpt5: 36 calls, 410 KB of
  * files) through the real loop on a ~2,000-file project, and measure
  *   - wall time of the whole replay, and
  *   - Landfall's own overhead per step: snapshot track before/after + patch + database writes + events,

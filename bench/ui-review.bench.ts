@@ -1,5 +1,5 @@
 /**
- * Review UI benchmark (`npm run bench:ui-review`, issue 8), headless Debian Chromium against the web host over real
+ * Review UI benchmark (`npm run bench:ui-review`), headless Debian Chromium against the web host over real
  * services. The session is built beforehand in the data folder with the real stores (SessionStore, SnapshotStore):
  *   1. open time of a 10,000-line file diff (200 scattered hunks, each with its Keep/Reject bar): from selecting the
  *      point on the timeline to the diff drawn and the bars mounted; median of 7 cold (page reloaded, main computes

@@ -131,7 +131,7 @@ export const calls = {
     input: sessionRef,
     output: z.object({ session: SessionSchema, kept: z.array(KeptFileSchema) }),
   },
-  /** Review (issue 8): the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
+  /** Review: the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
   'review.timeline': { input: sessionRef, output: z.array(TimelineEntrySchema) },
   'review.diff': { input: z.object({ sessionId: id, target: ReviewTargetSchema }), output: ReviewDiffSchema },
   /** A decision and its undo answer what they changed (ReviewChange): the click's one round trip. */

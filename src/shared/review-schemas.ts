@@ -1,5 +1,5 @@
 /**
- * Review shapes that cross the renderer ⇄ main boundary (issue 8, DESIGN §5 per-hunk review, §8 timeline):
+ * Review shapes that cross the renderer ⇄ main boundary (DESIGN §5 per-hunk review, §8 timeline):
  * timeline entries, review targets, per-file diffs with hunks and their decision state, decisions and conflicts.
  * Zod schemas plus inferred types, so main (src/main/session/review*) and the renderer share one definition.
  */
@@ -64,7 +64,7 @@ export const ReviewHunkSchema = z.object({
 });
 export type ReviewHunk = z.infer<typeof ReviewHunkSchema>;
 
-/** Why a file's text is not sent whole to the renderer (bug B40): binary, over the size limit, or very long lines. */
+/** Why a file's text is not sent whole to the renderer (fixtures/bugs/README.md B40): binary, over the size limit, or very long lines. */
 export const ViewGuardSchema = z.enum(['binary', 'too_large', 'long_lines']);
 
 export const ReviewFileSchema = z.object({

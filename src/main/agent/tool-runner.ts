@@ -4,7 +4,7 @@
  *
  * Before a tool runs:
  * - the step finished with `length` (output limit): the call is not run, its part is `error: truncated` and the
- *   model is told to send it again smaller (B23: cut-off arguments are never "repaired" and written);
+ *   model is told to send it again smaller (fixtures/bugs/README.md B23: cut-off arguments are never "repaired" and written);
  * - input that did not parse or fit the tool's schema: `invalid_input`;
  * - a path argument outside the project asks `external_directory` first; the read-only tools (read, list, glob,
  *   grep) are judged against `read` rules by the path as given AND its real path (a symlink alias of a denied

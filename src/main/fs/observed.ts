@@ -1,5 +1,5 @@
 /**
- * Observed versions (DESIGN §3, bugs B28, B29): what each session last saw of each file — recorded by read and
+ * Observed versions (DESIGN §3, fixtures/bugs/README.md B28, B29): what each session last saw of each file — recorded by read and
  * by every successful write — so edit/write can refuse to work from a view the session never had
  * (`not_observed`) or from one the disk no longer matches (`stale`). Staleness is judged on the bytes (sha256),
  * not on mtime alone: a `touch` is not a change, a same-second rewrite is. The check runs before any matching,

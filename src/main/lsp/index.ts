@@ -1,5 +1,5 @@
 /**
- * The language-server layer (DESIGN §7, issue 6). Create one `LspManager` per project root, hand
+ * The language-server layer (DESIGN §7). Create one `LspManager` per project root, hand
  * `manager.hook(sessionId)` to the tool context as `diagnostics`, call `endSession` when a session closes and
  * `shutdown` on app exit.
  */
