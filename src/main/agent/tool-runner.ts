@@ -11,7 +11,7 @@
  *   file is denied; default allow, so no question unless a rule says ask or deny);
  * - every tool gets the read policy in force (`ctx.reveal`, reveal-policy.ts): grep, glob and list leave out the
  *   files a read rule withholds and say how many, file tools refuse them, apply_patch refuses to touch them.
- * Rules are those of settings.json at this very call (settings-live.ts).
+ * Rules are those of settings.json at this very call (settings/live.ts).
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
  */
 import path from 'node:path';

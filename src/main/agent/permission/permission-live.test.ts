@@ -1,5 +1,5 @@
 /**
- * Rules follow settings.json while the service runs (settings-live.ts): a deny rule added by hand in a text
+ * Rules follow settings.json while the service runs (settings/live.ts): a deny rule added by hand in a text
  * editor applies at the very next tool call of the running turn; a file broken by hand keeps the last good
  * rules, and until it is fixed every call a rule does not deny is asked — with the reason in the question.
  */
