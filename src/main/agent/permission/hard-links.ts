@@ -36,7 +36,8 @@ export function hardLinkCheck(root: string, denied: (rel: string) => string | un
 /** `dev:ino` of a regular file with more than one link, else undefined (missing, a folder, or a single link). */
 function linkedIdentity(abs: string): string | undefined {
   try {
-    const st = statSync(abs, { bigint: true });
+    const st = statSync(abs, { bigint: true, throwIfNoEntry: false });
+    if (st === undefined) return undefined;
     return st.isFile() && st.nlink > 1n ? `${st.dev}:${st.ino}` : undefined;
   } catch {
     return undefined;

@@ -12,7 +12,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { RevealGuard } from '../../tools/types';
 import { hardLinkCheck } from './hard-links';
-import { decidePermission, pathPatternMatches } from './rules';
+import { decidePermission, pathPatternMatcher, pathPatternMatches } from './rules';
 import type { PermissionGrant, PermissionRule } from './rules';
 
 /**
@@ -31,8 +31,9 @@ export function revealGuard(rules: PermissionRule[], grants: PermissionGrant[], 
   };
   const denyRules = readRules.filter((r) => r.action === 'deny');
   // only deny rules make a twin withheld: a path no deny rule names is never denied, so it is not even judged
+  const denyMatchers = denyRules.map((r) => pathPatternMatcher(r.pattern));
   const deniedByPath = (rel: string): string | undefined =>
-    denyRules.some((r) => pathPatternMatches(r.pattern, rel)) ? byPath(rel, false) : undefined;
+    denyMatchers.some((m) => m(rel)) ? byPath(rel, false) : undefined;
   const linked = root === undefined ? undefined : hardLinkCheck(root, deniedByPath, denyRules.length > 0);
   return {
     withheld(rel, bulk = false) {
