@@ -384,6 +384,11 @@ export class SnapshotStore implements Snapshots {
     this.watcher.dropReported();
   }
 
+  /** The watcher's counters (events delivered, settles timed out), undefined without a watcher. */
+  get watchStats(): { delivered: number; settleTimeouts: number } | undefined {
+    return this.watcher && { ...this.watcher.stats };
+  }
+
   /** True when the store runs with a watcher (opened with `watch` and it could start here). */
   get watching(): boolean {
     return this.watcher !== undefined;

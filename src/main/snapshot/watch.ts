@@ -63,8 +63,8 @@ export class TreeWatcher {
   broken = false;
   private settles: (() => void)[] = [];
   private sub: ParcelSubscription | undefined;
-  /** Events delivered so far (tests and the benchmark read it). */
-  delivered = 0;
+  /** Events delivered so far, and settles that timed out (tests and the benchmark read them). */
+  readonly stats = { delivered: 0, settleTimeouts: 0 };
 
   private constructor(private readonly root: string) {}
 
@@ -93,7 +93,7 @@ export class TreeWatcher {
     const prefix = `${this.root}/`;
     let settled = false;
     for (const e of events) {
-      this.delivered++;
+      this.stats.delivered++;
       if (e.path === this.root) settled = true;
       else if (e.path.startsWith(prefix)) this.paths.add(e.path.slice(prefix.length));
     }
@@ -113,6 +113,7 @@ export class TreeWatcher {
     if (this.broken) return Promise.resolve(false);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
+        this.stats.settleTimeouts++;
         this.settles = this.settles.filter((f) => f !== done);
         resolve(false);
       }, SETTLE_MS);
