@@ -132,6 +132,8 @@ export class SnapshotStore implements Snapshots {
   private treesApprox = false;
   /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
   lastTrackKind: 'full' | 'guided' | 'none' = 'full';
+  /** How long (ms) the last track waited for the watcher to report everything (watch.ts settle); 0 without. */
+  lastSettleMs = 0;
 
   private constructor(
     /** Real path of the work tree. */
@@ -362,7 +364,10 @@ export class SnapshotStore implements Snapshots {
       this.watcher = await TreeWatcher.start(this.worktree);
     }
     if (!this.watcher || options?.verify === true) return false;
-    return this.watcher.settle();
+    const t0 = performance.now();
+    const ok = await this.watcher.settle();
+    this.lastSettleMs = performance.now() - t0;
+    return ok;
   }
 
   /**
