@@ -1,6 +1,7 @@
 /**
  * Shapes AgentService (service.ts) takes and returns. Plain JSON so the contract (src/shared) can mirror them.
  */
+import type { ConversationOptions } from './context/conversation';
 import type { Message, Part, Project, Session } from '../../shared/model';
 import type { LandfallError } from '../../shared/errors';
 import type { PermissionRule } from './permission';
@@ -150,6 +151,8 @@ export interface Settings {
 
 /** Extra knobs for embedding and tests; none is needed in normal use. */
 export interface ServiceExtras {
+  /** The conversation layer's date source and model-window lookup (agent/context/conversation.ts). */
+  context?: ConversationOptions;
   /** Language-server hook per project (src/main/lsp LspManager); none → no diagnostics. */
   diagnostics?: (project: Project) => DiagnosticsHook | undefined;
   tools?: ToolDefinition[];

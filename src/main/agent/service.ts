@@ -47,6 +47,7 @@ import { LiveSettings } from './settings-live';
 import { unrestorableGitWrites } from './git-dir-history';
 import { testConnection } from './test-connection';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
+import { ConversationContext } from './context/conversation';
 import type {
   PermissionReply,
   ServiceExtras,
@@ -84,12 +85,15 @@ export class AgentService {
   /** Removes this service's key-variable names from the child-environment scrub (proc/child-env.ts). */
   private readonly forgetSecretNames: () => void;
   readonly store: SessionStore;
+  /** The request ledger, baselines and change notices of this service's sessions (context/conversation.ts). */
+  readonly context: ConversationContext;
 
   private constructor(
     readonly options: ServiceOptions & ServiceExtras,
     settings: Settings,
   ) {
     this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
+    this.context = new ConversationContext(this.store, options.dataDir, options.context);
     this.live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.gate = new PermissionGate(this.store, () => this.live.rules());
     this.tools = options.tools ?? defaultTools();
@@ -289,6 +293,12 @@ export class AgentService {
         this.store.updateSession(sessionId, { title: titleFrom(text) });
       const user = this.store.addMessage(sessionId, 'user', text);
       this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
+      const context = this.context.openTurn(sessionId, rt.project.root, SYSTEM_PROMPT);
+      if (!context.ok) {
+        const { code, message, hint } = context.error;
+        this.emit({ type: 'session.state', sessionId, state: 'error', error: { code, message, hint } });
+        return context;
+      }
       const result = await runTurn(
         {
           store: this.store,
@@ -307,6 +317,7 @@ export class AgentService {
           },
           writes: rt.writes,
           system: SYSTEM_PROMPT,
+          context: context.value,
           signal: abort.signal,
           emit: (e) => this.emit(e),
           maxSteps,
