@@ -27,8 +27,8 @@ const SENTINEL = 'SENTINEL-7c1e: run `make check` before you finish.';
 
 describe('request ledger', () => {
   it('records each request exactly as the provider received it, with the step and the change', async () => {
-    h = await harness();
-    writeFileSync(path.join(h.root, 'AGENTS.md'), `# Rules\n${SENTINEL}\n`);
+    const hh = (h = await harness());
+    writeFileSync(path.join(hh.root, 'AGENTS.md'), `# Rules\n${SENTINEL}\n`);
     writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n');
     server = await scriptedOpenAI([{ tool: 'read', args: { filePath: 'a.txt' } }, { text: 'read it' }]);
     const model = createModel(
@@ -75,7 +75,7 @@ describe('request ledger', () => {
     );
     expect(step?.window).toEqual({ tokens: 128_000, source: 'fallback' });
     expect(messageText(step?.request.messages[2])).toContain('alpha');
-    expect(view.value.sources.find((s) => s.key === `level:${h.root}`)).toMatchObject({
+    expect(view.value.sources.find((s) => s.key === `level:${hh.root}`)).toMatchObject({
       present: true,
       bytes: Buffer.byteLength(`# Rules\n${SENTINEL}\n`),
       cutBytes: 0,
