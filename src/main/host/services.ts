@@ -186,6 +186,7 @@ export async function createServices(options: {
       return view.ok ? ok({ ...view.value, asks: asksOf(i.sessionId) }) : view;
     },
     'sessions.rename': async (i) => svc.renameSession(i.sessionId, i.title),
+    'context.get': async (i) => svc.context.view(i.sessionId, i.step),
     'sessions.delete': async (i) => {
       const r = svc.deleteSession(i.sessionId);
       return r.ok ? ok({ deleted: true as const }) : r;
