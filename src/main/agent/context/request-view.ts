@@ -95,11 +95,13 @@ export function requestChange(prev: LedgerEntry, cur: LedgerEntry): NonNullable<
 
 /**
  * Tokens in use after request `e` — the context meter's number: the provider's reported input plus output when
- * it reported input, else the estimate of the request (`estimated`) plus reported output (0 when none).
+ * it reported a positive input count, else the estimate of the request (`estimated`) plus the reported output
+ * (0 when none). A reported input of 0 for a request that holds a system prompt is no report (the replay provider
+ * and some local servers send zeros).
  */
 export function tokensInUse(e: LedgerEntry, estimated: number): number {
   const u = e.usage;
-  if (u?.input !== undefined) return u.input + (u.output ?? 0);
+  if (u?.input !== undefined && u.input > 0) return u.input + (u.output ?? 0);
   return estimated + (u?.output ?? 0);
 }
 

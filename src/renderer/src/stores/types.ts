@@ -19,6 +19,7 @@ import type { RevertPreview } from '../../../shared/review-schemas';
 import type { HistoryNotice } from './history-notice';
 import type { ImportProgress } from './import-upload';
 import type { ReviewSlice } from './review-types';
+import type { ContextSlice } from './context-slice';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -120,5 +121,12 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
-export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & ReviewSlice & SettingsSlice;
+export type Store = AppSlice &
+  ProjectsSlice &
+  SessionsSlice &
+  ChatSlice &
+  HistorySlice &
+  ReviewSlice &
+  SettingsSlice &
+  ContextSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;
