@@ -48,6 +48,7 @@ import { unrestorableGitWrites } from './git-dir-history';
 import { testConnection } from './test-connection';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
 import { ConversationContext } from './context/conversation';
+import { skillTool } from './context/skill-tool';
 import type {
   PermissionReply,
   ServiceExtras,
@@ -96,7 +97,7 @@ export class AgentService {
     this.context = new ConversationContext(this.store, options.dataDir, options.context);
     this.live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.gate = new PermissionGate(this.store, () => this.live.rules());
-    this.tools = options.tools ?? defaultTools();
+    this.tools = options.tools ?? [...defaultTools(), skillTool(options.dataDir) as unknown as ToolDefinition];
     this.keyFor = options.keyFor ?? environmentKey();
     // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
     this.forgetSecretNames = registerSecretSource(() => ({

@@ -1,8 +1,8 @@
 /**
  * The baseline (what the model is told once per session, on its first model call) and the change notices that
  * follow it. Sources: the environment (working directory, platform), the date (day only), the global AGENTS.md in
- * the data folder, and the instruction file of every level from the repository top to the working directory
- * (instructions.ts). The baseline text holds no clock time and no ids, so the request prefix stays byte-stable
+ * the data folder, the instruction file of every level from the repository top to the working directory
+ * (instructions.ts), and the skills list (skills.ts: name + one line each). The baseline text holds no clock time and no ids, so the request prefix stays byte-stable
  * and providers can cache it.
  *
  * Before each step every known source is read again (`recheck`). A source whose text changed gives ONE change
@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { ContextSource } from '../../session/baseline-store';
 import { baselineLevels, nestedLevels, readLevel, renderInstruction } from './instructions';
 import { NOTICE_TAG } from './request-text';
+import { findSkills, renderSkills } from './skills';
 
 /** Where the session runs. `today()` gives the local date as YYYY-MM-DD (injectable for tests). */
 export interface ContextEnv {
@@ -61,6 +62,7 @@ function readSource(env: ContextEnv, key: string): ContextSource | Unreadable {
     );
   if (key === 'date') return source(key, 'date', `Today's date: ${env.today()}`);
   if (key === 'global') return readInstruction(key, env.dataDir, ['AGENTS.md']);
+  if (key === 'skills') return source(key, 'skills', renderSkills(findSkills(env.root, env.dataDir)));
   const [kind, dir] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
   if (kind === 'level' || kind === 'nested') return readInstruction(key, dir);
   return { key, why: `unknown source ${key}` };
@@ -70,7 +72,7 @@ const isUnreadable = (s: ContextSource | Unreadable): s is Unreadable => 'why' i
 
 /** The sources of a new baseline, in the order the model reads them. */
 export function baselineKeys(env: ContextEnv): string[] {
-  return ['environment', 'date', 'global', ...baselineLevels(env.root).map((d) => `level:${d}`)];
+  return ['environment', 'date', 'global', ...baselineLevels(env.root).map((d) => `level:${d}`), 'skills'];
 }
 
 /** The baseline's text: its sources' texts, empty ones left out, separated by a blank line. */
@@ -97,6 +99,8 @@ export function noticeText(prev: ContextSource | undefined, next: ContextSource)
   let body: string;
   if (next.key === 'date') body = `The date changed. ${next.text}`;
   else if (next.key === 'environment') body = `The environment changed:\n${next.text}`;
+  else if (next.key === 'skills')
+    body = next.text === '' ? 'No skills are available any more.' : `The available skills changed:\n${next.text}`;
   else if (prev === undefined)
     body = `Instructions for files under ${path.dirname(next.label)} (read there for the first time):\n${next.text}`;
   else if (next.text === '') body = `The instruction file ${prev.label} was removed; its instructions no longer apply.`;

@@ -51,7 +51,7 @@ function change(s: ContextStep): string {
 }
 
 function sources(v: ContextView): string[] {
-  const files = v.sources.filter((s) => s.key !== 'environment' && s.key !== 'date');
+  const files = v.sources.filter((s) => !['environment', 'date', 'skills'].includes(s.key));
   const lines = files.map((s) => {
     if (!s.present) return `  ${s.label}  (none)`;
     const cut = s.cutBytes ? `, CUT: ${n(s.cutBytes)} bytes left out` : '';

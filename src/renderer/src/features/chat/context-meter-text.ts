@@ -40,7 +40,7 @@ export function describeMeter(view: ContextView): MeterText {
     ].map(([n, v]) => [n as string, (v as number).toLocaleString('en-US')]),
     cap: bytes(view.instructionCapBytes),
     files: view.sources
-      .filter((x) => x.present && x.key !== 'environment' && x.key !== 'date')
+      .filter((x) => x.present && !['environment', 'date', 'skills'].includes(x.key))
       .map((x) => ({
         label: x.label,
         detail: x.cutBytes ? `${bytes(x.bytes ?? 0)} — cut: ${bytes(x.cutBytes)} not sent` : bytes(x.bytes ?? 0),
