@@ -5,15 +5,7 @@
  * after a session opens, after each step finishes and when a turn ends.
  */
 import { call } from '../rpc';
-import type { ContextView } from '../../../shared/context-schemas';
-import type { Slice } from './types';
-
-export interface ContextSlice {
-  /** The open session's context view, or null before it was fetched (or for no session). */
-  contextView: ContextView | null;
-  /** Fetch the open session's context view (an answer for a session no longer open is dropped). */
-  loadContext(): Promise<void>;
-}
+import type { ContextSlice, Slice } from './types';
 
 export const createContextSlice: Slice<ContextSlice> = (set, get) => ({
   contextView: null,

@@ -19,7 +19,7 @@ import type { RevertPreview } from '../../../shared/review-schemas';
 import type { HistoryNotice } from './history-notice';
 import type { ImportProgress } from './import-upload';
 import type { ReviewSlice } from './review-types';
-import type { ContextSlice } from './context-slice';
+import type { ContextView } from '../../../shared/context-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -119,6 +119,14 @@ export interface SettingsSlice {
   loadSettings(): Promise<void>;
   saveSettings(input: SettingsInput): Promise<boolean>;
   testConnection(input: Partial<SettingsInput>): Promise<void>;
+}
+
+/** What the open session's model is told (context-slice.ts): the context meter and the instruction files. */
+export interface ContextSlice {
+  /** The open session's context view, or null before it was fetched (or for no session). */
+  contextView: ContextView | null;
+  /** Fetch the open session's context view (an answer for a session no longer open is dropped). */
+  loadContext(): Promise<void>;
 }
 
 export type Store = AppSlice &
