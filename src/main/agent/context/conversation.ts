@@ -10,7 +10,7 @@ import type { ContextView } from '../../../shared/context-schemas';
 import { BaselineStore } from '../../session/baseline-store';
 import { RequestLedger } from '../../session/ledger';
 import type { SessionStore } from '../../session/store';
-import { localDay } from './baseline';
+import { localDay, renderBaseline } from './baseline';
 import type { ContextEnv } from './baseline';
 import { INSTRUCTION_CAP_BYTES } from './instructions';
 import { pieceTokens } from './request-text';
@@ -58,6 +58,16 @@ export class ConversationContext {
       env: this.env(root),
       systemPrompt,
     });
+  }
+
+  /**
+   * The baseline as it stands now: the source record in force (the baseline's, updated by every change notice
+   * still in the session) rendered like a baseline — for a compaction to re-send the instructions byte for byte
+   * from the store instead of leaving them to a summary. Undefined before the session's first model call.
+   */
+  currentBaseline(sessionId: string): string | undefined {
+    const sources = this.baselines.sources(sessionId);
+    return sources ? renderBaseline(sources) : undefined;
   }
 
   /**

@@ -142,6 +142,11 @@ describe('change notices', () => {
     expect(notices(sent(model, 3).messages)).toEqual(after);
     await h.svc.runWithModel(sessionId, model, 'third');
     expect(notices(sent(model, 4).messages)).toEqual(after);
+    // the record in force holds the new text, rendered as a baseline (what a compaction re-sends)
+    const current = h.svc.context.currentBaseline(sessionId) ?? '';
+    expect(current).toContain('Use spaces. NEW-RULE-41');
+    expect(current).toContain("Today's date: 2026-12-03");
+    expect(current).not.toContain('Use tabs.');
     const systems = new Set(model.doStreamCalls.map((_, i) => sent(model, i).system));
     expect(systems.size).toBe(1);
     expect([...systems][0]).toContain('Use tabs.');
