@@ -24,6 +24,7 @@ import { runTools } from './tool-runner';
 import type { RunToolsResult } from './tool-runner';
 import type { RetryPolicy } from './retry';
 import type { TurnResult } from './service-types';
+import type { TurnContext } from './context/turn-context';
 
 /** Files written by tools per project, with the session that wrote them and when (ms). */
 export class ProjectWrites {
@@ -50,6 +51,8 @@ export interface TurnInput {
   ctx: Omit<ToolContext, 'ask' | 'signal'>;
   writes: ProjectWrites;
   system?: string;
+  /** The conversation layer (context/turn-context.ts): system + baseline, change notices, the request ledger. */
+  context?: TurnContext;
   signal: AbortSignal;
   emit: (e: CoreEvent) => void;
   maxSteps: number;
@@ -189,7 +192,12 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
   return { port: timed, ms: () => total };
 }
 
-async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undefined): Promise<StepOutcome> {
+async function runStep(
+  turn: TurnInput,
+  messageId: string,
+  prev: Tracked | undefined,
+  step: number,
+): Promise<StepOutcome> {
   const timed = timedSnapshot(turn.snapshot);
   const input: TurnInput = { ...turn, snapshot: timed.port };
   const { store, snapshot, ctx } = input;
@@ -201,12 +209,18 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
   const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(verify), at: performance.now() };
   const before = beforeTracked.tree;
   const stepStarted = Date.now();
-  store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
-  const history = buildHistory(store.messages(sessionId), (id) => store.messageText(id));
+  const stepPartId = newId('prt');
+  store.putPart({ id: stepPartId, sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
+  const stored = store.messages(sessionId);
+  input.context?.beforeStep(
+    stepPartId,
+    stored.flatMap((m) => m.parts),
+  );
+  const history = buildHistory(stored, (id) => store.messageText(id), input.context?.notices());
   let overhead = performance.now() - t0;
   const streamed = await streamStep({
-    model: input.model,
-    system: input.system,
+    model: input.context ? input.context.wrap(input.model, messageId, step) : input.model,
+    system: input.context?.system ?? input.system,
     messages: history,
     tools: input.sdkTools,
     signal: input.signal,
@@ -279,7 +293,7 @@ export async function runTurn(
   while (last.continue) {
     if (steps >= input.maxSteps) return { userMessageId, messageId: message.id, finishReason: 'max-steps', steps };
     steps++;
-    last = await runStep(input, message.id, last.tree);
+    last = await runStep(input, message.id, last.tree, steps);
     if (input.signal.aborted) return { userMessageId, messageId: message.id, finishReason: 'aborted', steps };
   }
   return { userMessageId, messageId: message.id, finishReason: last.finishReason, steps, error: last.error };

@@ -108,6 +108,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: [
       'landfall sessions list --dir D',
       'landfall sessions show ID',
+      'landfall sessions context ID [--step N] [--json]',
       'landfall sessions revert ID MESSAGE [--part P] [--force] [--preview]',
       'landfall sessions unrevert ID',
       'landfall sessions undo ID [--force] [--preview]',
@@ -118,6 +119,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ['--part P', 'revert: start at this part of MESSAGE'],
       ['--force', "overwrite files you changed after the agent's step"],
       ['--preview', 'show what would change; change nothing'],
+      ['--step N', 'context: the Nth model request of the session (default the last)'],
+      ['--json', 'context: print the answer as JSON (the exact request, tokens, window, change)'],
       DATA,
     ],
     example: 'landfall sessions revert ses_abc123 msg_def456 --preview',

@@ -54,6 +54,7 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (!mine(e.part.sessionId)) return;
       flush();
       get().applyEvent(e);
+      if (e.part.type === 'step-finish') void get().loadContext();
     }),
     on('message.added', (e) => {
       if (!mine(e.message.sessionId)) return;
@@ -85,6 +86,7 @@ export function connectEvents(get: Get, set: Set): () => void {
       flush();
       set({ busy: e.state === 'busy', ...(e.state === 'busy' ? {} : { asks: [] }) });
       if (e.state === 'idle') get().reviewChanged(e.sessionId);
+      if (e.state !== 'busy') void get().loadContext();
       if (e.error && e.error.code !== 'interrupted')
         get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
     }),

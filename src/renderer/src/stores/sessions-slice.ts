@@ -37,12 +37,14 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       historyNotice: null,
       overwriteAsked: false,
       revertPreview: null,
+      contextView: null,
     });
     void get().openReview(id);
     const r = await call('sessions.get', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== id) return;
     set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks });
+    void get().loadContext();
   },
   async renameSession(id, title) {
     const r = await call('sessions.rename', { sessionId: id, title });

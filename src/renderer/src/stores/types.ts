@@ -19,6 +19,7 @@ import type { RevertPreview } from '../../../shared/review-schemas';
 import type { HistoryNotice } from './history-notice';
 import type { ImportProgress } from './import-upload';
 import type { ReviewSlice } from './review-types';
+import type { ContextView } from '../../../shared/context-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -120,5 +121,20 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
-export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & ReviewSlice & SettingsSlice;
+/** What the open session's model is told (context-slice.ts): the context meter and the instruction files. */
+export interface ContextSlice {
+  /** The open session's context view, or null before it was fetched (or for no session). */
+  contextView: ContextView | null;
+  /** Fetch the open session's context view (an answer for a session no longer open is dropped). */
+  loadContext(): Promise<void>;
+}
+
+export type Store = AppSlice &
+  ProjectsSlice &
+  SessionsSlice &
+  ChatSlice &
+  HistorySlice &
+  ReviewSlice &
+  SettingsSlice &
+  ContextSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;
