@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -121,13 +130,10 @@ describe('landfall tools: bad usage is reported, never a crash', () => {
 describe('landfall tools: writes are journaled in the data folder', () => {
   /** Every journal folder a CLI write may have used: `<data>/journal` and anything journal-like in the temp dir. */
   function journals(data: string, tmp: string): { inData: boolean; inTmp: string[] } {
-    let inData = false;
-    try {
-      inData = readdirSync(path.join(data, 'journal')) !== undefined;
-    } catch {
-      inData = false;
-    }
-    return { inData, inTmp: readdirSync(tmp).filter((n) => n.includes('journal')) };
+    return {
+      inData: existsSync(path.join(data, 'journal')),
+      inTmp: readdirSync(tmp).filter((n) => n.includes('journal')),
+    };
   }
 
   it('edit, write and apply_patch use <data>/journal (--data, else $LANDFALL_DATA_DIR), never the shared temp dir', async () => {
