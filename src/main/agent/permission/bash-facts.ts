@@ -1,14 +1,15 @@
 /**
  * What the gate checks on a bash line beyond its rules, on the file system: which words name a repository's own
  * git folder or its hooks folder (`core.hooksPath`, tools/git-dir.ts), or make git run other programs or write
- * its configuration (asked as `git_dir`, bash-risk.ts `gitConfigReason`), and which name a file the model may not see (asked, with the
+ * its configuration (asked as `git_dir`, bash-git.ts `gitConfigReason`), and which name a file the model may not see (asked, with the
  * reason in the prompt). Words are judged as written and by real path (reveal-policy.ts relForms), so a symlink
  * alias of `.git/hooks` or of `.env` counts.
  */
 import type { RevealGuard } from '../../tools/types';
 import { hooksFolders, inFolders, inGitDir } from '../../tools/git-dir';
 import type { BashAnalysis } from './bash-command';
-import { gitConfigReason, namesGitDir, readsOnly } from './bash-risk';
+import { gitConfigReason } from './bash-git';
+import { namesGitDir, readsOnly } from './bash-risk';
 import { relForms } from './reveal-policy';
 
 export interface BashFacts {

@@ -1,7 +1,7 @@
 /**
  * git lines that make git run other programs or write its configuration or hooks, and the hooks folder that
  * `core.hooksPath` names outside `.git` (husky's `.husky`): asked as `git_dir` whatever the allow rules (an allow
- * rule or an "always" pattern `git` included), never "always"; rejecting runs and writes nothing (bash-risk.ts
+ * rule or an "always" pattern `git` included), never "always"; rejecting runs and writes nothing (bash-git.ts
  * `gitConfigReason`, tools/git-dir.ts `gitControlled`).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,8 @@ import type { EventOf } from '../../../shared/events';
 import { hooksPathsOf } from '../../tools/git-dir';
 import { harness, scripted } from '../testing/fixtures';
 import type { Harness } from '../testing/fixtures';
-import { gitConfigReason, neverWidenReason } from './bash-risk';
+import { gitConfigReason } from './bash-git';
+import { neverWidenReason } from './bash-risk';
 
 let h: Harness | undefined;
 const cleanups: (() => void)[] = [];
