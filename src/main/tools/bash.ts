@@ -74,7 +74,12 @@ function spawnTagged(
   options: { cwd: string; detached: boolean; env: NodeJS.ProcessEnv },
 ): ChildProcessByStdio<null, Readable, Readable> {
   try {
-    const stdio: ['ignore', 'pipe', 'pipe', number] = ['ignore', 'pipe', 'pipe', tag.fd];
+    const stdio: ['ignore', 'pipe', 'pipe', number | 'ignore'] = [
+      'ignore',
+      'pipe',
+      'pipe',
+      tag.fd >= 0 ? tag.fd : 'ignore',
+    ];
     const child = spawn(file, args, { ...options, stdio, env: { ...options.env, ...runMarkerEnv(tag) } });
     return child as unknown as ChildProcessByStdio<null, Readable, Readable>;
   } finally {

@@ -32,7 +32,7 @@ export const RUN_MARKER = 'LANDFALL_BASH_RUN';
 
 /**
  * The two tags of one command's run. `fd` is Landfall's own descriptor of the run's file: pass it to the child's
- * stdio (it becomes the child's descriptor `TAG_FD`), then call `releaseRunTag` once the child is spawned.
+ * stdio slot 3 (it becomes the child's descriptor 3), then call `releaseRunTag` once the child is spawned.
  */
 export interface RunTag {
   /** Random hex, the value of the environment marker. */
@@ -43,18 +43,19 @@ export interface RunTag {
   fd: number;
 }
 
-/** The descriptor number the command gets the run's file as (the stdio slot after stdin, stdout, stderr). */
-export const TAG_FD = 3;
-
 /**
  * A new run: a random id and a file created for it alone (exclusive create, mode 0600, in the OS temp dir), opened
- * read-only. Throws only when the temp dir is not writable (then the command cannot be tracked and must not run).
+ * read-only. When the temp dir is not writable the tag has no descriptor (`fd` -1): the command still runs, and
+ * its processes are found by session, marker and ancestry only.
  */
 export function createRunTag(): RunTag {
   const run = randomBytes(8).toString('hex');
   const file = path.join(os.tmpdir(), `landfall-run-${run}`);
-  const fd = openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_RDONLY, 0o600);
-  return { run, file, fd };
+  try {
+    return { run, file, fd: openSync(file, constants.O_CREAT | constants.O_EXCL | constants.O_RDONLY, 0o600) };
+  } catch {
+    return { run, file, fd: -1 };
+  }
 }
 
 /** Closes Landfall's own descriptor of the run's file and removes the file (the child's copy stays open). */
