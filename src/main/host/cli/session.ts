@@ -13,13 +13,13 @@
  *                     | unrevert ID | undo ID [--force] | redo ID [--force]        (all take --data DATA)
  * The data folder defaults to $LANDFALL_DATA_DIR, else ~/.landfall. Exit codes: 0 ok, 1 refused/failed, 2 usage.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Result } from '../../../shared/errors';
 import type { CoreEvent } from '../../../shared/events';
 import type { Part } from '../../../shared/model';
 import { AgentService } from '../../agent/service';
+import { dataDirOf } from '../../fs/data-dir';
 import type { ServiceExtras } from '../../agent/service-types';
 import { appLanguageServers } from '../services-lsp';
 import { commandUsage } from './help';
@@ -79,7 +79,7 @@ function failed<T>(r: Result<T>): r is Extract<Result<T>, { ok: false }> {
 }
 
 async function openService(a: Args, extras: ServiceExtras = {}): Promise<AgentService | undefined> {
-  const dataDir = str(a, 'data') ?? process.env.LANDFALL_DATA_DIR ?? path.join(os.homedir(), '.landfall');
+  const dataDir = dataDirOf(str(a, 'data'));
   const svc = await AgentService.open({ dataDir, ...extras });
   return failed(svc) ? undefined : svc.value;
 }
