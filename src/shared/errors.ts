@@ -45,6 +45,10 @@ export const ERROR_CODES = [
   'provider_error',
   'context_length',
   'unavailable',
+  // reaching past the project (src/main/reach: webfetch, MCP servers)
+  'blocked_address', // a fetch whose host is, resolves to, or redirects to a local, private or metadata address
+  'unsupported_content', // a fetched body that is not text, JSON, XML or HTML
+  'timeout', // a fetch or an MCP server that did not answer in time
   'internal',
 ] as const;
 

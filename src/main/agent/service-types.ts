@@ -7,6 +7,7 @@ import type { PermissionRule } from './permission';
 import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
 import type { LspSettings } from '../lsp/servers';
+import type { WebfetchSettings } from '../reach/webfetch/settings';
 import type { KeyLookup } from './providers/keys';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
@@ -146,6 +147,8 @@ export interface Settings {
   permissions: PermissionRule[];
   /** Language servers turned off or added (src/main/lsp/servers.ts `lspSettingsSchema`); absent → the built-ins. */
   lsp?: LspSettings;
+  /** Hosts webfetch may reach although they are local or private (src/main/reach/webfetch/settings.ts). */
+  webfetch?: WebfetchSettings;
 }
 
 /** Extra knobs for embedding and tests; none is needed in normal use. */

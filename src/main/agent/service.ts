@@ -30,6 +30,7 @@ import type { ReviewService } from '../session/review';
 import { createReviewService } from '../session/review/service-factory';
 import type { ToolDefinition } from '../tools/types';
 import { defaultTools, toSdkTools } from '../tools/registry';
+import { webfetchTool } from '../reach/webfetch/tool';
 import { PermissionGate } from './gate';
 import { runTurn } from './loop';
 import { openProjectRuntime } from './project';
@@ -92,7 +93,12 @@ export class AgentService {
     this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
     this.live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.gate = new PermissionGate(this.store, () => this.live.rules());
-    this.tools = options.tools ?? defaultTools();
+    this.tools = options.tools ?? [
+      ...defaultTools(),
+      webfetchTool({
+        allowHosts: async () => (await this.live.refresh(), this.live.current().webfetch?.allowHosts ?? []),
+      }),
+    ];
     this.keyFor = options.keyFor ?? environmentKey();
     // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
     this.forgetSecretNames = registerSecretSource(() => ({

@@ -6,7 +6,8 @@
  * A missing file gives the defaults (presets for Ollama and LM Studio, OpenAI, Anthropic); a malformed file is a
  * typed `invalid_input` error naming the bad fields (e.g. `lsp.servers.0.command`) and is left untouched.
  * The optional `lsp` key is the language-server settings of src/main/lsp/servers.ts (servers turned off, servers
- * added); a file without it is valid.
+ * added); a file without it is valid. The optional `webfetch` key holds the hosts a fetch may reach although
+ * they are local or private (src/main/reach/webfetch/settings.ts).
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { lspSettingsSchema } from '../lsp/servers';
+import { webfetchSettingsSchema } from '../reach/webfetch/settings';
 import type { Settings } from './service-types';
 
 const providerSchema = z.object({
@@ -26,7 +28,7 @@ const providerSchema = z.object({
 });
 
 const ruleSchema = z.object({
-  permission: z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir', '*']),
+  permission: z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir', 'webfetch', '*']),
   tool: z.string().optional(),
   pattern: z.string().min(1),
   action: z.enum(['allow', 'ask', 'deny']),
@@ -37,6 +39,7 @@ export const settingsSchema = z.object({
   providers: z.array(providerSchema),
   permissions: z.array(ruleSchema),
   lsp: lspSettingsSchema.optional(),
+  webfetch: webfetchSettingsSchema.optional(),
 });
 
 /** "at lsp.servers.0.command: <zod's message>; …" for every issue, so the message names the fields to fix. */

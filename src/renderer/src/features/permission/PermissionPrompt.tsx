@@ -17,6 +17,7 @@ const VERB: Record<PermissionAsk['permission'], string> = {
   bash: 'run',
   external_directory: 'reach outside the project',
   git_dir: "write into the repository's own git folder",
+  webfetch: 'fetch a web page from',
 };
 
 function AlwaysControls({ ask }: { ask: PermissionAsk }): React.JSX.Element | null {
