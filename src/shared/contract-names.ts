@@ -39,6 +39,8 @@ export const CALL_NAMES = [
   'settings.get',
   'settings.save',
   'settings.test',
+  'trust.list',
+  'trust.set',
 ] as const;
 
 /** Every event main pushes to the renderer: the core's events (src/shared/events.ts), one name per `type`, plus

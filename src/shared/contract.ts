@@ -27,6 +27,7 @@ import {
   TimelineEntrySchema,
   UndoInputSchema,
 } from './review-schemas';
+import { TrustSetInputSchema, TrustViewSchema } from './reach-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -168,6 +169,9 @@ export const calls = {
     input: SettingsInputSchema.partial(),
     output: z.object({ model: z.string(), latencyMs: z.number() }),
   },
+  /** Trusted folders (src/shared/reach-schemas.ts): which project folders may run their own executables. */
+  'trust.list': { input: empty, output: TrustViewSchema },
+  'trust.set': { input: TrustSetInputSchema, output: TrustViewSchema },
 } as const satisfies Record<CallName, { input: z.ZodType; output: z.ZodType }>;
 
 /** The schema of one variant of the core's event union, typed as that variant. */

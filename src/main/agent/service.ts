@@ -31,6 +31,7 @@ import { createReviewService } from '../session/review/service-factory';
 import type { ToolDefinition } from '../tools/types';
 import { defaultTools, toSdkTools } from '../tools/registry';
 import { webfetchTool } from '../reach/webfetch/tool';
+import { TrustStore } from '../reach/trust/store';
 import { PermissionGate } from './gate';
 import { runTurn } from './loop';
 import { openProjectRuntime } from './project';
@@ -85,12 +86,15 @@ export class AgentService {
   /** Removes this service's key-variable names from the child-environment scrub (proc/child-env.ts). */
   private readonly forgetSecretNames: () => void;
   readonly store: SessionStore;
+  /** Trusted folders and approved project files (`<dataDir>/trust.json`, src/main/reach/trust/store.ts). */
+  readonly trust: TrustStore;
 
   private constructor(
     readonly options: ServiceOptions & ServiceExtras,
     settings: Settings,
   ) {
     this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
+    this.trust = TrustStore.open(path.join(options.dataDir, 'trust.json'));
     this.live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.gate = new PermissionGate(this.store, () => this.live.rules());
     this.tools = options.tools ?? [

@@ -21,6 +21,7 @@ import type { Handlers } from './router';
 import { prepareReplay } from './services-replay';
 import { importUploads } from './services-import';
 import { appLanguageServers } from './services-lsp';
+import { setTrust, trustView } from './services-trust';
 import {
   currentSettingsView,
   hostKeyLookup,
@@ -136,7 +137,13 @@ export async function createServices(options: {
   const { dataDir, platform } = options;
   // The servers follow the settings' `lsp` entry as it is when a project's manager is (re)created.
   const core: { svc?: AgentService } = {};
-  const lsp = options.languageServers === false ? undefined : appLanguageServers(() => core.svc?.getSettings().lsp);
+  const lsp =
+    options.languageServers === false
+      ? undefined
+      : appLanguageServers(
+          () => core.svc?.getSettings().lsp,
+          (root) => core.svc?.trust.isTrusted(root) ?? false,
+        );
   const opened = await AgentService.open({
     dataDir,
     keyFor: hostKeyLookup(platform.secrets),
@@ -244,6 +251,8 @@ export async function createServices(options: {
     'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
+    'trust.list': async () => ok(trustView(svc.trust)),
+    'trust.set': (i) => setTrust(svc.trust, i),
   };
   const close = async (): Promise<void> => {
     forgetStoredKeys();

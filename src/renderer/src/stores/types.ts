@@ -3,6 +3,7 @@
  * decide). Each slice file builds its part; `index.ts` combines them. Slices call main only from actions, never
  * from their initialisers. The review slice's shape is in review-types.ts.
  */
+import type { TrustView } from '../../../shared/reach-schemas';
 import type { StateCreator } from 'zustand';
 import type {
   AppInfo,
@@ -120,5 +121,20 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
-export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & ReviewSlice & SettingsSlice;
+/** Trusted folders (src/shared/reach-schemas.ts): which project folders may run their own executables. */
+export interface TrustSlice {
+  trust: TrustView | null;
+  loadTrust(): Promise<void>;
+  /** Trust (true) or revoke (false) a folder; the list comes back from main. */
+  setTrust(path: string, trusted: boolean): Promise<void>;
+}
+
+export type Store = AppSlice &
+  ProjectsSlice &
+  SessionsSlice &
+  ChatSlice &
+  HistorySlice &
+  ReviewSlice &
+  SettingsSlice &
+  TrustSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -5,6 +5,7 @@ import { PROVIDER_PRESETS } from '../../../../shared/contract';
 import type { ProviderId, SettingsInput } from '../../../../shared/contract';
 import { useStore } from '../../stores';
 import { SettingsErrorCard } from './SettingsErrorCard';
+import { TrustedFolders } from './TrustedFolders';
 
 const IDS = Object.keys(PROVIDER_PRESETS) as ProviderId[];
 
@@ -121,6 +122,7 @@ export function SettingsView(): React.JSX.Element {
           {result.text}
         </p>
       )}
+      <TrustedFolders />
     </section>
   );
 }
