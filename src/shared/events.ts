@@ -68,7 +68,7 @@ const seq = z.number().int().positive();
  * What a permission question is about: reading, changing, running a bash command, reaching outside the project,
  * or writing into a repository's own `.git` folder (never covered by a rule or an "always" answer).
  */
-export const permissionKind = z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir', 'webfetch']);
+export const permissionKind = z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir', 'webfetch', 'mcp']);
 
 /** Every event the core pushes. `type` is the discriminator. */
 export const coreEventSchema = z.discriminatedUnion('type', [

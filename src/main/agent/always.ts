@@ -33,6 +33,7 @@ export function alwaysOffer(request: PermissionRequest, bash?: BashAnalysis): Al
   if (request.permission === 'git_dir') return null;
   if (request.permission === 'webfetch')
     return { exact: [...request.patterns], editable: false, note: 'only this host' };
+  if (request.permission === 'mcp') return { exact: [...request.patterns], editable: false, note: 'only this tool' };
   if (request.permission !== 'bash') return { exact: [...request.patterns], editable: false, note: 'only these paths' };
   if (!bash) return null;
   const exact = bash.canonical ?? bash.line.trim();

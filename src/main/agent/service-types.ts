@@ -8,6 +8,7 @@ import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
 import type { LspSettings } from '../lsp/servers';
 import type { WebfetchSettings } from '../reach/webfetch/settings';
+import type { McpSettings } from '../reach/mcp/config';
 import type { KeyLookup } from './providers/keys';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
@@ -149,6 +150,8 @@ export interface Settings {
   lsp?: LspSettings;
   /** Hosts webfetch may reach although they are local or private (src/main/reach/webfetch/settings.ts). */
   webfetch?: WebfetchSettings;
+  /** The user's own MCP servers (src/main/reach/mcp/config.ts). */
+  mcp?: McpSettings;
 }
 
 /** Extra knobs for embedding and tests; none is needed in normal use. */

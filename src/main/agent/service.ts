@@ -32,6 +32,7 @@ import type { ToolDefinition } from '../tools/types';
 import { defaultTools, toSdkTools } from '../tools/registry';
 import { webfetchTool } from '../reach/webfetch/tool';
 import { TrustStore } from '../reach/trust/store';
+import { McpHub } from '../reach/mcp/hub';
 import { PermissionGate } from './gate';
 import { runTurn } from './loop';
 import { openProjectRuntime } from './project';
@@ -88,6 +89,8 @@ export class AgentService {
   readonly store: SessionStore;
   /** Trusted folders and approved project files (`<dataDir>/trust.json`, src/main/reach/trust/store.ts). */
   readonly trust: TrustStore;
+  /** MCP servers per project (src/main/reach/mcp/hub.ts): their tools join the built-in ones at each turn. */
+  readonly mcp: McpHub;
 
   private constructor(
     readonly options: ServiceOptions & ServiceExtras,
@@ -95,6 +98,7 @@ export class AgentService {
   ) {
     this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
     this.trust = TrustStore.open(path.join(options.dataDir, 'trust.json'));
+    this.mcp = new McpHub(() => this.live.current().mcp, this.trust);
     this.live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.gate = new PermissionGate(this.store, () => this.live.rules());
     this.tools = options.tools ?? [
@@ -299,14 +303,15 @@ export class AgentService {
         this.store.updateSession(sessionId, { title: titleFrom(text) });
       const user = this.store.addMessage(sessionId, 'user', text);
       this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
+      const tools = await this.turnTools(rt.project.root);
       const result = await runTurn(
         {
           store: this.store,
           snapshot: rt.snapshot,
           gate: this.gate,
           model,
-          tools: this.tools,
-          sdkTools: toSdkTools(this.tools),
+          tools,
+          sdkTools: toSdkTools(tools),
           ctx: {
             root: rt.project.root,
             sessionId,
@@ -515,11 +520,22 @@ export class AgentService {
   }
 
   /** Stop every turn, close snapshot stores and the database. */
+  /**
+   * The tools of a turn: the built-in ones, then the project's MCP tools (started on first use, within their
+   * start timeouts); an MCP tool whose name a built-in tool already has is left out. Fixed for the whole turn.
+   */
+  private async turnTools(root: string): Promise<ToolDefinition[]> {
+    const own = new Set(this.tools.map((t) => t.name));
+    const mcp = (await this.mcp.toolsFor(root)).filter((t) => !own.has(t.name));
+    return [...this.tools, ...mcp];
+  }
+
   async close(): Promise<void> {
     for (const id of [...this.running.keys()]) this.stop(id);
     for (let i = 0; i < 100 && this.running.size > 0; i++) await new Promise((r) => setTimeout(r, 50));
     for (const r of this.runtimes.values()) await (await r).close();
     this.runtimes.clear();
+    await this.mcp.close();
     this.store.close();
     this.forgetSecretNames();
   }

@@ -7,7 +7,8 @@
  * typed `invalid_input` error naming the bad fields (e.g. `lsp.servers.0.command`) and is left untouched.
  * The optional `lsp` key is the language-server settings of src/main/lsp/servers.ts (servers turned off, servers
  * added); a file without it is valid. The optional `webfetch` key holds the hosts a fetch may reach although
- * they are local or private (src/main/reach/webfetch/settings.ts).
+ * they are local or private (src/main/reach/webfetch/settings.ts); the optional `mcp` key the user's own MCP
+ * servers (src/main/reach/mcp/config.ts).
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import type { Result } from '../../shared/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { lspSettingsSchema } from '../lsp/servers';
 import { webfetchSettingsSchema } from '../reach/webfetch/settings';
+import { mcpSettingsSchema } from '../reach/mcp/config';
 import type { Settings } from './service-types';
 
 const providerSchema = z.object({
@@ -28,7 +30,7 @@ const providerSchema = z.object({
 });
 
 const ruleSchema = z.object({
-  permission: z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir', 'webfetch', '*']),
+  permission: z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir', 'webfetch', 'mcp', '*']),
   tool: z.string().optional(),
   pattern: z.string().min(1),
   action: z.enum(['allow', 'ask', 'deny']),
@@ -40,6 +42,7 @@ export const settingsSchema = z.object({
   permissions: z.array(ruleSchema),
   lsp: lspSettingsSchema.optional(),
   webfetch: webfetchSettingsSchema.optional(),
+  mcp: mcpSettingsSchema.optional(),
 });
 
 /** "at lsp.servers.0.command: <zod's message>; …" for every issue, so the message names the fields to fix. */

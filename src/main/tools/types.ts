@@ -28,11 +28,12 @@ export interface ObservedStore {
  * A permission question (DESIGN §6). `patterns` are root-relative real paths or a bash command. `git_dir` is a
  * write into a repository's own `.git` folder (the project's, a nested repository's, a submodule's `.git` file):
  * asked every time, never covered by an allow rule or an "always" answer. `webfetch` is a fetch of a web page;
- * its patterns are host names (src/main/reach/webfetch).
+ * its patterns are host names (src/main/reach/webfetch). `mcp` is a call of an MCP server's tool; its pattern is
+ * the tool's name `<server>_<tool>` (src/main/reach/mcp).
  */
 export interface PermissionRequest {
   tool: string;
-  permission: 'read' | 'edit' | 'bash' | 'external_directory' | 'git_dir' | 'webfetch';
+  permission: 'read' | 'edit' | 'bash' | 'external_directory' | 'git_dir' | 'webfetch' | 'mcp';
   patterns: string[];
   title: string;
   /** Preview diff of what the call would write (edit, write, apply_patch). */

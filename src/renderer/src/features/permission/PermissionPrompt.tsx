@@ -18,6 +18,7 @@ const VERB: Record<PermissionAsk['permission'], string> = {
   external_directory: 'reach outside the project',
   git_dir: "write into the repository's own git folder",
   webfetch: 'fetch a web page from',
+  mcp: 'call the MCP tool',
 };
 
 function AlwaysControls({ ask }: { ask: PermissionAsk }): React.JSX.Element | null {
