@@ -41,6 +41,9 @@ export const CALL_NAMES = [
   'settings.test',
   'trust.list',
   'trust.set',
+  'mcp.status',
+  'mcp.approve',
+  'mcp.toggle',
 ] as const;
 
 /** Every event main pushes to the renderer: the core's events (src/shared/events.ts), one name per `type`, plus

@@ -22,6 +22,7 @@ import { prepareReplay } from './services-replay';
 import { importUploads } from './services-import';
 import { appLanguageServers } from './services-lsp';
 import { setTrust, trustView } from './services-trust';
+import { approveProjectMcp, mcpView, toggleMcp } from './services-mcp';
 import {
   currentSettingsView,
   hostKeyLookup,
@@ -253,6 +254,9 @@ export async function createServices(options: {
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
     'trust.list': async () => ok(trustView(svc.trust)),
     'trust.set': (i) => setTrust(svc.trust, i),
+    'mcp.status': (i) => mcpView(svc, i.projectId),
+    'mcp.approve': (i) => approveProjectMcp(svc, i.projectId),
+    'mcp.toggle': (i) => toggleMcp(svc, i),
   };
   const close = async (): Promise<void> => {
     forgetStoredKeys();

@@ -13,5 +13,7 @@ export const createTrustSlice: Slice<TrustSlice> = (set, get) => ({
     const r = await call('trust.set', { path, trusted });
     if (!r.ok) return get().showError(r.error);
     set({ trust: r.value });
+    // a project's own MCP servers start or stop with its folder's trust
+    await get().loadMcp();
   },
 });

@@ -3,7 +3,7 @@
  * decide). Each slice file builds its part; `index.ts` combines them. Slices call main only from actions, never
  * from their initialisers. The review slice's shape is in review-types.ts.
  */
-import type { TrustView } from '../../../shared/reach-schemas';
+import type { McpView, TrustView } from '../../../shared/reach-schemas';
 import type { StateCreator } from 'zustand';
 import type {
   AppInfo,
@@ -129,6 +129,15 @@ export interface TrustSlice {
   setTrust(path: string, trusted: boolean): Promise<void>;
 }
 
+/** The open project's MCP servers (src/shared/reach-schemas.ts McpView). */
+export interface McpSlice {
+  mcp: McpView | null;
+  loadMcp(): Promise<void>;
+  approveMcp(): Promise<void>;
+  /** Turn a server (no `tool`) or one of its tools on or off. */
+  toggleMcp(server: string, enabled: boolean, tool?: string): Promise<void>;
+}
+
 export type Store = AppSlice &
   ProjectsSlice &
   SessionsSlice &
@@ -136,5 +145,6 @@ export type Store = AppSlice &
   HistorySlice &
   ReviewSlice &
   SettingsSlice &
-  TrustSlice;
+  TrustSlice &
+  McpSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

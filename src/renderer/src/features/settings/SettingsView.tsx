@@ -6,6 +6,7 @@ import type { ProviderId, SettingsInput } from '../../../../shared/contract';
 import { useStore } from '../../stores';
 import { SettingsErrorCard } from './SettingsErrorCard';
 import { TrustedFolders } from './TrustedFolders';
+import { McpServers } from './McpServers';
 
 const IDS = Object.keys(PROVIDER_PRESETS) as ProviderId[];
 
@@ -123,6 +124,7 @@ export function SettingsView(): React.JSX.Element {
         </p>
       )}
       <TrustedFolders />
+      <McpServers />
     </section>
   );
 }
