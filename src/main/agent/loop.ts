@@ -17,7 +17,7 @@ import type { SessionStore } from '../session/store';
 import type { SnapshotPort } from '../session/snapshot-port';
 import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
-import type { PermissionGate } from './gate';
+import type { PermissionGate } from './permission/gate';
 import { buildHistory } from './history';
 import { streamStep } from './stream-step';
 import { runTools } from './tool-runner';
@@ -173,7 +173,7 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
       total += performance.now() - t0;
     });
   const timed: SnapshotPort = {
-    track: () => time(port.track()),
+    track: (o) => time(port.track(o)),
     patch: (h) => time(port.patch(h)),
     diff: (h) => time(port.diff(h)),
     diffFull: (from, to) => time(port.diffFull(from, to)),
@@ -196,7 +196,9 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
   const sessionId = ctx.sessionId;
   let t0 = performance.now();
   const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS && input.othersActive?.() !== true;
-  const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(), at: performance.now() };
+  // A turn's first track walks the whole tree: a watcher is only a hint (snapshot/watch.ts).
+  const verify = prev === undefined ? { verify: true } : undefined;
+  const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(verify), at: performance.now() };
   const before = beforeTracked.tree;
   const stepStarted = Date.now();
   store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
@@ -262,12 +264,16 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
 }
 
 /**
- * Run one turn for the user message already stored: creates the assistant message and runs steps (see module
- * docstring). Resolves when the turn ends; never throws for provider or tool failures (they are in the result
- * and in the stored parts).
+ * Run one turn whose user message and (empty) assistant message are already stored (turns.ts stores both before
+ * it answers that the turn started): runs steps into the assistant message (see module docstring). Resolves when
+ * the turn ends; never throws for provider or tool failures (they are in the result and in the stored parts).
  */
-export async function runTurn(input: TurnInput, userMessageId: string): Promise<TurnResult> {
-  const message = input.store.addMessage(input.ctx.sessionId, 'assistant');
+export async function runTurn(
+  input: TurnInput,
+  ids: { userMessageId: string; messageId: string },
+): Promise<TurnResult> {
+  const { userMessageId } = ids;
+  const message = { id: ids.messageId };
   let steps = 0;
   let last: StepOutcome = { continue: true, finishReason: 'other' };
   while (last.continue) {

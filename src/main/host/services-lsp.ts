@@ -10,7 +10,7 @@
  * changes (`trusted`, src/main/reach/trust): an untrusted project's own node_modules/.bin servers never run.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { DiagnosticsHook } from '../tools/types';
+import type { DiagnosticsHook } from '../lsp';
 import type { Project } from '../../shared/model';
 import { LspManager } from '../lsp';
 import type { LspSettings } from '../lsp';

@@ -6,6 +6,7 @@ import { liveProcesses, processesInGroups } from '../../lsp/proc-table';
 import type { ToolContext, ToolDefinition } from '../../tools/types';
 import { TrustStore } from '../trust/store';
 import type { McpSettings } from './config';
+import { estimateTokens } from '../../agent/context/tokens';
 import { McpHub } from './hub';
 import { startHttpMcp } from './testing/http-server';
 
@@ -35,6 +36,7 @@ function hubWith(servers: McpSettings['servers'], trustFile = path.join(tmp, `tr
   const hub = new McpHub(
     () => ({ servers }),
     trust,
+    estimateTokens,
     (_root, text) => void reports.push(text),
   );
   hubs.push(hub);

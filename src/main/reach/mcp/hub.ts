@@ -7,10 +7,10 @@
  *
  * `status(root)` is what Settings shows: every server with its state (connected / failed with the reason /
  * disabled, and why for a project server that is not trusted), its tools, and the tokens its tool definitions
- * cost in every request (the o200k estimate of name + description + input schema, agent/context/tokens.ts).
+ * cost in every request (the estimate of name + description + input schema by the counter the agent passes:
+ * agent/context/tokens.ts, o200k).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { estimateTokens } from '../../agent/context/tokens';
 import type { ToolDefinition } from '../../tools/types';
 import type { TrustStore } from '../trust/store';
 import type { McpServerConfig, McpSettings } from './config';
@@ -39,9 +39,12 @@ interface ProjectServers {
   problem?: string;
 }
 
-/** Tokens a tool definition costs in a request (name, description, JSON input schema). */
-export function toolTokens(tool: Tool, name: string): number {
-  return estimateTokens(JSON.stringify({ name, description: tool.description ?? '', parameters: tool.inputSchema }));
+/** Counts the tokens of a text (the agent passes its one estimator, agent/context/tokens.ts). */
+export type TokenCounter = (text: string) => number;
+
+/** Tokens a tool definition costs in a request (name, description, JSON input schema), by `count`. */
+export function toolTokens(tool: Tool, name: string, count: TokenCounter): number {
+  return count(JSON.stringify({ name, description: tool.description ?? '', parameters: tool.inputSchema }));
 }
 
 export class McpHub {
@@ -57,6 +60,7 @@ export class McpHub {
   constructor(
     private readonly settings: () => McpSettings | undefined,
     private readonly trust: TrustStore,
+    private readonly count: TokenCounter,
     private readonly report: (root: string, text: string) => void = (_root, text) => console.warn(text),
   ) {}
 
@@ -111,7 +115,7 @@ export class McpHub {
       const off = new Set(c.config.entry.disabledTools ?? []);
       const tools = c.tools.map((t) => {
         const name = mcpToolName(c.config.name, t.name);
-        return { name, enabled: !off.has(t.name), tokens: toolTokens(t, name) };
+        return { name, enabled: !off.has(t.name), tokens: toolTokens(t, name, this.count) };
       });
       return {
         name: c.config.name,

@@ -10,7 +10,7 @@
  */
 import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
-import type { PermissionAsk } from '../../tools/types';
+import type { AskPermission } from '../../tools/types';
 import { checkHop, systemResolver } from './hop';
 import type { Resolver } from './hop';
 import { requestHop } from './request';
@@ -24,7 +24,7 @@ export const MAX_READ_BYTES = 5 * 1024 * 1024;
 export interface FetchDeps {
   allowHosts: () => readonly string[] | Promise<readonly string[]>;
   resolve?: Resolver;
-  ask?: PermissionAsk;
+  ask?: AskPermission;
   /** Extra trusted certificate authorities (tests). */
   ca?: string | Buffer;
   maxBytes?: number;

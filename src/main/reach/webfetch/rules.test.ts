@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alwaysOffer } from '../../agent/always';
-import { decidePermission } from '../../agent/permission';
-import type { PermissionRule } from '../../agent/permission';
-import { settingsSchema } from '../../agent/settings';
+import { alwaysOffer } from '../../agent/permission/always';
+import { decidePermission } from '../../agent/permission/rules';
+import type { PermissionRule } from '../../agent/permission/rules';
+import { SettingsSchema as settingsSchema } from '../../agent/settings/schema';
 
 const fetchOf = (host: string) => ({
   tool: 'webfetch',
