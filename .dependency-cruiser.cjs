@@ -24,8 +24,16 @@ const LAYERS = {
   lsp: { path: '^src/main/lsp/', uses: ['fs', 'proc'] },
   tools: { path: '^src/main/tools/', uses: ['engine', 'fs', 'snapshot', 'lsp', 'proc'] },
   session: { path: '^src/main/session/', uses: ['engine', 'fs', 'snapshot'] },
-  agent: { path: '^src/main/agent/', uses: ['session', 'tools', 'engine', 'fs', 'snapshot', 'lsp', 'proc'] },
-  host: { path: '^src/main/host/', uses: ['agent', 'session', 'tools', 'engine', 'fs', 'snapshot', 'lsp', 'proc'] },
+  // reaching past the project: webfetch, MCP servers, trusted folders (tools the agent offers, children it starts)
+  reach: { path: '^src/main/reach/', uses: ['tools', 'engine', 'fs', 'snapshot', 'lsp', 'proc'] },
+  agent: {
+    path: '^src/main/agent/',
+    uses: ['session', 'tools', 'reach', 'engine', 'fs', 'snapshot', 'lsp', 'proc'],
+  },
+  host: {
+    path: '^src/main/host/',
+    uses: ['agent', 'session', 'tools', 'reach', 'engine', 'fs', 'snapshot', 'lsp', 'proc'],
+  },
   electron: {
     path: '^src/main/electron/',
     uses: ['host', 'agent', 'session', 'tools', 'engine', 'fs', 'snapshot', 'lsp', 'proc'],

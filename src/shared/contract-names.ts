@@ -40,6 +40,11 @@ export const CALL_NAMES = [
   'settings.get',
   'settings.save',
   'settings.test',
+  'trust.list',
+  'trust.set',
+  'mcp.status',
+  'mcp.approve',
+  'mcp.toggle',
 ] as const;
 
 /** Every event main pushes to the renderer: the core's events (src/shared/events.ts), one name per `type`, plus

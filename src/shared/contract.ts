@@ -24,6 +24,7 @@ import {
   TimelineEntrySchema,
   UndoInputSchema,
 } from './review-schemas';
+import { McpToggleInputSchema, McpViewSchema, TrustSetInputSchema, TrustViewSchema } from './reach-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -156,6 +157,14 @@ export const calls = {
     input: SettingsInputSchema.partial(),
     output: z.object({ model: z.string(), latencyMs: z.number() }),
   },
+  /** Trusted folders (src/shared/reach-schemas.ts): which project folders may run their own executables. */
+  'trust.list': { input: empty, output: TrustViewSchema },
+  'trust.set': { input: TrustSetInputSchema, output: TrustViewSchema },
+  /** A project's MCP servers (starting them when not started): state, tools, token cost. */
+  'mcp.status': { input: z.object({ projectId: id }), output: McpViewSchema },
+  /** Approve the project's MCP file as it is now (its folder must be trusted); its servers start. */
+  'mcp.approve': { input: z.object({ projectId: id }), output: McpViewSchema },
+  'mcp.toggle': { input: McpToggleInputSchema, output: McpViewSchema },
 } as const satisfies Record<CallName, { input: z.ZodType; output: z.ZodType }>;
 
 /** The schema of one variant of the core's event union, typed as that variant. */

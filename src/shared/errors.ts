@@ -46,6 +46,11 @@ export const ERROR_CODES = [
   'provider_error',
   'context_length',
   'unavailable',
+  // reaching past the project (src/main/reach: webfetch, MCP servers)
+  'blocked_address', // a fetch whose host is, resolves to, or redirects to a local, private or metadata address
+  'unsupported_content', // a fetched body that is not text, JSON, XML or HTML
+  'timeout', // a fetch or an MCP server that did not answer in time
+  'tool_error', // an MCP server's tool answered with an error (its text is what the model reads)
   'internal',
 ] as const;
 

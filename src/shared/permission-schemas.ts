@@ -9,9 +9,18 @@ import { FileChangeSchema } from './model';
 
 /**
  * What a permission question is about: reading, changing, running a bash command, reaching outside the project,
- * or writing into a repository's own `.git` folder (never covered by a rule or an "always" answer).
+ * or writing into a repository's own `.git` folder (never covered by a rule or an "always" answer), fetching a web
+ * page (`webfetch`, patterns: host names) or calling an MCP server's tool (`mcp`, pattern: `<server>_<tool>`).
  */
-export const PermissionKindSchema = z.enum(['read', 'edit', 'bash', 'external_directory', 'git_dir']);
+export const PermissionKindSchema = z.enum([
+  'read',
+  'edit',
+  'bash',
+  'external_directory',
+  'git_dir',
+  'webfetch',
+  'mcp',
+]);
 export type PermissionKind = z.infer<typeof PermissionKindSchema>;
 
 /**

@@ -16,6 +16,7 @@ import type { ObservedVersions } from '../fs/observed';
 import type { SessionStore } from '../session/store';
 import type { ToolDefinition } from '../tools/types';
 import type { ConversationContext } from './context/conversation';
+import type { McpHub } from '../reach/mcp/hub';
 import type { PermissionGate } from './permission/gate';
 import { openProjectRuntime, type ProjectRuntime } from './project';
 import type { KeyLookup } from './providers/keys';
@@ -32,6 +33,8 @@ export interface ServiceCore {
   readonly tools: ToolDefinition[];
   /** The request ledger, baselines and change notices (context/conversation.ts). */
   readonly context: ConversationContext;
+  /** MCP servers per project (src/main/reach/mcp/hub.ts): their tools join the built-in ones at each turn. */
+  readonly mcp: McpHub;
   readonly keyFor: KeyLookup;
   readonly runtimes: Runtimes;
   /** Sessions running a turn, with the controller that stops it. */

@@ -33,6 +33,10 @@ import { createReviewService } from '../session/review/service-factory';
 import { SessionStore } from '../session/store';
 import type { GcReport } from '../snapshot/types';
 import { defaultTools } from '../tools/registry';
+import { McpHub } from '../reach/mcp/hub';
+import { estimateTokens } from './context/tokens';
+import { TrustStore } from '../reach/trust/store';
+import { webfetchTool } from '../reach/webfetch/tool';
 import type { LanguageModel } from 'ai';
 import * as historyOps from './history-ops';
 import { PermissionGate } from './permission/gate';
@@ -77,6 +81,10 @@ export class AgentService {
   readonly store: SessionStore;
   /** The request ledger, baselines and change notices of this service's sessions (context/conversation.ts). */
   readonly context: ConversationContext;
+  /** Trusted folders and approved project files (`<dataDir>/trust.json`, src/main/reach/trust/store.ts). */
+  readonly trust: TrustStore;
+  /** MCP servers per project (src/main/reach/mcp/hub.ts). */
+  readonly mcp: McpHub;
 
   private constructor(
     readonly options: ServiceOptions & ServiceExtras,
@@ -86,14 +94,21 @@ export class AgentService {
     const live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.store = store;
     this.context = new ConversationContext(store, options.dataDir, options.context);
+    this.trust = TrustStore.open(path.join(options.dataDir, 'trust.json'));
+    this.mcp = new McpHub(() => live.current().mcp, this.trust, estimateTokens);
     this.core = {
       options,
       store,
       live,
       gate: new PermissionGate(store, () => live.rules()),
       observed: new ObservedVersions(),
-      tools: options.tools ?? [...defaultTools(), skillTool(options.dataDir) as unknown as ToolDefinition],
+      tools: options.tools ?? [
+        ...defaultTools(),
+        skillTool(options.dataDir) as unknown as ToolDefinition,
+        webfetchTool({ allowHosts: async () => (await live.refresh(), live.current().webfetch?.allowHosts ?? []) }),
+      ],
       context: this.context,
+      mcp: this.mcp,
       keyFor: options.keyFor ?? environmentKey(),
       runtimes: new Runtimes(store, options),
       running: new Map(),
@@ -361,6 +376,7 @@ export class AgentService {
     await Promise.race([Promise.all(this.core.turnsDone), grace]);
     clearTimeout(timer);
     await this.core.runtimes.close();
+    await this.mcp.close();
     this.store.close();
     this.forgetSecretNames();
   }

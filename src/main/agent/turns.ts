@@ -18,6 +18,7 @@ import { fail, isFailure, ok } from '../../shared/errors';
 import type { LandfallError, Result } from '../../shared/errors';
 import * as history from '../session/revert';
 import { toSdkTools } from '../tools/registry';
+import type { ToolDefinition } from '../tools/types';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
 import { runTurn, type TurnInput } from './loop';
 import type { ProjectRuntime } from './project';
@@ -35,6 +36,17 @@ function thrownError(e: unknown): LandfallError {
   };
 }
 
+/**
+ * The tools of a turn: the built-in ones, then the project's MCP tools (src/main/reach/mcp/hub.ts: started on
+ * first use, each within its start timeout); an MCP tool whose name a built-in tool has is left out. The list is
+ * fixed for the whole turn (a tools/list_changed applies from the next turn: the request prefix stays stable).
+ */
+async function turnTools(core: ServiceCore, root: string): Promise<ToolDefinition[]> {
+  const own = new Set(core.tools.map((t) => t.name));
+  const mcp = (await core.mcp.toolsFor(root)).filter((t) => !own.has(t.name));
+  return [...core.tools, ...mcp];
+}
+
 /** The loop's input for one turn of `sessionId` in `rt`. */
 function turnInput(
   core: ServiceCore,
@@ -44,6 +56,7 @@ function turnInput(
   maxSteps: number,
   signal: AbortSignal,
   context: TurnContext,
+  tools: ToolDefinition[],
 ): TurnInput {
   const { options, store } = core;
   return {
@@ -51,8 +64,8 @@ function turnInput(
     snapshot: rt.snapshot,
     gate: core.gate,
     model,
-    tools: core.tools,
-    sdkTools: toSdkTools(core.tools),
+    tools,
+    sdkTools: toSdkTools(tools),
     ctx: {
       root: rt.project.root,
       sessionId,
@@ -143,7 +156,8 @@ export async function startTurn(
     endState(core, sessionId, context.error);
     return context;
   }
-  const done = runTurn(turnInput(core, sessionId, rt, model, maxSteps, abort.signal, context.value), ids)
+  const done = turnTools(core, rt.project.root)
+    .then((tools) => runTurn(turnInput(core, sessionId, rt, model, maxSteps, abort.signal, context.value, tools), ids))
     .catch((e: unknown): TurnResult => ({ ...ids, finishReason: 'error', steps: 0, error: thrownError(e) }))
     .then((result) => {
       release();

@@ -6,7 +6,8 @@
  * The user's `lsp` settings (servers turned off or added) are read through `lspSettings` each time a manager is
  * created. When saved settings change the `lsp` entry, the next tool call of a project shuts that project's
  * manager down (its servers get LSP shutdown/exit) and starts a new one from the new entry, so a server turned off
- * stops being used and an added one is used without restarting the app.
+ * stops being used and an added one is used without restarting the app. Likewise when the project folder's trust
+ * changes (`trusted`, src/main/reach/trust): an untrusted project's own node_modules/.bin servers never run.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { DiagnosticsHook } from '../lsp';
@@ -23,25 +24,30 @@ export interface AppLanguageServers {
 /**
  * Creates the per-project managers lazily. `lspSettings` returns the current settings' `lsp` entry (undefined:
  * the built-in servers). Malformed settings cannot reach here (settings are validated on load and save); should
- * they, the project runs without diagnostics rather than failing the tool call.
+ * they, the project runs without diagnostics rather than failing the tool call. `trusted(root)` says whether the
+ * user trusted the project folder (default: no folder is).
  */
-export function appLanguageServers(lspSettings: () => LspSettings | undefined = () => undefined): AppLanguageServers {
-  const managers = new Map<string, { manager: LspManager; settings: LspSettings | undefined }>();
+export function appLanguageServers(
+  lspSettings: () => LspSettings | undefined = () => undefined,
+  trusted: (root: string) => boolean = () => false,
+): AppLanguageServers {
+  const managers = new Map<string, { manager: LspManager; settings: LspSettings | undefined; trusted: boolean }>();
   const retired = new Set<Promise<void>>();
   return {
     hookFor(project) {
       const settings = lspSettings();
+      const projectTrusted = trusted(project.root);
       let entry = managers.get(project.id);
-      if (entry && !isDeepStrictEqual(entry.settings, settings)) {
+      if (entry && (!isDeepStrictEqual(entry.settings, settings) || entry.trusted !== projectTrusted)) {
         const done = entry.manager.shutdown().finally(() => retired.delete(done));
         retired.add(done);
         managers.delete(project.id);
         entry = undefined;
       }
       if (!entry) {
-        const created = LspManager.create({ root: project.root, ...(settings ? { settings } : {}) });
+        const created = LspManager.create({ root: project.root, projectTrusted, ...(settings ? { settings } : {}) });
         if (!created.ok) return undefined;
-        entry = { manager: created.value, settings: structuredClone(settings) };
+        entry = { manager: created.value, settings: structuredClone(settings), trusted: projectTrusted };
         managers.set(project.id, entry);
       }
       return entry.manager.hook(project.id);

@@ -22,6 +22,8 @@ import type { Platform } from './platform';
 import type { Handlers } from './router';
 import { importUploads } from './services-import';
 import { appLanguageServers } from './services-lsp';
+import { setTrust, trustView } from './services-trust';
+import { approveProjectMcp, mcpView, toggleMcp } from './services-mcp';
 import {
   currentSettingsView,
   hostKeyLookup,
@@ -67,7 +69,13 @@ export async function createServices(options: {
   const { dataDir, platform } = options;
   // The servers follow the settings' `lsp` entry as it is when a project's manager is (re)created.
   const core: { svc?: AgentService } = {};
-  const lsp = options.languageServers === false ? undefined : appLanguageServers(() => core.svc?.getSettings().lsp);
+  const lsp =
+    options.languageServers === false
+      ? undefined
+      : appLanguageServers(
+          () => core.svc?.getSettings().lsp,
+          (root) => core.svc?.trust.isTrusted(root) ?? false,
+        );
   const opened = await AgentService.open({
     dataDir,
     keyFor: hostKeyLookup(platform.secrets),
@@ -173,6 +181,11 @@ export async function createServices(options: {
     'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
+    'trust.list': async () => ok(trustView(svc.trust)),
+    'trust.set': (i) => setTrust(svc.trust, i),
+    'mcp.status': (i) => mcpView(svc, i.projectId),
+    'mcp.approve': (i) => approveProjectMcp(svc, i.projectId),
+    'mcp.toggle': (i) => toggleMcp(svc, i),
   };
   const close = async (): Promise<void> => {
     forgetStoredKeys();

@@ -6,7 +6,8 @@
  * `packages/web` (its own tsconfig/package.json) and its own server process, not the launch folder.
  *
  * Binary, in order: `node_modules/.bin/<bin>` from the server root up to the project root (the project's own
- * copy wins), then the package bundled in Landfall's node_modules, then PATH. Node scripts run under a real Node.js
+ * copy wins — only when the user trusted the project folder, src/main/reach/trust/store.ts: a project's own
+ * executable is code the project ships), then the package bundled in Landfall's node_modules, then PATH. Node scripts run under a real Node.js
  * (node-runtime.ts: this process under plain Node; a `node` on PATH or in the usual folders under Electron, whose
  * packaged binary cannot act as node).
  */
@@ -43,6 +44,8 @@ export interface ResolvedCommand {
   args: string[];
   env: Record<string, string>;
   source: 'project' | 'bundled' | 'path';
+  /** The project's own copy that was NOT run because the folder is not trusted (absolute path), if there was one. */
+  passedOver?: string;
 }
 
 const requireHere = createRequire(import.meta.url);
@@ -134,22 +137,41 @@ export function bundledScript(pkg: string, binName: string): string | undefined 
 }
 
 /**
- * Resolve a server command: project node_modules/.bin (server root up to project root), bundled, PATH.
- * Fails with `unavailable` (hint: how to install) when none has it.
+ * Resolve a server command: project node_modules/.bin (server root up to project root; only when
+ * `projectTrusted`), bundled, PATH. A PATH entry inside the project counts as the project's own. Fails with
+ * `unavailable` (hint: how to install, or to trust the folder when only the project has it) when none has it.
  */
-export function resolveCommand(cmd: ServerCommand, serverRoot: string, projectRoot: string): Result<ResolvedCommand> {
+export function resolveCommand(
+  cmd: ServerCommand,
+  serverRoot: string,
+  projectRoot: string,
+  projectTrusted = false,
+): Result<ResolvedCommand> {
+  let passedOver: string | undefined;
+  const found = (r: Result<ResolvedCommand>): Result<ResolvedCommand> =>
+    r.ok && passedOver ? ok({ ...r.value, passedOver }) : r;
   if (!path.isAbsolute(cmd.bin)) {
     for (const dir of foldersUpTo(serverRoot, projectRoot)) {
       const candidate = path.join(dir, 'node_modules', '.bin', cmd.bin);
-      if (isExecutableFile(candidate)) return launch(candidate, cmd.args, 'project');
+      if (!isExecutableFile(candidate)) continue;
+      if (projectTrusted) return launch(candidate, cmd.args, 'project');
+      passedOver ??= candidate;
     }
     if (cmd.bundled) {
       const script = bundledScript(cmd.bundled.pkg, cmd.bundled.binName);
-      if (script) return launch(script, cmd.args, 'bundled');
+      if (script) return found(launch(script, cmd.args, 'bundled'));
     }
   }
   const onPath = whichSync(cmd.bin);
-  if (onPath) return launch(onPath, cmd.args, 'path');
+  if (onPath && (projectTrusted || !isInside(projectRoot, onPath))) return found(launch(onPath, cmd.args, 'path'));
+  passedOver ??= onPath;
+  if (passedOver)
+    return fail(
+      'unavailable',
+      `language server "${cmd.bin}" is only the project's own (${passedOver}), and the folder is not trusted`,
+      'Trust the folder in Settings to let its own executables run.',
+      { passedOver },
+    );
   return fail(
     'unavailable',
     `language server "${cmd.bin}" is not installed`,
@@ -160,10 +182,11 @@ export function resolveCommand(cmd: ServerCommand, serverRoot: string, projectRo
 /**
  * The tsserver.js typescript-language-server should use: the project's own TypeScript (nearest
  * node_modules/typescript from the server root up) when it still ships tsserver.js (TypeScript 7 does not),
- * otherwise the TypeScript 6 bundled with Landfall.
+ * otherwise the TypeScript 6 bundled with Landfall. The project's copy is code the project ships: used only when
+ * `projectTrusted`.
  */
-export function tsserverPath(serverRoot: string, projectRoot: string): string | undefined {
-  for (const dir of foldersUpTo(serverRoot, projectRoot)) {
+export function tsserverPath(serverRoot: string, projectRoot: string, projectTrusted = false): string | undefined {
+  for (const dir of projectTrusted ? foldersUpTo(serverRoot, projectRoot) : []) {
     const candidate = path.join(dir, 'node_modules', 'typescript', 'lib', 'tsserver.js');
     if (existsSync(candidate)) return candidate;
   }

@@ -83,6 +83,7 @@ export class LspManager {
     this.onOutcome = opts.onOutcome;
     this.pool = new ServerPool({
       projectRoot: root,
+      projectTrusted: opts.projectTrusted ?? false,
       idleMs: opts.idleMs ?? 10 * 60_000,
       timeoutScale: opts.timeoutScale ?? 1,
       maxFailures: opts.maxFailures ?? 3,

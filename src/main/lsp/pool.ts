@@ -20,6 +20,11 @@ import type { ServerSpec, ServerTimeouts } from './servers';
 /** Tunables of the pool. Times in ms. */
 export interface PoolOptions {
   projectRoot: string;
+  /**
+   * The user trusted the project folder (src/main/reach/trust): its node_modules/.bin servers and its own
+   * TypeScript may run. Fixed for the pool's life; the app makes a new manager when the answer changes.
+   */
+  projectTrusted: boolean;
   /** Stop a server unused for this long (default 10 minutes). */
   idleMs: number;
   /** Multiplies every derived timeout (default 1). */
@@ -113,7 +118,7 @@ export class ServerPool {
     try {
       const client = await LspClient.start(
         e.spec,
-        { root: e.root, projectRoot: this.opts.projectRoot },
+        { root: e.root, projectRoot: this.opts.projectRoot, projectTrusted: this.opts.projectTrusted },
         e.command.value,
         this.timeouts(e.spec).initMs,
       );
@@ -144,8 +149,12 @@ export class ServerPool {
             `${e.spec.id} needs ${missing.join(', ')}, which is not installed`,
             `Install ${missing.join(', ')} (system package).`,
           )
-        : resolveCommand(e.spec.command, e.root, this.opts.projectRoot);
+        : resolveCommand(e.spec.command, e.root, this.opts.projectRoot, this.opts.projectTrusted);
     if (!found.ok) this.opts.log(`lsp: ${e.spec.id} unavailable: ${found.error.message}`);
+    else if (found.value.passedOver)
+      this.opts.log(
+        `lsp: ${e.spec.id}: the project's own ${found.value.passedOver} was not run (the folder is not trusted); using Landfall's ${found.value.source} one`,
+      );
     return found;
   }
 

@@ -16,10 +16,14 @@ import { tsserverPath, type ServerCommand } from './discover';
 
 export type { ServerCommand } from './discover';
 
-/** Context handed to `initializationOptions` builders: the server's root and the project root (absolute). */
+/**
+ * Context handed to `initializationOptions` builders: the server's root and the project root (absolute), and
+ * whether the user trusted the project folder (its own executables and scripts may run).
+ */
 export interface InitContext {
   root: string;
   projectRoot: string;
+  projectTrusted: boolean;
 }
 
 export interface ServerSpec {
@@ -75,10 +79,10 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
       args: ['--stdio'],
       bundled: { pkg: 'typescript-language-server', binName: 'typescript-language-server' },
     },
-    // The project's TypeScript when it ships tsserver.js, else the bundled TypeScript 6 (TS 7 has none).
+    // The project's TypeScript when it ships tsserver.js and the folder is trusted, else the bundled TypeScript 6.
     // Automatic type acquisition is off: it runs npm in the background (network, seconds of delay).
-    initializationOptions: ({ root, projectRoot }) => ({
-      tsserver: { path: tsserverPath(root, projectRoot), logVerbosity: 'off' },
+    initializationOptions: ({ root, projectRoot, projectTrusted }) => ({
+      tsserver: { path: tsserverPath(root, projectRoot, projectTrusted), logVerbosity: 'off' },
       disableAutomaticTypingAcquisition: true,
       hostInfo: 'landfall',
     }),

@@ -192,14 +192,19 @@ describe('discovery on real folders', () => {
     expect(findRoot(path.join(tmp, 'x.json'), tmp, [])).toBe(tmp);
   });
 
-  it("prefers the project's node_modules/.bin, then the bundled package, then PATH; else unavailable", () => {
+  it("prefers the project's node_modules/.bin (folder trusted), then the bundled package, then PATH; else unavailable", () => {
     const bin = path.join(tmp, 'node_modules/.bin');
     mkdirSync(bin, { recursive: true });
     writeFileSync(path.join(tmp, 'own-server.js'), '#!/usr/bin/env node\n');
     symlinkSync('../../own-server.js', path.join(bin, 'yaml-language-server'));
     chmodSync(path.join(tmp, 'own-server.js'), 0o755);
     const yaml = BUILTIN_SERVERS.find((s) => s.id === 'yaml')!;
-    const project = resolveCommand(yaml.command, path.join(tmp, 'packages/web'), tmp);
+    const untrusted = resolveCommand(yaml.command, path.join(tmp, 'packages/web'), tmp);
+    expect(untrusted.ok && [untrusted.value.source, untrusted.value.passedOver]).toEqual([
+      'bundled',
+      path.join(bin, 'yaml-language-server'),
+    ]);
+    const project = resolveCommand(yaml.command, path.join(tmp, 'packages/web'), tmp, true);
     expect(project.ok && [project.value.source, project.value.command, project.value.args]).toEqual([
       'project',
       process.execPath,
@@ -221,7 +226,8 @@ describe('discovery on real folders', () => {
     expect(tsserverPath(ts7, ts7)).toMatch(/node_modules\/typescript\/lib\/tsserver\.js$/);
     expect(tsserverPath(ts7, ts7)!.startsWith(ts7)).toBe(false);
     writeFileSync(path.join(ts7, 'node_modules/typescript/lib/tsserver.js'), '');
-    expect(tsserverPath(ts7, ts7)).toBe(path.join(ts7, 'node_modules/typescript/lib/tsserver.js'));
+    expect(tsserverPath(ts7, ts7, true)).toBe(path.join(ts7, 'node_modules/typescript/lib/tsserver.js'));
+    expect(tsserverPath(ts7, ts7, false)!.startsWith(ts7)).toBe(false);
   });
 });
 

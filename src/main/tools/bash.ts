@@ -179,12 +179,19 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
   });
 }
 
-/** What the model reads: the whole output, or its start and end with a note naming the full-output file. */
-async function shownOutput(output: string, ctx: ToolContext): Promise<{ text: string; fullOutputPath?: string }> {
+/**
+ * What the model reads: the whole output, or its start and end with a note naming the full-output file (in
+ * `ctx.scratchDir`, named `<label>-<time>-<random>.txt`). Also the cap of webfetch and MCP tool outputs.
+ */
+export async function shownOutput(
+  output: string,
+  ctx: ToolContext,
+  label = 'bash',
+): Promise<{ text: string; fullOutputPath?: string }> {
   if (output.length <= MAX_SHOWN_CHARS) return { text: output };
   const dir = ctx.scratchDir ?? path.join(os.tmpdir(), 'landfall-scratch');
   await fsp.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `bash-${Date.now()}-${randomBytes(4).toString('hex')}.txt`);
+  const file = path.join(dir, `${label}-${Date.now()}-${randomBytes(4).toString('hex')}.txt`);
   await fsp.writeFile(file, output);
   const head = output.slice(0, MAX_SHOWN_CHARS / 3);
   const tail = output.slice(output.length - (2 * MAX_SHOWN_CHARS) / 3);

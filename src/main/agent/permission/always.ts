@@ -22,6 +22,9 @@ import type { PermissionGrant } from './rules';
 /** The "always" offer for a request (null: no "always" for it). `bash` is the line's analysis for bash requests. */
 export function alwaysOffer(request: PermissionRequest, bash?: BashAnalysis): AlwaysOffer | null {
   if (request.permission === 'git_dir') return null;
+  if (request.permission === 'webfetch')
+    return { exact: [...request.patterns], editable: false, note: 'only this host' };
+  if (request.permission === 'mcp') return { exact: [...request.patterns], editable: false, note: 'only this tool' };
   if (request.permission !== 'bash') return { exact: [...request.patterns], editable: false, note: 'only these paths' };
   if (!bash) return null;
   const exact = bash.canonical ?? bash.line.trim();

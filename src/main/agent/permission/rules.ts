@@ -6,7 +6,9 @@
  * 1. a configured `deny` rule that matches wins over everything, including an "always" answer of this session;
  * 2. otherwise an "always" grant of this session that names exactly this path allows;
  * 3. otherwise the LAST matching configured rule decides (later rules refine earlier ones, like .gitignore);
- * 4. nothing matches: the permission's default (read: allow, edit: allow, external_directory: ask).
+ * 4. nothing matches: the permission's default (read: allow, edit: allow, external_directory: ask, webfetch: ask).
+ * `webfetch` requests are judged the same way with host names as the values (`*.python.org` as a pattern), `mcp`
+ * requests with the tool name `<server>_<tool>` (`github_*` covers one server's tools); both default to ask.
  * The request's action is the strictest over its patterns (deny > ask > allow).
  *
  * Bash lines are parsed (bash-command.ts) and judged command by command:
@@ -71,6 +73,8 @@ const DEFAULTS: Record<PermissionKind, PermissionAction> = {
   bash: 'ask',
   external_directory: 'ask',
   git_dir: 'ask',
+  webfetch: 'ask',
+  mcp: 'ask',
 };
 
 const RANK: Record<PermissionAction, number> = { allow: 0, ask: 1, deny: 2 };

@@ -11,6 +11,8 @@
  */
 import { z } from 'zod';
 import { lspSettingsSchema } from '../../lsp/servers';
+import { mcpSettingsSchema } from '../../reach/mcp/config';
+import { webfetchSettingsSchema } from '../../reach/webfetch/settings';
 import { PermissionRuleSchema } from '../permission/rules';
 
 /** One model provider: how to reach it (`kind`, `baseURL`), which model, and where its key is (`apiKeyEnv`). */
@@ -30,6 +32,10 @@ export const SettingsSchema = z.object({
   permissions: z.array(PermissionRuleSchema),
   /** Language servers turned off or added (src/main/lsp/servers.ts); absent → the built-ins. */
   lsp: lspSettingsSchema.optional(),
+  /** Hosts webfetch may reach although they are local or private (src/main/reach/webfetch/settings.ts). */
+  webfetch: webfetchSettingsSchema.optional(),
+  /** The user's own MCP servers (src/main/reach/mcp/config.ts). */
+  mcp: mcpSettingsSchema.optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -23,6 +23,10 @@ export function askedWhat(e: Ask): string {
       return `${e.tool} to reach outside the project: ${what}`;
     case 'git_dir':
       return `${e.tool} to write into the repository's own git folder (${what}); Landfall's undo cannot restore it`;
+    case 'webfetch':
+      return `${e.tool} to fetch a web page from ${what}`;
+    case 'mcp':
+      return `the MCP tool ${what}`;
   }
 }
 

@@ -104,7 +104,14 @@ async function runPrompt(a: Args): Promise<number> {
   }
   // One manager for the project (created on the first edit or read), from the settings' `lsp` entry.
   const core: { svc?: AgentService } = {};
-  const lsp = a.flags.get('no-lsp') === true ? undefined : appLanguageServers(() => core.svc?.getSettings().lsp);
+  // A folder trusted in the app (same data folder) is trusted here too; the command line never trusts by itself.
+  const lsp =
+    a.flags.get('no-lsp') === true
+      ? undefined
+      : appLanguageServers(
+          () => core.svc?.getSettings().lsp,
+          (root) => core.svc?.trust.isTrusted(root) ?? false,
+        );
   const svc = await openService(a, lsp ? { diagnostics: (project) => lsp.hookFor(project) } : {});
   if (!svc) return 1;
   core.svc = svc;

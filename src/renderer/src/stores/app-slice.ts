@@ -18,7 +18,7 @@ export const createAppSlice: Slice<AppSlice> = (set, get) => {
       const info = await call('app.info', {});
       if (!info.ok) return get().showError(info.error);
       set({ info: info.value });
-      await Promise.all([get().loadProjects(), get().loadSettings()]);
+      await Promise.all([get().loadProjects(), get().loadSettings(), get().loadTrust()]);
     },
     setScreen(screen) {
       set({ screen, paletteOpen: false });

@@ -15,6 +15,8 @@ import { createHistorySlice } from './history-slice';
 import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
 import { createContextSlice } from './context-slice';
+import { createTrustSlice } from './trust-slice';
+import { createMcpSlice } from './mcp-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -27,6 +29,8 @@ export function createAppStore() {
     ...createReviewSlice(...a),
     ...createSettingsSlice(...a),
     ...createContextSlice(...a),
+    ...createTrustSlice(...a),
+    ...createMcpSlice(...a),
   }));
 }
 

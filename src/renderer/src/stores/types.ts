@@ -3,6 +3,7 @@
  * decide). Each slice file builds its part; `index.ts` combines them. Slices call main only from actions, never
  * from their initialisers. The review slice's shape is in review-types.ts.
  */
+import type { McpView, TrustView } from '../../../shared/reach-schemas';
 import type { StateCreator } from 'zustand';
 import type {
   AppInfo,
@@ -129,6 +130,23 @@ export interface ContextSlice {
   loadContext(): Promise<void>;
 }
 
+/** Trusted folders (src/shared/reach-schemas.ts): which project folders may run their own executables. */
+export interface TrustSlice {
+  trust: TrustView | null;
+  loadTrust(): Promise<void>;
+  /** Trust (true) or revoke (false) a folder; the list comes back from main. */
+  setTrust(path: string, trusted: boolean): Promise<void>;
+}
+
+/** The open project's MCP servers (src/shared/reach-schemas.ts McpView). */
+export interface McpSlice {
+  mcp: McpView | null;
+  loadMcp(): Promise<void>;
+  approveMcp(): Promise<void>;
+  /** Turn a server (no `tool`) or one of its tools on or off. */
+  toggleMcp(server: string, enabled: boolean, tool?: string): Promise<void>;
+}
+
 export type Store = AppSlice &
   ProjectsSlice &
   SessionsSlice &
@@ -136,5 +154,7 @@ export type Store = AppSlice &
   HistorySlice &
   ReviewSlice &
   SettingsSlice &
-  ContextSlice;
+  ContextSlice &
+  TrustSlice &
+  McpSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -17,6 +17,8 @@ const VERB: Record<PermissionAsk['permission'], string> = {
   bash: 'run',
   external_directory: 'reach outside the project',
   git_dir: "write into the repository's own git folder",
+  webfetch: 'fetch a web page from',
+  mcp: 'call the MCP tool',
 };
 
 function AlwaysControls({ ask }: { ask: PermissionAsk }): React.JSX.Element | null {

@@ -5,6 +5,8 @@ import { PROVIDER_PRESETS } from '../../../../shared/contract';
 import type { ProviderId, SettingsInput } from '../../../../shared/contract';
 import { useStore } from '../../stores';
 import { SettingsErrorCard } from './SettingsErrorCard';
+import { TrustedFolders } from './TrustedFolders';
+import { McpServers } from './McpServers';
 
 const IDS = Object.keys(PROVIDER_PRESETS) as ProviderId[];
 
@@ -121,6 +123,8 @@ export function SettingsView(): React.JSX.Element {
           {result.text}
         </p>
       )}
+      <TrustedFolders />
+      <McpServers />
     </section>
   );
 }
