@@ -9,6 +9,12 @@
  * changed in the step, minus files another session's tools wrote meanwhile (ProjectWrites). So a revert touches
  * only what this session's steps changed, and never deletes a file no agent tool wrote. Both come from the tree
  * diff of the step's before and after snapshots (`changed`), never from reading files or walking the tree again.
+ *
+ * Each step's model, tools, system prompt and mode are chosen when the step starts (`prepareStep`), so a switch of
+ * mode or model takes effect at the next step, never in the middle of one; the step-start part records them.
+ * The turn's loop guard (loop-guard.ts) judges every tool call. The last step allowed by `maxSteps` keeps the
+ * tool list in the request (the prefix stays byte-identical, so provider caches hit) but sets tool choice to
+ * `none` and ends the request with a reminder to sum up; a tool call sent there anyway is refused.
  */
 import type { LanguageModel, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
@@ -19,6 +25,8 @@ import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import type { PermissionGate } from './gate';
 import { buildHistory } from './history';
+import { DEFAULT_LOOP_LIMITS, LoopGuard } from './loop-guard';
+import type { LoopLimits } from './loop-guard';
 import { streamStep } from './stream-step';
 import { runTools } from './tool-runner';
 import type { RunToolsResult } from './tool-runner';
@@ -61,7 +69,28 @@ export interface TurnInput {
    * spent in the snapshot store (benchmark).
    */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
+  /** The turn's loop rules (loop-guard.ts); defaults DEFAULT_LOOP_LIMITS. */
+  limits?: LoopLimits;
+  /** Chooses the next step's model, tools, system prompt and mode (read at every step start); default: the above. */
+  prepareStep?: () => StepSetup | Promise<StepSetup>;
 }
+
+/** What one step sends and with which rules; see `TurnInput.prepareStep`. */
+export interface StepSetup {
+  model: LanguageModel;
+  /** `provider/model`, recorded on the step-start part. */
+  modelLabel?: string;
+  mode?: string;
+  tools: ToolDefinition[];
+  sdkTools: ToolSet;
+  system?: string;
+  /** The permission side for this step (a mode may ask where the rules would allow, agent/modes.ts). */
+  gate?: Pick<PermissionGate, 'askFor' | 'guardFor'>;
+}
+
+/** The reminder that ends the last step's request (no tool call allowed there). */
+export const LAST_STEP_REMINDER =
+  'This is the last step of this turn: the step limit is reached and no tool call is allowed now. Reply in text only: sum up what is done, what is left, and what the user should decide or do next.';
 
 /**
  * Files the step changed that it may claim (module docstring), from the tree diff of its before and after trees
@@ -189,24 +218,49 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
   return { port: timed, ms: () => total };
 }
 
-async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undefined): Promise<StepOutcome> {
+async function stepSetup(turn: TurnInput): Promise<StepSetup> {
+  if (turn.prepareStep) return turn.prepareStep();
+  return { model: turn.model, tools: turn.tools, sdkTools: turn.sdkTools, system: turn.system };
+}
+
+async function runStep(
+  turn: TurnInput,
+  messageId: string,
+  prev: Tracked | undefined,
+  guard: LoopGuard,
+  final: boolean,
+): Promise<StepOutcome> {
   const timed = timedSnapshot(turn.snapshot);
   const input: TurnInput = { ...turn, snapshot: timed.port };
   const { store, snapshot, ctx } = input;
   const sessionId = ctx.sessionId;
+  const setup = await stepSetup(turn);
+  guard.offer(setup.tools.map((t) => t.name));
+  if (final) guard.finalStep();
   let t0 = performance.now();
   const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS && input.othersActive?.() !== true;
   const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(), at: performance.now() };
   const before = beforeTracked.tree;
   const stepStarted = Date.now();
-  store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
+  store.putPart({
+    id: newId('prt'),
+    sessionId,
+    messageId,
+    time: stepStarted,
+    type: 'step-start',
+    snapshot: before,
+    ...(setup.modelLabel ? { model: setup.modelLabel } : {}),
+    ...(setup.mode ? { mode: setup.mode } : {}),
+  });
   const history = buildHistory(store.messages(sessionId), (id) => store.messageText(id));
+  if (final) history.push({ role: 'user', content: LAST_STEP_REMINDER });
   let overhead = performance.now() - t0;
   const streamed = await streamStep({
-    model: input.model,
-    system: input.system,
+    model: setup.model,
+    system: setup.system,
     messages: history,
-    tools: input.sdkTools,
+    tools: setup.sdkTools,
+    toolChoice: final ? 'none' : undefined,
     signal: input.signal,
     store,
     emit: input.emit,
@@ -214,15 +268,17 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
     messageId,
     retry: input.retry,
   });
+  if (streamed.tokens !== undefined) guard.addTokens(streamed.tokens);
   const run = await runTools({
     calls: streamed.toolCalls,
     finishReason: streamed.finishReason,
-    tools: new Map(input.tools.map((t) => [t.name, t])),
+    tools: new Map(setup.tools.map((t) => [t.name, t])),
     store,
-    gate: input.gate,
+    gate: setup.gate ?? input.gate,
     ctx,
     messageId,
     signal: input.signal,
+    guard,
   });
   input.writes.add(sessionId, run.written);
   t0 = performance.now();
@@ -236,6 +292,14 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
   );
   overhead += performance.now() - t0;
   input.onStepOverhead?.(overhead, { snapshotMs: timed.ms() });
+  return stepOutcome(streamed, run, tree);
+}
+
+function stepOutcome(
+  streamed: Awaited<ReturnType<typeof streamStep>>,
+  run: RunToolsResult,
+  tree: Tracked,
+): StepOutcome {
   if (run.aborted || streamed.finishReason === 'aborted') return { continue: false, finishReason: 'aborted' };
   if (streamed.finishReason === 'error') return { continue: false, finishReason: 'error', error: streamed.error };
   if (streamed.finishReason === 'length') {
@@ -268,13 +332,19 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
  */
 export async function runTurn(input: TurnInput, userMessageId: string): Promise<TurnResult> {
   const message = input.store.addMessage(input.ctx.sessionId, 'assistant');
+  const guard = new LoopGuard(input.limits ?? DEFAULT_LOOP_LIMITS);
+  const end = (finishReason: TurnResult['finishReason'], steps: number, error?: LandfallError): TurnResult =>
+    error
+      ? { userMessageId, messageId: message.id, finishReason, steps, error }
+      : { userMessageId, messageId: message.id, finishReason, steps };
   let steps = 0;
   let last: StepOutcome = { continue: true, finishReason: 'other' };
   while (last.continue) {
-    if (steps >= input.maxSteps) return { userMessageId, messageId: message.id, finishReason: 'max-steps', steps };
+    if (steps >= input.maxSteps) return end('max-steps', steps);
     steps++;
-    last = await runStep(input, message.id, last.tree);
-    if (input.signal.aborted) return { userMessageId, messageId: message.id, finishReason: 'aborted', steps };
+    last = await runStep(input, message.id, last.tree, guard, steps === input.maxSteps);
+    if (input.signal.aborted) return end('aborted', steps);
+    if (guard.stop) return end(guard.stop.code === 'loop_detected' ? 'loop-detected' : 'budget', steps, guard.stop);
   }
-  return { userMessageId, messageId: message.id, finishReason: last.finishReason, steps, error: last.error };
+  return end(last.finishReason, steps, last.error);
 }

@@ -8,6 +8,8 @@ import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
 import type { LspSettings } from '../lsp/servers';
 import type { KeyLookup } from './providers/keys';
+import type { TurnLimitSettings } from './loop-guard';
+import type { ModeSetting } from './modes';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
 export interface ServiceOptions {
@@ -48,7 +50,9 @@ export interface TurnResult {
   userMessageId: string;
   /** The assistant message of the turn. */
   messageId: string;
-  finishReason: 'stop' | 'tool-calls' | 'length' | 'aborted' | 'error' | 'max-steps' | 'other';
+  /** `loop-detected`, `budget`: stopped by the loop guard (agent/loop-guard.ts); `error` says why. */
+  finishReason:
+    'stop' | 'tool-calls' | 'length' | 'aborted' | 'error' | 'max-steps' | 'loop-detected' | 'budget' | 'other';
   steps: number;
   error?: LandfallError;
 }
@@ -146,6 +150,10 @@ export interface Settings {
   permissions: PermissionRule[];
   /** Language servers turned off or added (src/main/lsp/servers.ts `lspSettingsSchema`); absent → the built-ins. */
   lsp?: LspSettings;
+  /** Per-turn budgets of tool calls and tokens (agent/loop-guard.ts `TurnLimitSettings`). */
+  limits?: TurnLimitSettings;
+  /** Modes the user added (agent/modes.ts `ModeSetting`). */
+  modes?: ModeSetting[];
 }
 
 /** Extra knobs for embedding and tests; none is needed in normal use. */

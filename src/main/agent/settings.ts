@@ -15,6 +15,7 @@ import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import { writeFileAtomic } from '../fs/atomic-write';
 import { lspSettingsSchema } from '../lsp/servers';
+import { modeSettingSchema } from './modes';
 import type { Settings } from './service-types';
 
 const providerSchema = z.object({
@@ -32,11 +33,26 @@ const ruleSchema = z.object({
   action: z.enum(['allow', 'ask', 'deny']),
 });
 
+/** Per-turn budgets (agent/loop-guard.ts): tool calls (default 200) and tokens (default: no budget). */
+const limitsSchema = z
+  .object({
+    maxToolCallsPerTurn: z.number().int().positive().optional(),
+    maxTokensPerTurn: z.number().int().positive().optional(),
+  })
+  .strict();
+
 export const settingsSchema = z.object({
   defaultProvider: z.string(),
   providers: z.array(providerSchema),
   permissions: z.array(ruleSchema),
   lsp: lspSettingsSchema.optional(),
+  limits: limitsSchema.optional(),
+  /** Modes the user added (agent/modes.ts); the built-in build and plan are always there. */
+  modes: z
+    .array(modeSettingSchema)
+    .max(20)
+    .refine((ms) => new Set(ms.map((m) => m.name)).size === ms.length, 'two modes share a name')
+    .optional(),
 });
 
 /** "at lsp.servers.0.command: <zod's message>; …" for every issue, so the message names the fields to fix. */
