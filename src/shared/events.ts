@@ -34,7 +34,14 @@ export const partSchema = z.discriminatedUnion('type', [
     error: z.object({ code: z.string(), message: z.string() }).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   }),
-  z.object({ ...partBase, type: z.literal('step-start'), snapshot: z.string() }),
+  z.object({
+    ...partBase,
+    type: z.literal('step-start'),
+    snapshot: z.string(),
+    /** `provider/model` that answered the step, and the mode it ran in. */
+    model: z.string().optional(),
+    mode: z.string().optional(),
+  }),
   z.object({ ...partBase, type: z.literal('step-finish'), snapshot: z.string(), reason: z.string().optional() }),
   z.object({ ...partBase, type: z.literal('patch'), hash: z.string(), files: z.array(z.string()) }),
 ]);
@@ -44,6 +51,7 @@ export const messageSchema = z.object({
   sessionId: z.string(),
   role: z.enum(['user', 'assistant']),
   time: z.number(),
+  mode: z.string().optional(),
 });
 
 export const revertStateSchema = z.object({

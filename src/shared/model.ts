@@ -76,7 +76,8 @@ export type Part =
       error?: { code: string; message: string };
       metadata?: Record<string, unknown>;
     })
-  | (PartBase & { type: 'step-start'; snapshot: string })
+  /** `model` answered the step (`provider/model`), in `mode` (build, plan, or a mode from settings). */
+  | (PartBase & { type: 'step-start'; snapshot: string; model?: string; mode?: string })
   | (PartBase & { type: 'step-finish'; snapshot: string; reason?: string })
   | (PartBase & { type: 'patch'; hash: string; files: string[] });
 
@@ -87,6 +88,8 @@ export interface Message {
   sessionId: string;
   role: 'user' | 'assistant';
   time: number;
+  /** The mode the message was sent in (user) or its first step ran in (assistant); agent/modes.ts. */
+  mode?: string;
 }
 
 /** The soft revert boundary of a session (DESIGN §5). */

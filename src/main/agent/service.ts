@@ -32,6 +32,12 @@ import type { ToolDefinition } from '../tools/types';
 import { defaultTools, toSdkTools } from '../tools/registry';
 import { PermissionGate } from './gate';
 import { runTurn } from './loop';
+import { limitsFrom } from './loop-guard';
+import { readTalk, writeMessageMode } from '../session/talk';
+import { chooseTalk, modesOf, talkView } from './talk-service';
+import type { TalkView } from './talk-service';
+import { modelLabel, talkSteps } from './talk-steps';
+import type { LabelledModel } from './talk-steps';
 import { openProjectRuntime } from './project';
 import type { ProjectRuntime } from './project';
 import { createModel, findProvider } from './providers';
@@ -271,6 +277,7 @@ export class AgentService {
     model: LanguageModel,
     text: string,
     maxSteps = 50,
+    label = modelLabel(model),
   ): Promise<Result<TurnResult>> {
     if (this.running.has(sessionId) || this.reverting.has(sessionId))
       return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
@@ -289,6 +296,8 @@ export class AgentService {
         this.store.updateSession(sessionId, { title: titleFrom(text) });
       const user = this.store.addMessage(sessionId, 'user', text);
       this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
+      const talk = this.talkSteps(sessionId, model, label);
+      writeMessageMode(this.store.db, user.id, this.getTalk(sessionId).mode);
       const result = await runTurn(
         {
           store: this.store,
@@ -310,12 +319,15 @@ export class AgentService {
           signal: abort.signal,
           emit: (e) => this.emit(e),
           maxSteps,
+          limits: limitsFrom(this.live.current().limits),
           retry: this.options.retry,
           onStepOverhead: this.options.onStepOverhead,
           othersActive,
+          prepareStep: talk.prepareStep,
         },
         user.id,
       );
+      if (talk.modesUsed[0] !== undefined) writeMessageMode(this.store.db, result.messageId, talk.modesUsed[0]);
       const e = result.error;
       this.emit(
         e
@@ -350,14 +362,56 @@ export class AgentService {
     }
   }
 
-  /** Send the user's message and run a turn with the configured provider. Errors: `busy`, `invalid_input`, `unauthorized`. */
+  /**
+   * Send the user's message and run a turn with the provider and model given, else the session's choice (the chat's
+   * picker), else the settings' default. Errors: `busy`, `invalid_input`, `unauthorized`.
+   */
   async prompt(sessionId: string, text: string, options: PromptOptions = {}): Promise<Result<TurnResult>> {
     await this.live.refresh();
-    const provider = findProvider(this.live.current(), options.provider);
-    if (!provider.ok) return provider;
-    const model = createModel(provider.value, this.keyFor(provider.value), options.model);
+    const stored = readTalk(this.store.db, sessionId);
+    const model = this.labelledModel({
+      provider: options.provider ?? stored?.provider,
+      model: options.model ?? (options.provider === undefined ? stored?.model : undefined),
+    });
     if (!model.ok) return model;
-    return this.runWithModel(sessionId, model.value, text, options.maxSteps);
+    return this.runWithModel(sessionId, model.value.model, text, options.maxSteps, model.value.label);
+  }
+
+  /** The model a picker choice names, labelled `provider/model`. Errors `invalid_input`, `unauthorized`. */
+  private labelledModel(choice: { provider?: string; model?: string }): Result<LabelledModel> {
+    const provider = findProvider(this.live.current(), choice.provider);
+    if (!provider.ok) return provider;
+    const model = createModel(provider.value, this.keyFor(provider.value), choice.model);
+    if (!model.ok) return model;
+    return ok({ model: model.value, label: `${provider.value.id}/${choice.model ?? provider.value.model}` });
+  }
+
+  /** The per-step setup of a turn of `sessionId` (talk-steps.ts): the stored mode and model, read at every step. */
+  private talkSteps(sessionId: string, model: LanguageModel, label: string): ReturnType<typeof talkSteps> {
+    const stored = readTalk(this.store.db, sessionId);
+    return talkSteps({
+      store: this.store,
+      sessionId,
+      modes: () => modesOf(this.live.current()),
+      tools: this.tools,
+      system: SYSTEM_PROMPT,
+      gate: this.gate,
+      start: { model, label, choice: { provider: stored?.provider, model: stored?.model } },
+      createModel: (c) => this.labelledModel(c),
+    });
+  }
+
+  /** The session's mode and model and what the picker offers (talk-service.ts). */
+  getTalk(sessionId: string): TalkView {
+    return talkView(this.store, this.live.current(), sessionId);
+  }
+
+  /**
+   * Choose the mode and/or model of the session's next step; while a turn runs it takes effect at the next step.
+   * Error `invalid_input` for an unknown session, mode or provider (nothing stored).
+   */
+  setTalk(sessionId: string, change: { mode?: string; provider?: string; model?: string }): Result<TalkView> {
+    return chooseTalk(this.store, this.live.current(), sessionId, change);
   }
 
   /** Replay a recorded corpus session (folder) into this session's project; see replay/run.ts. */

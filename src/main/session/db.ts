@@ -35,6 +35,12 @@ const MIGRATIONS: string[] = [
    CREATE INDEX parts_state ON parts(state) WHERE state IS NOT NULL;
    CREATE TABLE events (
      seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, type TEXT NOT NULL, data TEXT NOT NULL, time INTEGER NOT NULL);`,
+  // conversation layer (session/talk.ts): the mode each message was sent or answered in
+  `ALTER TABLE messages ADD COLUMN mode TEXT;`,
+  // the mode and model a session's next step uses (chosen in the chat, kept across restarts)
+  `CREATE TABLE session_talk (
+     session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+     mode TEXT NOT NULL, provider TEXT, model TEXT);`,
 ];
 
 /** Schema version this code writes. */

@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { LandfallError } from '../../shared/errors';
 import type { Diagnostic, FileChange } from '../../shared/model';
+import type { QuestionPort } from './question-types';
 
 /** What a session last saw of a file: sizes in bytes, mtime in ms, sha256 hex of the raw bytes. */
 export interface FileStamp {
@@ -36,6 +37,8 @@ export interface PermissionRequest {
   title: string;
   /** Preview diff of what the call would write (edit, write, apply_patch). */
   preview?: FileChange[];
+  /** Ask the user even where the rules allow (a read-only mode, agent/modes-bash.ts); the reason is shown. */
+  askAnyway?: string;
 }
 
 export type PermissionAnswer = { allow: true } | { allow: false; reason?: string };
@@ -90,6 +93,10 @@ export interface ToolContext {
    * when the service opens. Absent: a folder in the OS temp dir (fs/journal.ts `defaultJournalDir`).
    */
   journalDir?: string;
+  /** Asks the user a question and waits (the question tool); absent: nobody can answer (command line tools). */
+  question?: QuestionPort;
+  /** The stored part of the call being run (set by the tool runner). */
+  partId?: string;
 }
 
 export interface ToolSuccess {
