@@ -27,6 +27,7 @@ import {
   TimelineEntrySchema,
   UndoInputSchema,
 } from './review-schemas';
+import { QuestionAnswerSchema, TalkSetSchema, TalkViewSchema } from './talk-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -132,6 +133,12 @@ export const calls = {
     }),
     output: z.object({ answered: z.literal(true) }),
   },
+  /** Answers the question tool's open question (its running tool part); a reply that does not fit is `invalid_input`. */
+  'question.answer': { input: QuestionAnswerSchema, output: z.object({ answered: z.literal(true) }) },
+  /** The session's mode and model, and the modes and providers the chat's picker offers. */
+  'talk.get': { input: sessionRef, output: TalkViewSchema },
+  /** Chooses the mode and/or model of the session's next step (mid-turn: from the next step on). */
+  'talk.set': { input: TalkSetSchema, output: TalkViewSchema },
   /**
    * History calls answer the session after the move and `kept`: files the core left as the user had them (changed
    * after the agent's step or after the revert wrote them) — never overwritten without `force`.
@@ -187,6 +194,7 @@ export const events = {
   'part.removed': { payload: variant('part.removed') },
   'permission.asked': { payload: variant('permission.asked') },
   'permission.answered': { payload: variant('permission.answered') },
+  'question.asked': { payload: variant('question.asked') },
   'snapshot.added': { payload: variant('snapshot.added') },
   'session.state': { payload: variant('session.state') },
   'session.updated': { payload: variant('session.updated') },
@@ -225,3 +233,4 @@ export interface LandfallApi {
 export { CALL_NAMES, EVENT_NAMES, callChannel, EVENT_CHANNEL } from './contract-names';
 export type { CallName, EventName } from './contract-names';
 export * from './contract-schemas';
+export * from './talk-schemas';

@@ -35,6 +35,18 @@ export interface LoopLimits {
 /** Defaults: notice at 3, stop at 5, suspend at 3 failures, 200 tool calls per turn, no token budget. */
 export const DEFAULT_LOOP_LIMITS: LoopLimits = { repeatNotice: 3, repeatStop: 5, failSuspend: 3, maxToolCalls: 200 };
 
+/**
+ * Limits for a replay (agent/replay): a recording is a finite list of calls that cannot run away, and it must play
+ * as it was recorded — so no repetition or failure rule and no call budget (the offered-tools and last-step rules
+ * still hold).
+ */
+export const REPLAY_LOOP_LIMITS: LoopLimits = {
+  repeatNotice: Infinity,
+  repeatStop: Infinity,
+  failSuspend: Infinity,
+  maxToolCalls: Infinity,
+};
+
 /** The per-turn budgets a user sets in settings.json (`limits`); absent fields keep the defaults. */
 export interface TurnLimitSettings {
   maxToolCallsPerTurn?: number;

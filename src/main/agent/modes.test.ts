@@ -41,7 +41,7 @@ function parts(hh: Harness, sessionId: string): Part[] {
   return v.value.messages.flatMap((m) => m.parts);
 }
 
-const PLAN_OFFERED = ['read', 'list', 'glob', 'grep', 'bash'];
+const PLAN_OFFERED = ['read', 'list', 'glob', 'grep', 'bash', 'question', 'todowrite', 'todoread'];
 const PATCH = '*** Begin Patch\n*** Update File: a.txt\n@@\n-keep\n+gone\n*** End Patch';
 
 describe('plan mode', () => {

@@ -8,7 +8,7 @@ import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
 import type { LspSettings } from '../lsp/servers';
 import type { KeyLookup } from './providers/keys';
-import type { TurnLimitSettings } from './loop-guard';
+import type { LoopLimits, TurnLimitSettings } from './loop-guard';
 import type { ModeSetting } from './modes';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
@@ -42,6 +42,14 @@ export interface PromptOptions {
   model?: string;
   /** Steps before the turn stops (default 50). */
   maxSteps?: number;
+}
+
+/** How one turn runs (AgentService.runWithModel): the model's label on its steps, and the loop rules. */
+export interface TurnOptions {
+  /** `provider/model`, recorded on each step (default: the model object's provider and id). */
+  label?: string;
+  /** The loop guard's limits (default: from settings, agent/loop-guard.ts). */
+  limits?: LoopLimits;
 }
 
 /** How a turn ended. */

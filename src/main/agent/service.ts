@@ -33,6 +33,10 @@ import { defaultTools, toSdkTools } from '../tools/registry';
 import { PermissionGate } from './gate';
 import { runTurn } from './loop';
 import { limitsFrom } from './loop-guard';
+import { QuestionBroker } from './questions';
+import type { QuestionReply } from './questions';
+import { todosOf } from '../../shared/todo';
+import type { TodoItem } from '../../shared/todo';
 import { readTalk, writeMessageMode } from '../session/talk';
 import { chooseTalk, modesOf, talkView } from './talk-service';
 import type { TalkView } from './talk-service';
@@ -54,6 +58,7 @@ import { unrestorableGitWrites } from './git-dir-history';
 import { testConnection } from './test-connection';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
 import type {
+  TurnOptions,
   PermissionReply,
   ServiceExtras,
   PromptOptions,
@@ -82,6 +87,10 @@ export class AgentService {
   /** Sessions with a history operation (revert, undo, …) in progress. */
   private readonly reverting = new Set<string>();
   private readonly observed = new ObservedVersions();
+  /** Questions of the question tool waiting for the user (questions.ts). */
+  private readonly questions = new QuestionBroker((sessionId, partId, question) =>
+    this.emit({ type: 'question.asked', sessionId, partId, question }),
+  );
   private readonly gate: PermissionGate;
   private readonly tools: ToolDefinition[];
   /** settings.json followed on disk: hand edits apply at the next tool call (settings-live.ts). */
@@ -277,8 +286,9 @@ export class AgentService {
     model: LanguageModel,
     text: string,
     maxSteps = 50,
-    label = modelLabel(model),
+    turn: TurnOptions = {},
   ): Promise<Result<TurnResult>> {
+    const label = turn.label ?? modelLabel(model);
     if (this.running.has(sessionId) || this.reverting.has(sessionId))
       return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
     const found = await this.runtimeOf(sessionId);
@@ -313,13 +323,15 @@ export class AgentService {
             diagnostics: this.options.diagnostics?.(rt.project),
             scratchDir: path.join(this.options.dataDir, 'scratch'),
             journalDir: path.join(this.options.dataDir, 'journal'),
+            question: this.questions.portFor(sessionId),
+            todos: () => this.todos(sessionId),
           },
           writes: rt.writes,
           system: SYSTEM_PROMPT,
           signal: abort.signal,
           emit: (e) => this.emit(e),
           maxSteps,
-          limits: limitsFrom(this.live.current().limits),
+          limits: turn.limits ?? limitsFrom(this.live.current().limits),
           retry: this.options.retry,
           onStepOverhead: this.options.onStepOverhead,
           othersActive,
@@ -374,7 +386,7 @@ export class AgentService {
       model: options.model ?? (options.provider === undefined ? stored?.model : undefined),
     });
     if (!model.ok) return model;
-    return this.runWithModel(sessionId, model.value.model, text, options.maxSteps, model.value.label);
+    return this.runWithModel(sessionId, model.value.model, text, options.maxSteps, { label: model.value.label });
   }
 
   /** The model a picker choice names, labelled `provider/model`. Errors `invalid_input`, `unauthorized`. */
@@ -431,6 +443,7 @@ export class AgentService {
     const abort = this.running.get(sessionId);
     if (!abort) return false;
     this.gate.cancel(sessionId);
+    this.questions.cancel(sessionId);
     abort.abort(new Error('stopped by the user'));
     return true;
   }
@@ -446,6 +459,22 @@ export class AgentService {
    */
   answerPermission(requestId: string, reply: PermissionReply): Result<void> {
     return this.gate.answer(requestId, reply);
+  }
+
+  /**
+   * Answer the question tool's open question (tool part `partId`): picked labels and/or free text, or dismiss.
+   * Error `invalid_input` when it is not open (answered, stopped, interrupted by a restart) or the reply does not
+   * fit the question (questions.ts judgeReply); the question then stays open.
+   */
+  answerQuestion(sessionId: string, partId: string, reply: QuestionReply): Result<void> {
+    return this.questions.answer(sessionId, partId, reply);
+  }
+
+  /** The session's todo list in force (src/shared/todo.ts: follows revert / unrevert). Empty for an unknown session. */
+  todos(sessionId: string): TodoItem[] {
+    const session = this.store.getSession(sessionId);
+    if (!session) return [];
+    return todosOf(this.store.messages(sessionId), session.revert);
   }
 
   /** Questions waiting for an answer (for a UI that reconnects). */

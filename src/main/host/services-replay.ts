@@ -6,6 +6,7 @@
  * holding anything else refuses the replay (`exists`, nothing written — agent/replay/seed.ts). A stop ends it.
  */
 import { readFile } from 'node:fs/promises';
+import { REPLAY_LOOP_LIMITS } from '../agent/loop-guard';
 import { join } from 'node:path';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
@@ -77,7 +78,9 @@ export async function prepareReplay(
     await seedProject(project.root, toSeed);
     for (let i = 0; i < plan.turns.length; i++) {
       const turn = plan.turns[i] ?? [];
-      const r = await svc.runWithModel(sessionId, model, turnText(i, plan.turns.length, name, first), turn.length + 2);
+      const r = await svc.runWithModel(sessionId, model, turnText(i, plan.turns.length, name, first), turn.length + 2, {
+        limits: REPLAY_LOOP_LIMITS,
+      });
       if (!r.ok) return r;
       if (r.value.finishReason === 'aborted' || r.value.finishReason === 'error') break;
     }

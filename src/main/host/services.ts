@@ -215,6 +215,24 @@ export async function createServices(options: {
       });
       return r.ok ? ok({ answered: true as const }) : r;
     },
+    'question.answer': async (i) => {
+      const r = svc.answerQuestion(i.sessionId, i.partId, {
+        ...(i.selected ? { selected: i.selected } : {}),
+        ...(i.text !== undefined ? { text: i.text } : {}),
+        ...(i.dismiss ? { dismiss: true } : {}),
+      });
+      return r.ok ? ok({ answered: true as const }) : r;
+    },
+    'talk.get': async (i) =>
+      svc.store.getSession(i.sessionId)
+        ? ok(svc.getTalk(i.sessionId))
+        : fail('invalid_input', `No session ${i.sessionId}.`, 'Pick a session from the list.'),
+    'talk.set': async (i) =>
+      svc.setTalk(i.sessionId, {
+        ...(i.mode !== undefined ? { mode: i.mode } : {}),
+        ...(i.provider !== undefined ? { provider: i.provider } : {}),
+        ...(i.model !== undefined ? { model: i.model } : {}),
+      }),
     'history.undo': async (i) => {
       const r = await svc.undo(i.sessionId);
       return r.ok ? ok({ text: r.value.text || null, session: r.value.session, kept: keptFiles(r.value) }) : r;

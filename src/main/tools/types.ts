@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { LandfallError } from '../../shared/errors';
 import type { Diagnostic, FileChange } from '../../shared/model';
 import type { QuestionPort } from './question-types';
+import type { TodoItem } from '../../shared/todo';
 
 /** What a session last saw of a file: sizes in bytes, mtime in ms, sha256 hex of the raw bytes. */
 export interface FileStamp {
@@ -95,6 +96,8 @@ export interface ToolContext {
   journalDir?: string;
   /** Asks the user a question and waits (the question tool); absent: nobody can answer (command line tools). */
   question?: QuestionPort;
+  /** The session's todo list in force (src/shared/todo.ts); absent: the session keeps none. */
+  todos?: () => TodoItem[];
   /** The stored part of the call being run (set by the tool runner). */
   partId?: string;
 }

@@ -6,6 +6,7 @@
  * project's diff from before the first turn.
  */
 import type { Result } from '../../../shared/errors';
+import { REPLAY_LOOP_LIMITS } from '../loop-guard';
 import { ok } from '../../../shared/errors';
 import type { Part } from '../../../shared/model';
 import type { ProjectRuntime } from '../project';
@@ -78,6 +79,7 @@ export async function replayCorpusSession(
         model,
         `Replay turn ${i + 1} of ${plan.turns.length} of ${corpus.value.id}: calls ${turn[0]?.seq}–${turn[turn.length - 1]?.seq}.`,
         turn.length + 2,
+        { limits: REPLAY_LOOP_LIMITS },
       );
       if (!r.ok) return r;
       userMessageIds.push(r.value.userMessageId);
