@@ -86,7 +86,9 @@ describe('question tool', () => {
     expect(toolResults(requests[1] as never)[0]?.text).toBe('The user answered: DuckDB');
     const invalid = stepModel([{ calls: [{ toolName: 'question', input: { question: 'x', custom: false } }] }]);
     await h.svc.runWithModel(s, invalid.model, 'again');
-    expect(toolResults(invalid.requests[1] as never).at(-1)?.text).toContain('Give 1 to 4 options, or allow a free answer');
+    expect(toolResults(invalid.requests[1] as never).at(-1)?.text).toContain(
+      'Give 1 to 4 options, or allow a free answer',
+    );
   });
 
   it('stop cancels the question: interrupted, and it cannot be answered afterwards', async () => {

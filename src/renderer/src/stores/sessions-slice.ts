@@ -37,8 +37,10 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       historyNotice: null,
       overwriteAsked: false,
       revertPreview: null,
+      talk: null,
     });
     void get().openReview(id);
+    void get().loadTalk();
     const r = await call('sessions.get', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== id) return;

@@ -12,6 +12,7 @@ import type {
   Session,
   SettingsInput,
   SettingsView,
+  TalkViewData,
 } from '../../../shared/contract';
 import type { LandfallError } from '../../../shared/errors';
 import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
@@ -120,5 +121,23 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
-export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & ReviewSlice & SettingsSlice;
+/** The open session's mode and model, and answers to question cards (talk-slice.ts). */
+export interface TalkSlice {
+  talk: TalkViewData | null;
+  loadTalk(): Promise<void>;
+  /** Chooses mode and/or model for the next step (main applies it between steps). */
+  chooseTalk(change: { mode?: string; provider?: string; model?: string }): Promise<void>;
+  /** The next mode (Tab in the input). */
+  cycleMode(): Promise<void>;
+  answerQuestion(partId: string, reply: { selected?: string[]; text?: string; dismiss?: boolean }): Promise<void>;
+}
+
+export type Store = AppSlice &
+  ProjectsSlice &
+  SessionsSlice &
+  ChatSlice &
+  HistorySlice &
+  ReviewSlice &
+  SettingsSlice &
+  TalkSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;
