@@ -27,7 +27,14 @@ import {
   TimelineEntrySchema,
   UndoInputSchema,
 } from './review-schemas';
-import { QuestionAnswerSchema, TalkSetSchema, TalkViewSchema } from './talk-schemas';
+import {
+  QuestionAnswerSchema,
+  QueueEditSchema,
+  QueueSendSchema,
+  QueuedItemSchema,
+  TalkSetSchema,
+  TalkViewSchema,
+} from './talk-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -140,6 +147,16 @@ export const calls = {
   /** Chooses the mode and/or model of the session's next step (mid-turn: from the next step on). */
   'talk.set': { input: TalkSetSchema, output: TalkViewSchema },
   /**
+   * The admission queue: a message is stored at once; it starts a turn when the session is idle (`started`), else
+   * waits for the running turn to end, or — `steer` — joins it at the next step boundary.
+   */
+  'queue.send': { input: QueueSendSchema, output: QueuedItemSchema.extend({ started: z.boolean() }) },
+  /** Edit or remove a message while it is still queued; once promoted it is `conflict`. */
+  'queue.edit': { input: QueueEditSchema, output: QueuedItemSchema },
+  'queue.remove': { input: z.object({ sessionId: id, id }), output: z.object({ removed: z.literal(true) }) },
+  /** Runs what is queued (after a restart, a stop or a failed turn); `resumed` false when nothing is or it runs. */
+  'queue.resume': { input: sessionRef, output: z.object({ resumed: z.boolean() }) },
+  /**
    * History calls answer the session after the move and `kept`: files the core left as the user had them (changed
    * after the agent's step or after the revert wrote them) — never overwritten without `force`.
    * Undo: `text` is the user message to put back in the input.
@@ -195,6 +212,7 @@ export const events = {
   'permission.asked': { payload: variant('permission.asked') },
   'permission.answered': { payload: variant('permission.answered') },
   'question.asked': { payload: variant('question.asked') },
+  'queue.updated': { payload: variant('queue.updated') },
   'snapshot.added': { payload: variant('snapshot.added') },
   'session.state': { payload: variant('session.state') },
   'session.updated': { payload: variant('session.updated') },

@@ -176,6 +176,14 @@ export const coreEventSchema = z.discriminatedUnion('type', [
       custom: z.boolean(),
     }),
   }),
+  /** The session's queued messages changed (admitted, edited, removed, promoted): the ones still queued, oldest first. */
+  z.object({
+    type: z.literal('queue.updated'),
+    sessionId: z.string(),
+    items: z.array(
+      z.object({ id: z.string(), sessionId: z.string(), text: z.string(), time: z.number(), steer: z.boolean() }),
+    ),
+  }),
   /** Session row changed (title, revert boundary), or was created. */
   z.object({ type: z.literal('session.updated'), seq, session: sessionSchema }),
   /** Session was deleted. */

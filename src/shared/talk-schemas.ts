@@ -35,3 +35,27 @@ export const QuestionAnswerSchema = z.object({
   text: z.string().max(10_000).optional(),
   dismiss: z.boolean().optional(),
 });
+
+/** A queued message as the chat shows it (session/inbox.ts InboxItem, still queued). */
+export const QueuedItemSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  text: z.string(),
+  time: z.number(),
+  steer: z.boolean(),
+});
+
+/** Send through the admission queue; `steer`: "send now", promoted at the running turn's next step boundary. */
+export const QueueSendSchema = z.object({
+  sessionId: id,
+  text: z.string().min(1).max(200_000),
+  steer: z.boolean().optional(),
+});
+
+/** Edit a queued message (its text, its "send now" flag). */
+export const QueueEditSchema = z.object({
+  sessionId: id,
+  id,
+  text: z.string().min(1).max(200_000).optional(),
+  steer: z.boolean().optional(),
+});

@@ -73,6 +73,12 @@ export interface TurnInput {
   limits?: LoopLimits;
   /** Chooses the next step's model, tools, system prompt and mode (read at every step start); default: the above. */
   prepareStep?: () => StepSetup | Promise<StepSetup>;
+  /**
+   * Called at every boundary between two steps: promotes the user's "send now" messages into the history
+   * (session/inbox.ts) and answers true when it did — the next steps then answer in a new assistant message,
+   * after them.
+   */
+  steer?: () => boolean;
 }
 
 /** What one step sends and with which rules; see `TurnInput.prepareStep`. */
@@ -331,7 +337,7 @@ function stepOutcome(
  * and in the stored parts).
  */
 export async function runTurn(input: TurnInput, userMessageId: string): Promise<TurnResult> {
-  const message = input.store.addMessage(input.ctx.sessionId, 'assistant');
+  let message = input.store.addMessage(input.ctx.sessionId, 'assistant');
   const guard = new LoopGuard(input.limits ?? DEFAULT_LOOP_LIMITS);
   const end = (finishReason: TurnResult['finishReason'], steps: number, error?: LandfallError): TurnResult =>
     error
@@ -341,6 +347,7 @@ export async function runTurn(input: TurnInput, userMessageId: string): Promise<
   let last: StepOutcome = { continue: true, finishReason: 'other' };
   while (last.continue) {
     if (steps >= input.maxSteps) return end('max-steps', steps);
+    if (steps > 0 && input.steer?.() === true) message = input.store.addMessage(input.ctx.sessionId, 'assistant');
     steps++;
     last = await runStep(input, message.id, last.tree, guard, steps === input.maxSteps);
     if (input.signal.aborted) return end('aborted', steps);

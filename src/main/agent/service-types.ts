@@ -1,8 +1,9 @@
 /**
  * Shapes AgentService (service.ts) takes and returns. Plain JSON so the contract (src/shared) can mirror them.
  */
+import type { LanguageModel } from 'ai';
 import type { Message, Part, Project, Session } from '../../shared/model';
-import type { LandfallError } from '../../shared/errors';
+import type { LandfallError, Result } from '../../shared/errors';
 import type { PermissionRule } from './permission';
 import type { RetryPolicy } from './retry';
 import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
@@ -42,6 +43,8 @@ export interface PromptOptions {
   model?: string;
   /** Steps before the turn stops (default 50). */
   maxSteps?: number;
+  /** Writes the turn's user message (a queued message's promotion) instead of storing the text given. */
+  promote?: () => Result<{ message: Message; text: string }>;
 }
 
 /** How one turn runs (AgentService.runWithModel): the model's label on its steps, and the loop rules. */
@@ -50,6 +53,8 @@ export interface TurnOptions {
   label?: string;
   /** The loop guard's limits (default: from settings, agent/loop-guard.ts). */
   limits?: LoopLimits;
+  /** Writes the turn's user message (a queued message's promotion, session/inbox.ts) instead of storing `text`. */
+  promote?: () => Result<{ message: Message; text: string }>;
 }
 
 /** How a turn ended. */
@@ -175,6 +180,11 @@ export interface ServiceExtras {
    * `apiKeyEnv` names. The app passes its secret store first. The key goes to the provider client only.
    */
   keyFor?: KeyLookup;
+  /**
+   * Makes the model a provider choice names, instead of the provider clients (tests: scripted models behind the
+   * settings' providers, so the picker and the queue run as in the app).
+   */
+  models?: (provider: ProviderSettings, modelId: string) => LanguageModel;
   /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }

@@ -34,6 +34,9 @@ import { PermissionGate } from './gate';
 import { runTurn } from './loop';
 import { limitsFrom } from './loop-guard';
 import { QuestionBroker } from './questions';
+import { QueueRunner } from './queue';
+import type { InboxItem } from './queue';
+import type { Message } from '../../shared/model';
 import type { QuestionReply } from './questions';
 import { todosOf } from '../../shared/todo';
 import type { TodoItem } from '../../shared/todo';
@@ -88,6 +91,8 @@ export class AgentService {
   private readonly reverting = new Set<string>();
   private readonly observed = new ObservedVersions();
   /** Questions of the question tool waiting for the user (questions.ts). */
+  /** The admission queue (queue.ts); built in the constructor, once the store is open. */
+  private readonly queue: QueueRunner;
   private readonly questions = new QuestionBroker((sessionId, partId, question) =>
     this.emit({ type: 'question.asked', sessionId, partId, question }),
   );
@@ -108,6 +113,12 @@ export class AgentService {
     this.live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.gate = new PermissionGate(this.store, () => this.live.rules());
     this.tools = options.tools ?? defaultTools();
+    this.queue = new QueueRunner({
+      store: this.store,
+      emit: (e) => this.emit(e),
+      busy: (id) => this.running.has(id) || this.reverting.has(id),
+      runPromoted: (id, promote) => this.prompt(id, '', { promote }),
+    });
     this.keyFor = options.keyFor ?? environmentKey();
     // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
     this.forgetSecretNames = registerSecretSource(() => ({
@@ -302,10 +313,12 @@ export class AgentService {
     this.emit({ type: 'session.state', sessionId, state: 'busy' });
     try {
       history.cleanup(this.store, sessionId);
-      if (found.value.session.title === DEFAULT_TITLE && text.trim() !== '')
-        this.store.updateSession(sessionId, { title: titleFrom(text) });
-      const user = this.store.addMessage(sessionId, 'user', text);
-      this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
+      const promoted = turn.promote ? turn.promote() : ok(this.storeUserMessage(sessionId, text));
+      if (!promoted.ok) return promoted;
+      const user = promoted.value.message;
+      const said = promoted.value.text;
+      if (found.value.session.title === DEFAULT_TITLE && said.trim() !== '')
+        this.store.updateSession(sessionId, { title: titleFrom(said) });
       const talk = this.talkSteps(sessionId, model, label);
       writeMessageMode(this.store.db, user.id, this.getTalk(sessionId).mode);
       const result = await runTurn(
@@ -336,6 +349,7 @@ export class AgentService {
           onStepOverhead: this.options.onStepOverhead,
           othersActive,
           prepareStep: talk.prepareStep,
+          steer: this.queue.steerFor(sessionId),
         },
         user.id,
       );
@@ -374,6 +388,31 @@ export class AgentService {
     }
   }
 
+  /** The user's message and its text part, stored in one transaction. */
+  private storeUserMessage(sessionId: string, text: string): { message: Message; text: string } {
+    return this.store.tx(() => {
+      const message = this.store.addMessage(sessionId, 'user', text);
+      const time = message.time;
+      this.store.putPart({ id: `${message.id}_text`, sessionId, messageId: message.id, time, type: 'text', text });
+      return { message, text };
+    });
+  }
+
+  /**
+   * Send a message through the admission queue (agent/queue.ts): stored at once, promoted when the session is
+   * idle (now, or when the running turn ends) or — `steer` — at the running turn's next step boundary. `started`:
+   * a turn started with it right away. Error `invalid_input` for an unknown session.
+   */
+  send(sessionId: string, text: string, steer = false): Result<InboxItem & { started: boolean }> {
+    if (!this.store.getSession(sessionId)) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session.');
+    return ok(this.queue.send(sessionId, text, steer));
+  }
+
+  /** The admission queue of this service (list, edit, remove, resume; agent/queue.ts). */
+  get queued(): Pick<QueueRunner, 'list' | 'edit' | 'remove' | 'resume'> {
+    return this.queue;
+  }
+
   /**
    * Send the user's message and run a turn with the provider and model given, else the session's choice (the chat's
    * picker), else the settings' default. Errors: `busy`, `invalid_input`, `unauthorized`.
@@ -386,14 +425,16 @@ export class AgentService {
       model: options.model ?? (options.provider === undefined ? stored?.model : undefined),
     });
     if (!model.ok) return model;
-    return this.runWithModel(sessionId, model.value.model, text, options.maxSteps, { label: model.value.label });
+    const turn = { label: model.value.label, ...(options.promote ? { promote: options.promote } : {}) };
+    return this.runWithModel(sessionId, model.value.model, text, options.maxSteps, turn);
   }
 
   /** The model a picker choice names, labelled `provider/model`. Errors `invalid_input`, `unauthorized`. */
   private labelledModel(choice: { provider?: string; model?: string }): Result<LabelledModel> {
     const provider = findProvider(this.live.current(), choice.provider);
     if (!provider.ok) return provider;
-    const model = createModel(provider.value, this.keyFor(provider.value), choice.model);
+    const made = this.options.models?.(provider.value, choice.model ?? provider.value.model);
+    const model = made ? ok(made) : createModel(provider.value, this.keyFor(provider.value), choice.model);
     if (!model.ok) return model;
     return ok({ model: model.value, label: `${provider.value.id}/${choice.model ?? provider.value.model}` });
   }

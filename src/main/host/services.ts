@@ -183,7 +183,15 @@ export async function createServices(options: {
     'sessions.create': async (i) => svc.createSession(i.projectId, i.title),
     'sessions.get': async (i) => {
       const view = svc.getSession(i.sessionId);
-      return view.ok ? ok({ ...view.value, asks: asksOf(i.sessionId) }) : view;
+      if (!view.ok) return view;
+      const queued = svc.queued.list(i.sessionId).map(({ id, sessionId, text, time, steer }) => ({
+        id,
+        sessionId,
+        text,
+        time,
+        steer,
+      }));
+      return ok({ ...view.value, asks: asksOf(i.sessionId), queued });
     },
     'sessions.rename': async (i) => svc.renameSession(i.sessionId, i.title),
     'sessions.delete': async (i) => {
@@ -233,6 +241,26 @@ export async function createServices(options: {
         ...(i.provider !== undefined ? { provider: i.provider } : {}),
         ...(i.model !== undefined ? { model: i.model } : {}),
       }),
+    'queue.send': async (i) => {
+      const r = svc.send(i.sessionId, i.text, i.steer === true);
+      if (!r.ok) return r;
+      const { id, sessionId, text, time, steer, started } = r.value;
+      return ok({ id, sessionId, text, time, steer, started });
+    },
+    'queue.edit': async (i) => {
+      const r = svc.queued.edit(i.sessionId, i.id, {
+        ...(i.text !== undefined ? { text: i.text } : {}),
+        ...(i.steer !== undefined ? { steer: i.steer } : {}),
+      });
+      if (!r.ok) return r;
+      const { id, sessionId, text, time, steer } = r.value;
+      return ok({ id, sessionId, text, time, steer });
+    },
+    'queue.remove': async (i) => {
+      const r = svc.queued.remove(i.sessionId, i.id);
+      return r.ok ? ok({ removed: true as const }) : r;
+    },
+    'queue.resume': async (i) => ok({ resumed: svc.queued.resume(i.sessionId) }),
     'history.undo': async (i) => {
       const r = await svc.undo(i.sessionId);
       return r.ok ? ok({ text: r.value.text || null, session: r.value.session, kept: keptFiles(r.value) }) : r;

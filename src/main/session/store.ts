@@ -14,7 +14,10 @@ import type { CoreEvent } from '../../shared/events';
 import type { Message, Part, Project, RevertState, Session } from '../../shared/model';
 import type { MessageWithParts } from '../agent/service-types';
 
-type Stored = Exclude<CoreEvent, { type: 'text.delta' | 'reasoning.delta' | 'session.state' | 'question.asked' }>;
+type Stored = Exclude<
+  CoreEvent,
+  { type: 'text.delta' | 'reasoning.delta' | 'session.state' | 'question.asked' | 'queue.updated' }
+>;
 type Unsequenced = Stored extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;
 
 interface SessionRow {
