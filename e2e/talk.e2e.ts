@@ -3,7 +3,8 @@
  * model (every request body recorded): the todo panel fills as the model writes its list; a question card is
  * answered with the keyboard (↓, Enter) and the model reads the answer; Tab switches to plan mode and a write is
  * refused (no file, the request offered no write tool); the model picker sends the next request to the other
- * model and the step shows it. Screenshots at 1440, 1024 and 800 px, light and dark.
+ * model and the step shows it; two messages typed while a turn runs are queued and then run in order. Screenshots
+ * at 1440, 1024 and 800 px, light and dark.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer } from 'node:http';
@@ -51,7 +52,17 @@ const STEPS = [
   call('w1', 'write', { filePath: 'plan.txt', content: 'not in plan mode\n' }),
   text('I cannot write in plan mode; here is the plan instead.'),
   text('Hello from model b.'),
+  text('The slow answer.'),
+  text('Answer to queued one.'),
+  text('Answer to queued two.'),
 ];
+
+/** The request the server holds until the test has queued two messages (index into STEPS). */
+const HELD = 6;
+let release = (): void => undefined;
+const released = new Promise<void>((r) => (release = r));
+let heldArrived = (): void => undefined;
+const arrived = new Promise<void>((r) => (heldArrived = r));
 
 interface Body {
   model?: string;
@@ -72,8 +83,14 @@ beforeAll(async () => {
     });
     req.on('end', () => {
       bodies.push(JSON.parse(body) as Body);
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(STEPS[bodies.length - 1] ?? text('done'));
+      const n = bodies.length - 1;
+      const answer = (): void => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(STEPS[n] ?? text('done'));
+      };
+      if (n !== HELD) return answer();
+      heldArrived();
+      void released.then(answer);
     });
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
@@ -111,7 +128,7 @@ const toolNames = (b: Body | undefined): string[] => (b?.tools ?? []).map((t) =>
 const idle = (): Promise<unknown> => page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 30_000 });
 
 describe('talking with the agent', () => {
-  test('todo panel, question card by keyboard, plan mode refuses a write, model picker', async () => {
+  test('todo panel, question card by keyboard, plan mode refuses a write, model picker, queued messages', async () => {
     const root = join(ui.app.temp, 'talk-proj');
     await mkdir(root, { recursive: true });
     await page.waitForSelector('[data-testid=project-picker]');
@@ -162,6 +179,30 @@ describe('talking with the agent', () => {
     expect(bodies.map((b) => b.model)).toEqual(['model-a', 'model-a', 'model-a', 'model-a', 'model-a', 'model-b']);
     expect(await page.locator('[data-testid=step-model]').last().textContent()).toBe('second/model-b · plan');
     await shots('32-talk-model-switch');
+
+    // turn 4: two messages typed while the turn runs are queued, then run in order
+    await page.fill('[data-testid=composer]', 'take your time');
+    await page.press('[data-testid=composer]', 'Enter');
+    await arrived;
+    await page.waitForSelector('[data-testid=busy]');
+    for (const m of ['queued one', 'queued two']) {
+      await page.fill('[data-testid=composer]', m);
+      await page.press('[data-testid=composer]', 'Enter');
+    }
+    const queued = page.locator('[data-testid=queued-item]');
+    await page.locator('[data-testid=queued-item]').nth(1).waitFor();
+    expect(await queued.locator('.queued-text').allTextContents()).toEqual(['queued one', 'queued two']);
+    await shots('33-talk-queued');
+    release();
+    await page.locator('text=Answer to queued two.').waitFor({ timeout: 30_000 });
+    await idle();
+    await page.locator('[data-testid=queued]').waitFor({ state: 'detached' });
+    const lastUser = (b: Body | undefined): unknown => b?.messages?.filter((m) => m.role === 'user').at(-1)?.content;
+    expect([lastUser(bodies[6]), lastUser(bodies[7]), lastUser(bodies[8])]).toEqual([
+      'take your time',
+      'queued one',
+      'queued two',
+    ]);
     expect(ui.errors).toEqual([]);
   });
 });

@@ -61,6 +61,16 @@ export class QueueRunner {
     return true;
   }
 
+  /**
+   * A turn of the session ended (any turn: sent directly, replayed, or one of the queue's own): when it ended
+   * normally and the queue is not already draining, the messages queued meanwhile run next.
+   */
+  turnEnded(sessionId: string, r: Result<TurnResult>): void {
+    if (!r.ok || r.value.finishReason === 'aborted' || r.value.error !== undefined) return;
+    if (this.draining.has(sessionId) || queued(this.host.store, sessionId).length === 0) return;
+    void this.drain(sessionId);
+  }
+
   /** The queued messages of a session, oldest first. */
   list(sessionId: string): InboxItem[] {
     return queued(this.host.store, sessionId);
@@ -103,7 +113,13 @@ export class QueueRunner {
           this.changed(sessionId);
           return p;
         });
-        if (!r.ok || r.value.finishReason === 'aborted' || r.value.error !== undefined) return;
+        if (!r.ok) {
+          // the turn could not start (no provider, no key): say so; the message stays queued
+          const { code, message, hint } = r.error;
+          this.host.emit({ type: 'session.state', sessionId, state: 'error', error: { code, message, hint } });
+          return;
+        }
+        if (r.value.finishReason === 'aborted' || r.value.error !== undefined) return;
       }
     } finally {
       this.draining.delete(sessionId);

@@ -53,6 +53,8 @@ export interface TurnOptions {
   label?: string;
   /** The loop guard's limits (default: from settings, agent/loop-guard.ts). */
   limits?: LoopLimits;
+  /** Leave queued messages queued when this turn ends (a replay plays several turns in a row). */
+  holdQueue?: boolean;
   /** Writes the turn's user message (a queued message's promotion, session/inbox.ts) instead of storing `text`. */
   promote?: () => Result<{ message: Message; text: string }>;
 }

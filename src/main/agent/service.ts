@@ -299,6 +299,19 @@ export class AgentService {
     maxSteps = 50,
     turn: TurnOptions = {},
   ): Promise<Result<TurnResult>> {
+    const r = await this.runTurnNow(sessionId, model, text, maxSteps, turn);
+    // messages queued while this turn ran go next (queue.ts), unless it was stopped or failed
+    if (turn.holdQueue !== true) this.queue.turnEnded(sessionId, r);
+    return r;
+  }
+
+  private async runTurnNow(
+    sessionId: string,
+    model: LanguageModel,
+    text: string,
+    maxSteps: number,
+    turn: TurnOptions,
+  ): Promise<Result<TurnResult>> {
     const label = turn.label ?? modelLabel(model);
     if (this.running.has(sessionId) || this.reverting.has(sessionId))
       return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');

@@ -80,6 +80,7 @@ export async function prepareReplay(
       const turn = plan.turns[i] ?? [];
       const r = await svc.runWithModel(sessionId, model, turnText(i, plan.turns.length, name, first), turn.length + 2, {
         limits: REPLAY_LOOP_LIMITS,
+        holdQueue: true,
       });
       if (!r.ok) return r;
       if (r.value.finishReason === 'aborted' || r.value.finishReason === 'error') break;

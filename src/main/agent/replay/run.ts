@@ -79,7 +79,7 @@ export async function replayCorpusSession(
         model,
         `Replay turn ${i + 1} of ${plan.turns.length} of ${corpus.value.id}: calls ${turn[0]?.seq}–${turn[turn.length - 1]?.seq}.`,
         turn.length + 2,
-        { limits: REPLAY_LOOP_LIMITS },
+        { limits: REPLAY_LOOP_LIMITS, holdQueue: true },
       );
       if (!r.ok) return r;
       userMessageIds.push(r.value.userMessageId);

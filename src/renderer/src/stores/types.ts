@@ -130,7 +130,16 @@ export interface TalkSlice {
   /** The next mode (Tab in the input). */
   cycleMode(): Promise<void>;
   answerQuestion(partId: string, reply: { selected?: string[]; text?: string; dismiss?: boolean }): Promise<void>;
+  /** Messages admitted and not yet promoted (the admission queue), oldest first. */
+  queued: QueuedItem[];
+  /** Sends the draft through the queue; `steer`: join the running turn at its next step ("send now"). */
+  queueDraft(steer: boolean): Promise<void>;
+  editQueued(id: string, change: { text?: string; steer?: boolean }): Promise<void>;
+  removeQueued(id: string): Promise<void>;
+  resumeQueue(): Promise<void>;
 }
+
+export type QueuedItem = { id: string; sessionId: string; text: string; time: number; steer: boolean };
 
 export type Store = AppSlice &
   ProjectsSlice &

@@ -6,6 +6,7 @@ import { memo } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
 import { TalkBar } from './TalkBar';
+import { QueuedList } from './QueuedList';
 
 // memo: no props, so the chat's re-render per streamed frame skips it; its store selectors alone wake it.
 export const Composer = memo(function Composer(): React.JSX.Element {
@@ -15,6 +16,7 @@ export const Composer = memo(function Composer(): React.JSX.Element {
   const send = useStore((s) => s.send);
   const stop = useStore((s) => s.stop);
   const cycleMode = useStore((s) => s.cycleMode);
+  const queueDraft = useStore((s) => s.queueDraft);
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>): void => {
     if (e.key === 'Tab' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
       // Tab cycles the mode (as in opencode); Shift+Tab still moves the focus back.
@@ -24,11 +26,14 @@ export const Composer = memo(function Composer(): React.JSX.Element {
     }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      void send();
+      // Ctrl/Cmd+Enter while a turn runs: "send now" (joins the turn at its next step)
+      if (busy && (e.ctrlKey || e.metaKey)) void queueDraft(true);
+      else void send();
     }
   };
   return (
     <div className="composer-wrap">
+      <QueuedList />
       <div className="composer">
         <textarea
           aria-label="Message"
@@ -36,7 +41,7 @@ export const Composer = memo(function Composer(): React.JSX.Element {
           value={draft}
           placeholder={
             busy
-              ? 'Working… (Esc twice to stop)'
+              ? 'Working… Enter queues a message, Ctrl+Enter sends it now, Esc twice stops'
               : 'Ask for a change — Enter to send, Shift+Enter for a newline, /undo, /redo'
           }
           rows={3}
