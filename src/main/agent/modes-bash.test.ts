@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyseBash } from './bash-command';
+import { analyseBash } from './permission/bash-command';
 import { notReadOnly } from './modes-bash';
 
 const WRITERS = ['rm', 'mv', 'cp', 'touch', 'tee', 'chmod', 'mkdir', 'npm', 'node', 'python3', 'sh', 'bash', 'dd'];

@@ -5,10 +5,10 @@
  * say allow; a deny rule still denies. The list is deliberately short: a command missing from it is asked, which
  * costs a click; a wrong entry would let plan mode change files.
  */
-import type { PermissionAsk, PermissionRequest } from '../tools/types';
-import { analyseBash } from './bash-command';
-import type { BashAnalysis } from './bash-command';
-import type { PermissionGate } from './gate';
+import type { AskPermission, PermissionRequest } from '../tools/types';
+import { analyseBash } from './permission/bash-command';
+import type { BashAnalysis } from './permission/bash-command';
+import type { PermissionGate } from './permission/gate';
 
 const READING = new Set([
   'ls',
@@ -72,7 +72,7 @@ export function readOnlyBashGate(
 ): Pick<PermissionGate, 'askFor' | 'guardFor'> {
   return {
     guardFor: (sessionId) => gate.guardFor(sessionId),
-    askFor(sessionId, partId, root): PermissionAsk {
+    askFor(sessionId, partId, root): AskPermission {
       const ask = gate.askFor(sessionId, partId, root);
       return async (request: PermissionRequest) => {
         if (request.permission !== 'bash') return ask(request);

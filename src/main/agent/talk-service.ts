@@ -10,7 +10,7 @@ import { readTalk, writeTalk } from '../session/talk';
 import type { TalkChoice } from '../session/talk';
 import { allModes, findMode } from './modes';
 import type { ModeDefinition } from './modes';
-import type { Settings } from './service-types';
+import type { Settings } from './settings/schema';
 
 /** What the picker shows: the current choice (resolved: mode, provider and model always set) and the options. */
 export interface TalkView {

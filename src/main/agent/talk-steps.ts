@@ -15,7 +15,7 @@ import { readTalk } from '../session/talk';
 import type { TalkChoice } from '../session/talk';
 import { toSdkTools } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
-import type { PermissionGate } from './gate';
+import type { PermissionGate } from './permission/gate';
 import type { StepSetup } from './loop';
 import { findMode, systemForMode, toolsForMode } from './modes';
 import type { ModeDefinition } from './modes';

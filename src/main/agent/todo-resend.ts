@@ -5,7 +5,7 @@
  * is the list in force at the revert boundary, not whatever the summary remembered.
  */
 import type { ModelMessage } from 'ai';
-import type { MessageWithParts } from './service-types';
+import type { MessageWithParts } from '../../shared/model';
 import type { RevertState } from '../../shared/model';
 import { todoText, todosOf } from '../../shared/todo';
 
