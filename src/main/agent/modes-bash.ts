@@ -71,7 +71,7 @@ export function readOnlyBashGate(
   modeName: string,
 ): Pick<PermissionGate, 'askFor' | 'guardFor'> {
   return {
-    guardFor: (sessionId) => gate.guardFor(sessionId),
+    guardFor: (sessionId, root) => gate.guardFor(sessionId, root),
     askFor(sessionId, partId, root): AskPermission {
       const ask = gate.askFor(sessionId, partId, root);
       return async (request: PermissionRequest) => {

@@ -195,7 +195,7 @@ async function runOne(
     }
   }
   const running = finish({ ...part, state: 'running', input: parsed.data });
-  const reveal = await input.gate.guardFor(input.ctx.sessionId);
+  const reveal = await input.gate.guardFor(input.ctx.sessionId, input.ctx.root);
   const exec = def.execute(parsed.data, { ...input.ctx, ask, reveal, signal: input.signal, partId: part.id });
   const aborted = abortPromise(input.signal);
   const raced = await Promise.race([exec, aborted.promise]).finally(aborted.dispose);
