@@ -18,6 +18,10 @@ export const SessionDetailSchema = z.object({
   busy: z.boolean(),
   /** Permission questions waiting for an answer, oldest first. */
   asks: z.array(PermissionAskedSchema),
+  /** Messages admitted and not yet promoted (the admission queue), oldest first. */
+  queued: z
+    .array(z.object({ id: z.string(), sessionId: z.string(), text: z.string(), time: z.number(), steer: z.boolean() }))
+    .optional(),
 });
 
 /**

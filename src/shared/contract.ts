@@ -25,6 +25,14 @@ import {
   UndoInputSchema,
 } from './review-schemas';
 import { McpToggleInputSchema, McpViewSchema, TrustSetInputSchema, TrustViewSchema } from './reach-schemas';
+import {
+  QuestionAnswerSchema,
+  QueueEditSchema,
+  QueueSendSchema,
+  QueuedItemSchema,
+  TalkSetSchema,
+  TalkViewSchema,
+} from './talk-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -121,6 +129,22 @@ export const calls = {
     input: PermissionReplySchema.extend({ sessionId: id, askId: id }),
     output: z.object({ answered: z.literal(true) }),
   },
+  /** Answers the question tool's open question (its running tool part); a reply that does not fit is `invalid_input`. */
+  'question.answer': { input: QuestionAnswerSchema, output: z.object({ answered: z.literal(true) }) },
+  /** The session's mode and model, and the modes and providers the chat's picker offers. */
+  'talk.get': { input: sessionRef, output: TalkViewSchema },
+  /** Chooses the mode and/or model of the session's next step (mid-turn: from the next step on). */
+  'talk.set': { input: TalkSetSchema, output: TalkViewSchema },
+  /**
+   * The admission queue: a message is stored at once; it starts a turn when the session is idle (`started`), else
+   * waits for the running turn to end, or — `steer` — joins it at the next step boundary.
+   */
+  'queue.send': { input: QueueSendSchema, output: QueuedItemSchema.extend({ started: z.boolean() }) },
+  /** Edit or remove a message while it is still queued; once promoted it is `conflict`. */
+  'queue.edit': { input: QueueEditSchema, output: QueuedItemSchema },
+  'queue.remove': { input: z.object({ sessionId: id, id }), output: z.object({ removed: z.literal(true) }) },
+  /** Runs what is queued (after a restart, a stop or a failed turn); `resumed` false when nothing is or it runs. */
+  'queue.resume': { input: sessionRef, output: z.object({ resumed: z.boolean() }) },
   /**
    * History calls answer the session after the move and `kept`: files the core left as the user had them (changed
    * after the agent's step or after the revert wrote them) — never overwritten without `force`.
@@ -184,6 +208,8 @@ export const events = {
   'part.removed': { payload: variant('part.removed') },
   'permission.asked': { payload: variant('permission.asked') },
   'permission.answered': { payload: variant('permission.answered') },
+  'question.asked': { payload: variant('question.asked') },
+  'queue.updated': { payload: variant('queue.updated') },
   'snapshot.added': { payload: variant('snapshot.added') },
   'session.state': { payload: variant('session.state') },
   'session.updated': { payload: variant('session.updated') },
@@ -225,3 +251,4 @@ export * from './contract-schemas';
 export * from './history-schemas';
 export * from './model';
 export * from './permission-schemas';
+export * from './talk-schemas';

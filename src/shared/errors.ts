@@ -52,6 +52,13 @@ export const ERROR_CODES = [
   'timeout', // a fetch or an MCP server that did not answer in time
   'tool_error', // an MCP server's tool answered with an error (its text is what the model reads)
   'internal',
+  // conversation rules (src/main/agent/loop-guard.ts, modes.ts, question and todo tools)
+  'loop_detected', // the same call (tool + identical input) five times in a row in a turn
+  'tool_suspended', // a tool failed three times in a row with different inputs: refused for the rest of the turn
+  'tool_not_offered', // a call to a tool the current request did not offer (stale list, or withheld by the mode)
+  'step_limit', // a tool call on the last step of a turn, which allows none
+  'budget_exceeded', // the turn's tool-call or token budget (settings.limits) is spent
+  'dismissed', // the user closed a question without answering
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

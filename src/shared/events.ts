@@ -66,6 +66,30 @@ export const coreEventSchema = z.discriminatedUnion('type', [
     state: z.enum(['idle', 'busy', 'error']),
     error: z.object({ code: z.string(), message: z.string(), hint: z.string() }).optional(),
   }),
+  /**
+   * The question tool's question is open and may be answered (tool part `partId`; the spec with defaults filled in).
+   * Not stored: the running tool part is the stored question.
+   */
+  z.object({
+    type: z.literal('question.asked'),
+    sessionId: z.string(),
+    partId: z.string(),
+    question: z.object({
+      question: z.string(),
+      header: z.string().optional(),
+      options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
+      multiple: z.boolean(),
+      custom: z.boolean(),
+    }),
+  }),
+  /** The session's queued messages changed (admitted, edited, removed, promoted): the ones still queued, oldest first. */
+  z.object({
+    type: z.literal('queue.updated'),
+    sessionId: z.string(),
+    items: z.array(
+      z.object({ id: z.string(), sessionId: z.string(), text: z.string(), time: z.number(), steer: z.boolean() }),
+    ),
+  }),
   /** Session row changed (title, revert boundary), or was created. */
   z.object({ type: z.literal('session.updated'), seq, session: SessionSchema }),
   /** Session was deleted. */

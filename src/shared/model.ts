@@ -75,7 +75,14 @@ export const PartSchema = z.discriminatedUnion('type', [
     error: z.object({ code: z.string(), message: z.string() }).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   }),
-  z.object({ ...partBase, type: z.literal('step-start'), snapshot: z.string() }),
+  /** `model` answered the step (`provider/model`), in `mode` (build, plan, or a mode from settings). */
+  z.object({
+    ...partBase,
+    type: z.literal('step-start'),
+    snapshot: z.string(),
+    model: z.string().optional(),
+    mode: z.string().optional(),
+  }),
   z.object({ ...partBase, type: z.literal('step-finish'), snapshot: z.string(), reason: z.string().optional() }),
   z.object({ ...partBase, type: z.literal('patch'), hash: z.string(), files: z.array(z.string()) }),
 ]);
@@ -87,6 +94,8 @@ export const MessageSchema = z.object({
   sessionId: z.string(),
   role: z.enum(['user', 'assistant']),
   time: z.number(),
+  /** The mode the message was sent in (user) or its first step ran in (assistant); agent/modes.ts. */
+  mode: z.string().optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

@@ -9,6 +9,12 @@
  * changed in the step, minus files another session's tools wrote meanwhile (ProjectWrites). So a revert touches
  * only what this session's steps changed, and never deletes a file no agent tool wrote. Both come from the tree
  * diff of the step's before and after snapshots (`changed`), never from reading files or walking the tree again.
+ *
+ * Each step's model, tools, system prompt and mode are chosen when the step starts (`prepareStep`), so a switch of
+ * mode or model takes effect at the next step, never in the middle of one; the step-start part records them.
+ * The turn's loop guard (loop-guard.ts) judges every tool call. The last step allowed by `maxSteps` keeps the
+ * tool list in the request (the prefix stays byte-identical, so provider caches hit) but sets tool choice to
+ * `none` and ends the request with a reminder to sum up; a tool call sent there anyway is refused.
  */
 import type { LanguageModel, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
@@ -19,6 +25,8 @@ import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import type { PermissionGate } from './permission/gate';
 import { buildHistory } from './history';
+import { DEFAULT_LOOP_LIMITS, LoopGuard } from './loop-guard';
+import type { LoopLimits } from './loop-guard';
 import { streamStep } from './stream-step';
 import { runTools } from './tool-runner';
 import type { RunToolsResult } from './tool-runner';
@@ -64,7 +72,43 @@ export interface TurnInput {
    * spent in the snapshot store (benchmark).
    */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
+  /** The turn's loop rules (loop-guard.ts); defaults DEFAULT_LOOP_LIMITS. */
+  limits?: LoopLimits;
+  /** Chooses the next step's model, tools, system prompt and mode (read at every step start); default: the above. */
+  prepareStep?: (base: StepBase) => StepSetup | Promise<StepSetup>;
+  /**
+   * Called at every boundary between two steps: promotes the user's "send now" messages into the history
+   * (session/inbox.ts) and answers true when it did — the next steps then answer in a new assistant message,
+   * after them.
+   */
+  steer?: () => boolean;
 }
+
+/**
+ * What a turn offers before a mode narrows it: its tools (built-in and MCP, fixed for the turn) and its system
+ * prompt (with the session's baseline when the conversation context is on).
+ */
+export interface StepBase {
+  tools: ToolDefinition[];
+  system?: string;
+}
+
+/** What one step sends and with which rules; see `TurnInput.prepareStep`. */
+export interface StepSetup {
+  model: LanguageModel;
+  /** `provider/model`, recorded on the step-start part. */
+  modelLabel?: string;
+  mode?: string;
+  tools: ToolDefinition[];
+  sdkTools: ToolSet;
+  system?: string;
+  /** The permission side for this step (a mode may ask where the rules would allow, agent/modes.ts). */
+  gate?: Pick<PermissionGate, 'askFor' | 'guardFor'>;
+}
+
+/** The reminder that ends the last step's request (no tool call allowed there). */
+export const LAST_STEP_REMINDER =
+  'This is the last step of this turn: the step limit is reached and no tool call is allowed now. Reply in text only: sum up what is done, what is left, and what the user should decide or do next.';
 
 /**
  * Files the step changed that it may claim (module docstring), from the tree diff of its before and after trees
@@ -192,16 +236,27 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
   return { port: timed, ms: () => total };
 }
 
+async function stepSetup(turn: TurnInput): Promise<StepSetup> {
+  const system = turn.context?.system ?? turn.system;
+  if (turn.prepareStep) return turn.prepareStep({ tools: turn.tools, system });
+  return { model: turn.model, tools: turn.tools, sdkTools: turn.sdkTools, system };
+}
+
 async function runStep(
   turn: TurnInput,
   messageId: string,
   prev: Tracked | undefined,
   step: number,
+  guard: LoopGuard,
+  final: boolean,
 ): Promise<StepOutcome> {
   const timed = timedSnapshot(turn.snapshot);
   const input: TurnInput = { ...turn, snapshot: timed.port };
   const { store, snapshot, ctx } = input;
   const sessionId = ctx.sessionId;
+  const setup = await stepSetup(turn);
+  guard.offer(setup.tools.map((t) => t.name));
+  if (final) guard.finalStep();
   let t0 = performance.now();
   const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS && input.othersActive?.() !== true;
   // A turn's first track walks the whole tree: a watcher is only a hint (snapshot/watch.ts).
@@ -210,19 +265,30 @@ async function runStep(
   const before = beforeTracked.tree;
   const stepStarted = Date.now();
   const stepPartId = newId('prt');
-  store.putPart({ id: stepPartId, sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
+  store.putPart({
+    id: stepPartId,
+    sessionId,
+    messageId,
+    time: stepStarted,
+    type: 'step-start',
+    snapshot: before,
+    ...(setup.modelLabel ? { model: setup.modelLabel } : {}),
+    ...(setup.mode ? { mode: setup.mode } : {}),
+  });
   const stored = store.messages(sessionId);
   input.context?.beforeStep(
     stepPartId,
     stored.flatMap((m) => m.parts),
   );
   const history = buildHistory(stored, (id) => store.messageText(id), input.context?.notices());
+  if (final) history.push({ role: 'user', content: LAST_STEP_REMINDER });
   let overhead = performance.now() - t0;
   const streamed = await streamStep({
-    model: input.context ? input.context.wrap(input.model, messageId, step) : input.model,
-    system: input.context?.system ?? input.system,
+    model: input.context ? input.context.wrap(setup.model, messageId, step) : setup.model,
+    system: setup.system,
     messages: history,
-    tools: input.sdkTools,
+    tools: setup.sdkTools,
+    toolChoice: final ? 'none' : undefined,
     signal: input.signal,
     store,
     emit: input.emit,
@@ -230,15 +296,17 @@ async function runStep(
     messageId,
     retry: input.retry,
   });
+  if (streamed.tokens !== undefined) guard.addTokens(streamed.tokens);
   const run = await runTools({
     calls: streamed.toolCalls,
     finishReason: streamed.finishReason,
-    tools: new Map(input.tools.map((t) => [t.name, t])),
+    tools: new Map(setup.tools.map((t) => [t.name, t])),
     store,
-    gate: input.gate,
+    gate: setup.gate ?? input.gate,
     ctx,
     messageId,
     signal: input.signal,
+    guard,
   });
   input.writes.add(sessionId, run.written);
   t0 = performance.now();
@@ -252,6 +320,14 @@ async function runStep(
   );
   overhead += performance.now() - t0;
   input.onStepOverhead?.(overhead, { snapshotMs: timed.ms() });
+  return stepOutcome(streamed, run, tree);
+}
+
+function stepOutcome(
+  streamed: Awaited<ReturnType<typeof streamStep>>,
+  run: RunToolsResult,
+  tree: Tracked,
+): StepOutcome {
   if (run.aborted || streamed.finishReason === 'aborted') return { continue: false, finishReason: 'aborted' };
   if (streamed.finishReason === 'error') return { continue: false, finishReason: 'error', error: streamed.error };
   if (streamed.finishReason === 'length') {
@@ -287,14 +363,21 @@ export async function runTurn(
   ids: { userMessageId: string; messageId: string },
 ): Promise<TurnResult> {
   const { userMessageId } = ids;
-  const message = { id: ids.messageId };
+  let message = { id: ids.messageId };
+  const guard = new LoopGuard(input.limits ?? DEFAULT_LOOP_LIMITS);
+  const end = (finishReason: TurnResult['finishReason'], steps: number, error?: LandfallError): TurnResult =>
+    error
+      ? { userMessageId, messageId: message.id, finishReason, steps, error }
+      : { userMessageId, messageId: message.id, finishReason, steps };
   let steps = 0;
   let last: StepOutcome = { continue: true, finishReason: 'other' };
   while (last.continue) {
-    if (steps >= input.maxSteps) return { userMessageId, messageId: message.id, finishReason: 'max-steps', steps };
+    if (steps >= input.maxSteps) return end('max-steps', steps);
+    if (steps > 0 && input.steer?.() === true) message = input.store.addMessage(input.ctx.sessionId, 'assistant');
     steps++;
-    last = await runStep(input, message.id, last.tree, steps);
-    if (input.signal.aborted) return { userMessageId, messageId: message.id, finishReason: 'aborted', steps };
+    last = await runStep(input, message.id, last.tree, steps, guard, steps === input.maxSteps);
+    if (input.signal.aborted) return end('aborted', steps);
+    if (guard.stop) return end(guard.stop.code === 'loop_detected' ? 'loop-detected' : 'budget', steps, guard.stop);
   }
-  return { userMessageId, messageId: message.id, finishReason: last.finishReason, steps, error: last.error };
+  return end(last.finishReason, steps, last.error);
 }

@@ -22,6 +22,8 @@ import { openProjectRuntime, type ProjectRuntime } from './project';
 import type { KeyLookup } from './providers/keys';
 import type { ServiceExtras, ServiceOptions } from './service-types';
 import type { LiveSettings } from './settings/live';
+import type { QuestionBroker } from './questions';
+import type { QueueRunner } from './queue';
 
 export interface ServiceCore {
   readonly options: ServiceOptions & ServiceExtras;
@@ -45,6 +47,10 @@ export interface ServiceCore {
   readonly reverting: Set<string>;
   /** The `done` of every turn still running (close waits for them). */
   readonly turnsDone: Set<Promise<unknown>>;
+  /** Questions of the question tool waiting for the user (questions.ts). */
+  readonly questions: QuestionBroker;
+  /** The admission queue (queue.ts). */
+  readonly queue: QueueRunner;
   emit(e: CoreEvent): void;
 }
 

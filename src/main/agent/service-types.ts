@@ -6,7 +6,9 @@
  * are settings/schema.ts.
  */
 import type { LanguageModel } from 'ai';
-import type { Project } from '../../shared/model';
+import type { Message, Project } from '../../shared/model';
+import type { LoopLimits } from './loop-guard';
+import type { ProviderSettings } from './settings/schema';
 import type { LandfallError, Result } from '../../shared/errors';
 import type { ConversationOptions } from './context/conversation';
 import type { RetryPolicy } from './retry';
@@ -34,6 +36,8 @@ export interface PromptOptions {
   model?: string;
   /** Steps before the turn stops (default 50). */
   maxSteps?: number;
+  /** Writes the turn's user message (a queued message's promotion, session/inbox.ts) instead of storing the text. */
+  promote?: () => Result<{ message: Message; text: string }>;
 }
 
 /** How a turn ended. */
@@ -42,7 +46,9 @@ export interface TurnResult {
   userMessageId: string;
   /** The assistant message of the turn. */
   messageId: string;
-  finishReason: 'stop' | 'tool-calls' | 'length' | 'aborted' | 'error' | 'max-steps' | 'other';
+  /** `loop-detected`, `budget`: stopped by the loop guard (agent/loop-guard.ts); `error` says why. */
+  finishReason:
+    'stop' | 'tool-calls' | 'length' | 'aborted' | 'error' | 'max-steps' | 'loop-detected' | 'budget' | 'other';
   steps: number;
   error?: LandfallError;
 }
@@ -65,6 +71,12 @@ export interface TurnHandle {
 export interface TurnOptions extends PromptOptions {
   /** Runs the turn with this model instead of the provider's (the replay provider, the AI SDK's mock models). */
   languageModel?: LanguageModel;
+  /** `provider/model`, recorded on each step (default: the model object's provider and id). */
+  label?: string;
+  /** The loop guard's limits (default: from settings, agent/loop-guard.ts). */
+  limits?: LoopLimits;
+  /** Leave queued messages queued when this turn ends (a replay plays several turns in a row). */
+  holdQueue?: boolean;
 }
 
 export interface ReplayOptions {
@@ -133,6 +145,11 @@ export interface ServiceExtras {
    * `apiKeyEnv` names. The app passes its secret store first. The key goes to the provider client only.
    */
   keyFor?: KeyLookup;
+  /**
+   * Makes the model a provider choice names, instead of the provider clients (tests: scripted models behind the
+   * settings' providers, so the picker and the queue run as in the app).
+   */
+  models?: (provider: ProviderSettings, modelId: string) => LanguageModel;
   /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }

@@ -19,7 +19,19 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionDetail } from '../../shared/contract-schemas';
-import { isFailure, ok } from '../../shared/errors';
+import { fail, isFailure, ok } from '../../shared/errors';
+import { todosOf } from '../../shared/todo';
+import type { TodoItem } from '../../shared/todo';
+import { readTalk } from '../session/talk';
+import { QuestionBroker } from './questions';
+import type { QuestionReply } from './questions';
+import { QueueRunner } from './queue';
+import type { InboxItem } from './queue';
+import { chooseTalk, modesOf, talkView } from './talk-service';
+import type { TalkView } from './talk-service';
+import { modelLabel, talkSteps } from './talk-steps';
+import type { LabelledModel } from './talk-steps';
+import { SYSTEM_PROMPT } from './defaults';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent, CoreListener } from '../../shared/events';
 import type { Project, Session } from '../../shared/model';
@@ -116,6 +128,15 @@ export class AgentService {
       reverting: new Set(),
       turnsDone: new Set(),
       emit: (e) => this.emit(e),
+      questions: new QuestionBroker((sessionId, partId, question) =>
+        this.emit({ type: 'question.asked', sessionId, partId, question }),
+      ),
+      queue: new QueueRunner({
+        store,
+        emit: (e) => this.emit(e),
+        busy: (id) => this.core.running.has(id) || this.core.reverting.has(id),
+        runPromoted: (id, promote) => this.prompt(id, '', { promote }),
+      }),
     };
     // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
     this.forgetSecretNames = registerSecretSource(() => ({
@@ -235,16 +256,97 @@ export class AgentService {
    * `invalid_input` (unknown session or provider), `unauthorized`, the snapshot store's.
    */
   async startTurn(sessionId: string, text: string, options: TurnOptions = {}): Promise<Result<{ turn: TurnHandle }>> {
-    let model: LanguageModel | undefined = options.languageModel;
-    if (!model) {
+    let model: LabelledModel;
+    if (options.languageModel) {
+      model = { model: options.languageModel, label: options.label ?? modelLabel(options.languageModel) };
+    } else {
       await this.core.live.refresh();
-      const provider = findProvider(this.core.live.current(), options.provider);
-      if (!provider.ok) return provider;
-      const made = createModel(provider.value, this.core.keyFor(provider.value), options.model);
+      // the provider and model given, else the session's choice (the chat's picker), else the settings' default
+      const stored = readTalk(this.store.db, sessionId);
+      const made = this.labelledModel({
+        provider: options.provider ?? stored?.provider,
+        model: options.model ?? (options.provider === undefined ? stored?.model : undefined),
+      });
       if (!made.ok) return made;
       model = made.value;
     }
-    return startTurn(this.core, sessionId, model, text, options.maxSteps);
+    return startTurn(this.core, sessionId, model.model, text, options.maxSteps, {
+      steps: this.talkSteps(sessionId, model),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.promote ? { promote: options.promote } : {}),
+      ...(options.holdQueue ? { holdQueue: true } : {}),
+    });
+  }
+
+  /** The model a picker choice names, labelled `provider/model`. Errors `invalid_input`, `unauthorized`. */
+  private labelledModel(choice: { provider?: string; model?: string }): Result<LabelledModel> {
+    const provider = findProvider(this.core.live.current(), choice.provider);
+    if (!provider.ok) return provider;
+    const id = choice.model ?? provider.value.model;
+    const given = this.options.models?.(provider.value, id);
+    const made = given ? ok(given) : createModel(provider.value, this.core.keyFor(provider.value), choice.model);
+    if (!made.ok) return made;
+    return ok({ model: made.value, label: `${provider.value.id}/${id}` });
+  }
+
+  /** The per-step setup of a turn of `sessionId` (talk-steps.ts): the stored mode and model, read at every step. */
+  private talkSteps(sessionId: string, start: LabelledModel): ReturnType<typeof talkSteps> {
+    const stored = readTalk(this.store.db, sessionId);
+    return talkSteps({
+      store: this.store,
+      sessionId,
+      modes: () => modesOf(this.core.live.current()),
+      tools: this.core.tools,
+      system: SYSTEM_PROMPT,
+      gate: this.core.gate,
+      start: { ...start, choice: { provider: stored?.provider, model: stored?.model } },
+      createModel: (c) => this.labelledModel(c),
+    });
+  }
+
+  // ---- the conversation layer: mode and model, questions, todos, the admission queue ----
+
+  /** The session's mode and model and what the picker offers (talk-service.ts). */
+  getTalk(sessionId: string): TalkView {
+    return talkView(this.store, this.core.live.current(), sessionId);
+  }
+
+  /**
+   * Choose the mode and/or model of the session's next step; while a turn runs it takes effect at the next step.
+   * Error `invalid_input` for an unknown session, mode or provider (nothing stored).
+   */
+  setTalk(sessionId: string, change: { mode?: string; provider?: string; model?: string }): Result<TalkView> {
+    return chooseTalk(this.store, this.core.live.current(), sessionId, change);
+  }
+
+  /**
+   * Answer the question tool's open question (tool part `partId`): picked labels and/or free text, or dismiss.
+   * Error `invalid_input` when it is not open (answered, stopped, interrupted by a restart) or the reply does not
+   * fit the question (questions.ts judgeReply); the question then stays open.
+   */
+  answerQuestion(sessionId: string, partId: string, reply: QuestionReply): Result<void> {
+    return this.core.questions.answer(sessionId, partId, reply);
+  }
+
+  /** The session's todo list in force (src/shared/todo.ts: follows revert / unrevert). Empty for an unknown session. */
+  todos(sessionId: string): TodoItem[] {
+    const session = this.store.getSession(sessionId);
+    return session ? todosOf(this.store.messages(sessionId), session.revert) : [];
+  }
+
+  /**
+   * Send a message through the admission queue (queue.ts): stored at once, promoted when the session is idle
+   * (now, or when the running turn ends) or — `steer` — at the running turn's next step boundary. `started`: a
+   * turn started with it right away. Error `invalid_input` for an unknown session.
+   */
+  send(sessionId: string, text: string, steer = false): Result<InboxItem & { started: boolean }> {
+    if (!this.store.getSession(sessionId)) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session.');
+    return ok(this.core.queue.send(sessionId, text, steer));
+  }
+
+  /** The admission queue of this service (list, edit, remove, resume; queue.ts). */
+  get queued(): Pick<QueueRunner, 'list' | 'edit' | 'remove' | 'resume'> {
+    return this.core.queue;
   }
 
   /** Run a turn with the configured provider and wait for its end (startTurn, then `done`). */

@@ -7,7 +7,7 @@
  * stream stops early, so partial text is kept). Errors before the first streamed part are retried per retry.ts;
  * after it, never. Stop wins over a provider that ignores the abort signal: each read of the stream races it.
  */
-import { streamText } from 'ai';
+import { streamText, ToolChoiceViolationError } from 'ai';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
 import type { CoreEvent } from '../../shared/events';
@@ -32,6 +32,8 @@ export interface StepStreamResult {
   error?: LandfallError;
   /** Number of requests made (1 + retries). */
   attempts: number;
+  /** Input + output tokens the provider reported for the step (undefined when it reported none). */
+  tokens?: number;
 }
 
 export interface StepStreamInput {
@@ -45,6 +47,8 @@ export interface StepStreamInput {
   sessionId: string;
   messageId: string;
   retry?: RetryPolicy;
+  /** `none`: the request keeps its tool list (byte-stable prefix) but allows no call (a turn's last step). */
+  toolChoice?: 'auto' | 'none';
 }
 
 interface OpenText {
@@ -104,6 +108,7 @@ type StreamPart = ReturnType<typeof streamText>['fullStream'] extends AsyncItera
 interface AttemptState extends Attempt {
   toolCalls: ModelToolCall[];
   finishReason: StepStreamResult['finishReason'];
+  tokens?: number;
 }
 
 /** Record one part of the SDK's full stream (deltas → writer, tool calls, finish reason, error). */
@@ -136,9 +141,13 @@ function onPart(part: StreamPart, state: AttemptState, writer: PartWriter): void
         error: part.invalid === true ? String((part.error as Error | undefined)?.message ?? part.error) : undefined,
       });
       break;
-    case 'finish-step':
+    case 'finish-step': {
       state.finishReason = part.finishReason;
+      const { inputTokens, outputTokens } = part.usage;
+      if (inputTokens !== undefined || outputTokens !== undefined)
+        state.tokens = (state.tokens ?? 0) + (inputTokens ?? 0) + (outputTokens ?? 0);
       break;
+    }
     case 'abort':
       state.finishReason = 'aborted';
       break;
@@ -148,6 +157,27 @@ function onPart(part: StreamPart, state: AttemptState, writer: PartWriter): void
     default:
       break;
   }
+}
+
+/**
+ * A tool call sent although the request's tool choice was `none` (a turn's last step): the SDK withholds it and
+ * raises ToolChoiceViolationError. It is no provider failure — the calls are handed to the loop as the step's
+ * calls, so each is stored and refused (`step_limit`, loop-guard.ts) and the model's text is kept.
+ */
+function refusedByToolChoice(state: AttemptState): void {
+  if (!ToolChoiceViolationError.isInstance(state.error)) return;
+  for (const c of state.error.content) {
+    if (c.type !== 'tool-call') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(c.input) as unknown;
+    } catch {
+      parsed = {};
+    }
+    state.toolCalls.push({ callId: c.toolCallId, toolName: c.toolName, input: parsed, invalid: false });
+  }
+  state.error = undefined;
+  state.finishReason = 'tool-calls';
 }
 
 const STOPPED = Symbol('stopped');
@@ -171,6 +201,7 @@ async function attempt(input: StepStreamInput, writer: PartWriter): Promise<Atte
     system: input.system,
     messages: input.messages,
     tools: input.tools,
+    ...(input.toolChoice ? { toolChoice: input.toolChoice } : {}),
     maxRetries: 0,
     abortSignal: input.signal,
     // Errors arrive as `error` stream parts and are classified below; the SDK's default console logging is noise.
@@ -193,9 +224,11 @@ async function attempt(input: StepStreamInput, writer: PartWriter): Promise<Atte
     state.error = e;
   }
   if (input.signal.aborted) state.finishReason = 'aborted';
+  refusedByToolChoice(state);
   writer.closeAll();
   if (state.error !== undefined && state.finishReason !== 'aborted') return state;
-  return { started: state.started, result: { toolCalls: state.toolCalls, finishReason: state.finishReason } };
+  const done = { toolCalls: state.toolCalls, finishReason: state.finishReason };
+  return { started: state.started, result: state.tokens === undefined ? done : { ...done, tokens: state.tokens } };
 }
 
 /**

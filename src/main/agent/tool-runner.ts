@@ -17,6 +17,9 @@
  *   files a read rule withholds and say how many, file tools refuse them, apply_patch refuses to touch them.
  * Rules are those of settings.json at this very call (settings/live.ts).
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
+ * The turn's loop guard (loop-guard.ts), when given, judges every call first (repetition, suspended tool, tools not
+ * offered, last step, budget: a refusal is the call's error result and nothing runs) and may append a notice to a
+ * result the model reads.
  */
 import path from 'node:path';
 import { relForms } from './permission/reveal-policy';
@@ -26,6 +29,13 @@ import { newId } from '../session/ids';
 import type { Part } from '../../shared/model';
 import type { PermissionRequest, ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
 import type { PermissionGate } from './permission/gate';
+import type { CallResult, GuardedCall, Refusal } from './loop-guard';
+
+/** The part of the loop guard (loop-guard.ts LoopGuard) the runner uses. */
+export interface CallGuard {
+  before(call: GuardedCall): Refusal | undefined;
+  after(call: GuardedCall, result: CallResult): string | undefined;
+}
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
@@ -34,10 +44,11 @@ export interface RunToolsInput {
   finishReason: string;
   tools: Map<string, ToolDefinition>;
   store: SessionStore;
-  gate: PermissionGate;
+  gate: Pick<PermissionGate, 'askFor' | 'guardFor'>;
   ctx: Omit<ToolContext, 'ask'>;
   messageId: string;
   signal: AbortSignal;
+  guard?: CallGuard;
 }
 
 export interface RunToolsResult {
@@ -193,7 +204,7 @@ async function runOne(
   }
   const running = finish({ ...part, state: 'running', input: parsed.data });
   const reveal = await input.gate.guardFor(input.ctx.sessionId, input.ctx.root);
-  const exec = def.execute(parsed.data, { ...input.ctx, ask, reveal, signal: input.signal });
+  const exec = def.execute(parsed.data, { ...input.ctx, ask, reveal, signal: input.signal, partId: part.id });
   const aborted = abortPromise(input.signal);
   const raced = await Promise.race([exec, aborted.promise]).finally(aborted.dispose);
   if (raced === 'aborted') {
@@ -258,8 +269,18 @@ export async function runTools(input: RunToolsInput): Promise<RunToolsResult> {
       result.aborted = true;
       continue;
     }
+    const refusal = input.guard?.before(call);
+    if (refusal) {
+      const output = `Error (${refusal.code}): ${refusal.message}`;
+      const error = { code: refusal.code, message: refusal.message };
+      result.parts.push(input.store.putPart({ ...part, state: 'error', error, output }) as ToolPart);
+      continue;
+    }
     try {
       const r = await runOne(input, call, part);
+      const notice = input.guard?.after(call, r.part);
+      if (notice)
+        r.part = input.store.putPart({ ...r.part, output: `${r.part.output ?? ''}\n\n${notice}` }) as ToolPart;
       result.parts.push(r.part);
       result.aborted = r.aborted;
       if (r.outcome) result.written.push(...writtenFiles(r.outcome));
@@ -267,12 +288,13 @@ export async function runTools(input: RunToolsInput): Promise<RunToolsResult> {
       if (call.toolName === 'bash' && !notRun) result.opaque = true;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
+      const notice = input.guard?.after(call, { state: 'error', error: { code: 'internal' } });
       result.parts.push(
         input.store.putPart({
           ...part,
           state: 'error',
           error: { code: 'internal', message },
-          output: `Error (internal): the tool failed unexpectedly: ${message}`,
+          output: `Error (internal): the tool failed unexpectedly: ${message}${notice ? `\n\n${notice}` : ''}`,
         }) as ToolPart,
       );
     }

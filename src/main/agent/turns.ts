@@ -14,7 +14,15 @@
  */
 import path from 'node:path';
 import type { LanguageModel } from 'ai';
-import { fail, isFailure, ok } from '../../shared/errors';
+import { fail, isFailure, LandfallFailure, ok } from '../../shared/errors';
+import type { Message } from '../../shared/model';
+import { todosOf } from '../../shared/todo';
+import { readTalk, writeMessageMode } from '../session/talk';
+import { limitsFrom } from './loop-guard';
+import type { LoopLimits } from './loop-guard';
+import { findMode } from './modes';
+import { modesOf } from './talk-service';
+import type { talkSteps } from './talk-steps';
 import type { LandfallError, Result } from '../../shared/errors';
 import * as history from '../session/revert';
 import { toSdkTools } from '../tools/registry';
@@ -57,6 +65,7 @@ function turnInput(
   signal: AbortSignal,
   context: TurnContext,
   tools: ToolDefinition[],
+  talk: TalkTurn,
 ): TurnInput {
   const { options, store } = core;
   return {
@@ -73,6 +82,8 @@ function turnInput(
       diagnostics: options.diagnostics?.(rt.project),
       scratchDir: path.join(options.dataDir, 'scratch'),
       journalDir: path.join(options.dataDir, 'journal'),
+      question: core.questions.portFor(sessionId),
+      todos: () => todosOf(store.messages(sessionId), store.getSession(sessionId)?.revert),
     },
     writes: rt.writes,
     system: SYSTEM_PROMPT,
@@ -83,18 +94,44 @@ function turnInput(
     retry: options.retry,
     onStepOverhead: options.onStepOverhead,
     othersActive: () => [...core.runningProject].some(([id, p]) => id !== sessionId && p === rt.project.id),
+    limits: talk.limits ?? limitsFrom(core.live.current().limits),
+    prepareStep: talk.steps.prepareStep,
+    steer: core.queue.steerFor(sessionId),
   };
 }
 
+/** The conversation layer's part of a turn: its per-step mode and model (talk-steps.ts), loop limits, promotion. */
+export interface TalkTurn {
+  steps: ReturnType<typeof talkSteps>;
+  limits?: LoopLimits;
+  promote?: () => Result<{ message: Message; text: string }>;
+  holdQueue?: boolean;
+}
+
 /** Stores what a turn starts with (module docstring, after "in this order"); returns both message ids. */
-function storeStart(core: ServiceCore, sessionId: string, title: string, text: string) {
+function storeStart(core: ServiceCore, sessionId: string, title: string, text: string, talk: TalkTurn) {
   const { store } = core;
   history.cleanup(store, sessionId);
-  if (title === DEFAULT_TITLE && text.trim() !== '') store.updateSession(sessionId, { title: titleFrom(text) });
-  const user = store.addMessage(sessionId, 'user', text);
-  store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
+  // a queued message is promoted here, in one transaction with its user message (session/inbox.ts)
+  const promoted = talk.promote ? talk.promote() : ok(storeUserMessage(core, sessionId, text));
+  if (!promoted.ok) throw new LandfallFailure(promoted.error);
+  const said = promoted.value.text;
+  const user = promoted.value.message;
+  if (title === DEFAULT_TITLE && said.trim() !== '') store.updateSession(sessionId, { title: titleFrom(said) });
+  writeMessageMode(store.db, user.id, findMode(modesOf(core.live.current()), readTalk(store.db, sessionId)?.mode).name);
   const assistant = store.addMessage(sessionId, 'assistant');
   return { userMessageId: user.id, messageId: assistant.id };
+}
+
+/** The user's message and its text part, stored in one transaction. */
+function storeUserMessage(core: ServiceCore, sessionId: string, text: string): { message: Message; text: string } {
+  const { store } = core;
+  return store.tx(() => {
+    const message = store.addMessage(sessionId, 'user', text);
+    const time = message.time;
+    store.putPart({ id: `${message.id}_text`, sessionId, messageId: message.id, time, type: 'text', text });
+    return { message, text };
+  });
 }
 
 /** The session's state event for how the turn ended. */
@@ -122,6 +159,7 @@ export async function startTurn(
   model: LanguageModel,
   text: string,
   maxSteps = 50,
+  talk: TalkTurn,
 ): Promise<Result<{ turn: TurnHandle }>> {
   if (core.running.has(sessionId) || core.reverting.has(sessionId))
     return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
@@ -142,7 +180,7 @@ export async function startTurn(
   core.emit({ type: 'session.state', sessionId, state: 'busy' });
   let ids: { userMessageId: string; messageId: string };
   try {
-    ids = storeStart(core, sessionId, session.title, text);
+    ids = storeStart(core, sessionId, session.title, text, talk);
   } catch (e) {
     release();
     endState(core, sessionId, thrownError(e));
@@ -157,11 +195,17 @@ export async function startTurn(
     return context;
   }
   const done = turnTools(core, rt.project.root)
-    .then((tools) => runTurn(turnInput(core, sessionId, rt, model, maxSteps, abort.signal, context.value, tools), ids))
+    .then((tools) =>
+      runTurn(turnInput(core, sessionId, rt, model, maxSteps, abort.signal, context.value, tools, talk), ids),
+    )
     .catch((e: unknown): TurnResult => ({ ...ids, finishReason: 'error', steps: 0, error: thrownError(e) }))
     .then((result) => {
+      const first = talk.steps.modesUsed[0];
+      if (first !== undefined) writeMessageMode(core.store.db, ids.messageId, first);
       release();
       endState(core, sessionId, result.error);
+      // messages queued while this turn ran go next (queue.ts), unless it was stopped or failed
+      if (talk.holdQueue !== true) core.queue.turnEnded(sessionId, ok(result));
       return result;
     });
   core.turnsDone.add(done);
@@ -174,6 +218,7 @@ export function stopTurn(core: ServiceCore, sessionId: string): boolean {
   const abort = core.running.get(sessionId);
   if (!abort) return false;
   core.gate.cancel(sessionId);
+  core.questions.cancel(sessionId);
   abort.abort(new Error('stopped by the user'));
   return true;
 }

@@ -119,7 +119,18 @@ export async function createServices(options: {
     },
     'sessions.list': async (i) => ok(svc.listSessions(i.projectId)),
     'sessions.create': async (i) => svc.createSession(i.projectId, i.title),
-    'sessions.get': async (i) => svc.getSession(i.sessionId),
+    'sessions.get': async (i) => {
+      const view = svc.getSession(i.sessionId);
+      if (!view.ok) return view;
+      const queued = svc.queued.list(i.sessionId).map(({ id, sessionId, text, time, steer }) => ({
+        id,
+        sessionId,
+        text,
+        time,
+        steer,
+      }));
+      return ok({ ...view.value, queued });
+    },
     'sessions.rename': async (i) => svc.renameSession(i.sessionId, i.title),
     'context.get': async (i) => svc.context.view(i.sessionId, i.step),
     'sessions.delete': async (i) => {
@@ -152,6 +163,44 @@ export async function createServices(options: {
       });
       return r.ok ? ok({ answered: true as const }) : r;
     },
+    'question.answer': async (i) => {
+      const r = svc.answerQuestion(i.sessionId, i.partId, {
+        ...(i.selected ? { selected: i.selected } : {}),
+        ...(i.text !== undefined ? { text: i.text } : {}),
+        ...(i.dismiss ? { dismiss: true } : {}),
+      });
+      return r.ok ? ok({ answered: true as const }) : r;
+    },
+    'talk.get': async (i) =>
+      svc.store.getSession(i.sessionId)
+        ? ok(svc.getTalk(i.sessionId))
+        : fail('invalid_input', `No session ${i.sessionId}.`, 'Pick a session from the list.'),
+    'talk.set': async (i) =>
+      svc.setTalk(i.sessionId, {
+        ...(i.mode !== undefined ? { mode: i.mode } : {}),
+        ...(i.provider !== undefined ? { provider: i.provider } : {}),
+        ...(i.model !== undefined ? { model: i.model } : {}),
+      }),
+    'queue.send': async (i) => {
+      const r = svc.send(i.sessionId, i.text, i.steer === true);
+      if (!r.ok) return r;
+      const { id, sessionId, text, time, steer, started } = r.value;
+      return ok({ id, sessionId, text, time, steer, started });
+    },
+    'queue.edit': async (i) => {
+      const r = svc.queued.edit(i.sessionId, i.id, {
+        ...(i.text !== undefined ? { text: i.text } : {}),
+        ...(i.steer !== undefined ? { steer: i.steer } : {}),
+      });
+      if (!r.ok) return r;
+      const { id, sessionId, text, time, steer } = r.value;
+      return ok({ id, sessionId, text, time, steer });
+    },
+    'queue.remove': async (i) => {
+      const r = svc.queued.remove(i.sessionId, i.id);
+      return r.ok ? ok({ removed: true as const }) : r;
+    },
+    'queue.resume': async (i) => ok({ resumed: svc.queued.resume(i.sessionId) }),
     'history.undo': async (i) => {
       const r = await svc.undo(i.sessionId);
       return r.ok ? ok({ text: r.value.text || null, session: r.value.session, kept: keptFiles(r.value) }) : r;

@@ -52,6 +52,19 @@ const MIGRATIONS: string[] = [
      seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
      before_part TEXT NOT NULL, text TEXT NOT NULL, sources TEXT NOT NULL, time INTEGER NOT NULL);
    CREATE INDEX context_notices_session ON context_notices(session_id, seq);`,
+  // conversation layer (session/talk.ts): the mode each message was sent or answered in
+  `ALTER TABLE messages ADD COLUMN mode TEXT;`,
+  // the mode and model a session's next step uses (chosen in the chat, kept across restarts)
+  `CREATE TABLE session_talk (
+     session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+     mode TEXT NOT NULL, provider TEXT, model TEXT);`,
+  // the admission queue (session/inbox.ts): what the user sent, stored at once, promoted into the history once
+  `CREATE TABLE inbox (
+     ord INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+     text TEXT NOT NULL, time INTEGER NOT NULL, steer INTEGER NOT NULL DEFAULT 0,
+     state TEXT NOT NULL CHECK (state IN ('queued','promoted')), message_id TEXT);
+   CREATE INDEX inbox_session ON inbox(session_id, state, ord);`,
 ];
 
 /** Schema version this code writes. */

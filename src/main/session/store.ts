@@ -13,7 +13,10 @@ import { claimOwner, releaseOwner } from './owner';
 import type { CoreEvent } from '../../shared/events';
 import type { Message, MessageWithParts, Part, Project, RevertState, Session } from '../../shared/model';
 
-type Stored = Exclude<CoreEvent, { type: 'text.delta' | 'reasoning.delta' | 'session.state' }>;
+type Stored = Exclude<
+  CoreEvent,
+  { type: 'text.delta' | 'reasoning.delta' | 'session.state' | 'question.asked' | 'queue.updated' }
+>;
 type Unsequenced = Stored extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;
 
 interface SessionRow {
@@ -257,8 +260,8 @@ export class SessionStore {
   /** Messages of a session in order, each with its parts in order. */
   messages(sessionId: string): MessageWithParts[] {
     const msgs = this.db
-      .prepare('SELECT id, session_id, role, time FROM messages WHERE session_id = ? ORDER BY ord')
-      .all(sessionId) as { id: string; session_id: string; role: Message['role']; time: number }[];
+      .prepare('SELECT id, session_id, role, time, mode FROM messages WHERE session_id = ? ORDER BY ord')
+      .all(sessionId) as { id: string; session_id: string; role: Message['role']; time: number; mode: string | null }[];
     const parts = this.db
       .prepare('SELECT message_id, data FROM parts WHERE session_id = ? ORDER BY ord')
       .all(sessionId) as { message_id: string; data: string }[];
@@ -273,6 +276,7 @@ export class SessionStore {
       sessionId: m.session_id,
       role: m.role,
       time: m.time,
+      ...(m.mode === null ? {} : { mode: m.mode }),
       parts: byMsg.get(m.id) ?? [],
     }));
   }

@@ -24,6 +24,9 @@ const DESCRIPTION_FILES: Record<string, string> = {
   grep: 'grep.md',
   bash: 'bash.md',
   apply_patch: 'apply-patch/apply-patch.md',
+  question: 'question.md',
+  todowrite: 'todowrite.md',
+  todoread: 'todoread.md',
 };
 
 const sources = (readdirSync(TOOLS, { recursive: true }) as string[])

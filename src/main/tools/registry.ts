@@ -9,10 +9,15 @@ import type { ToolSet } from 'ai';
 import type { ToolDefinition } from './types';
 import { applyPatchTool } from './apply-patch';
 import { fileTools } from './file-tools';
+import { questionTool } from './question';
+import { todoReadTool, todoWriteTool } from './todo';
 
-/** Every built-in tool, in the order they are offered to the model. */
+/** The tools that talk with the user: question, todowrite, todoread. */
+const talkTools = [questionTool, todoWriteTool, todoReadTool] as unknown as ToolDefinition[];
+
+/** Every built-in tool, in the order they are offered to the model (the talking tools last: question, todo). */
 export function defaultTools(): ToolDefinition[] {
-  return [...fileTools, applyPatchTool as unknown as ToolDefinition];
+  return [...fileTools, applyPatchTool as unknown as ToolDefinition, ...talkTools];
 }
 
 /** Look a tool up by name in a list. */

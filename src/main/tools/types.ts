@@ -14,6 +14,8 @@ import type { FileChange } from '../../shared/model';
 import type { PermissionKind } from '../../shared/permission-schemas';
 import type { ObservedStore } from '../fs/observed';
 import type { DiagnosticsHook } from '../lsp/hook';
+import type { QuestionPort } from './question-types';
+import type { TodoItem } from '../../shared/todo';
 
 /**
  * A permission question (DESIGN §6). `patterns` are root-relative real paths or a bash command. `git_dir` is a
@@ -27,6 +29,8 @@ export interface PermissionRequest {
   title: string;
   /** Preview diff of what the call would write (edit, write, apply_patch). */
   preview?: FileChange[];
+  /** Ask the user even where the rules allow (a read-only mode, agent/modes-bash.ts); the reason is shown. */
+  askAnyway?: string;
 }
 
 export type PermissionAnswer = { allow: true } | { allow: false; reason?: string };
@@ -65,6 +69,12 @@ export interface ToolContext {
    * when the service opens. Absent: `journal/` of the default data folder (fs/journal.ts `defaultJournalDir`).
    */
   journalDir?: string;
+  /** Asks the user a question and waits (the question tool); absent: nobody can answer (command line tools). */
+  question?: QuestionPort;
+  /** The session's todo list in force (src/shared/todo.ts); absent: the session keeps none. */
+  todos?: () => TodoItem[];
+  /** The stored part of the call being run (set by the tool runner). */
+  partId?: string;
 }
 
 export interface ToolSuccess {

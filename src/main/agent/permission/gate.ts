@@ -96,7 +96,9 @@ export class PermissionGate {
     partId?: string,
     root?: string,
   ): Promise<PermissionAnswer> {
-    const { request, verdict, bash } = await this.judge(sessionId, asked, root);
+    const judged = await this.judge(sessionId, asked, root);
+    const { request, bash } = judged;
+    const verdict = anyway(judged.verdict, asked.askAnyway);
     if (verdict.action === 'allow') return { allow: true };
     if (verdict.action === 'deny')
       return {
@@ -198,6 +200,12 @@ export class PermissionGate {
   forget(sessionId: string): void {
     this.grants.delete(sessionId);
   }
+}
+
+/** A request marked `askAnyway` (a read-only mode) is asked where the rules allow it; deny stays deny. */
+function anyway(verdict: PermissionVerdict, why: string | undefined): PermissionVerdict {
+  if (why === undefined || verdict.action !== 'allow') return verdict;
+  return { action: 'ask', reasons: [...verdict.reasons, why] };
 }
 
 /** While settings.json is broken, nothing is allowed without the user: `allow` becomes `ask`, with the reason. */

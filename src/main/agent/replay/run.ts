@@ -14,6 +14,7 @@
  * service that calls it.
  */
 import path from 'node:path';
+import { REPLAY_LOOP_LIMITS } from '../loop-guard';
 import type { SessionDetail } from '../../../shared/contract-schemas';
 import { fail, isFailure, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
@@ -133,7 +134,12 @@ async function startAt(
 ): Promise<Result<{ turn: TurnHandle }>> {
   await hooks.beforeTurn?.(i);
   const calls = p.plan.turns[i]?.length ?? 0;
-  return turns.startTurn(target.sessionId, turnText(p, i, options), { languageModel: p.model, maxSteps: calls + 2 });
+  return turns.startTurn(target.sessionId, turnText(p, i, options), {
+    languageModel: p.model,
+    maxSteps: calls + 2,
+    limits: REPLAY_LOOP_LIMITS,
+    holdQueue: true,
+  });
 }
 
 /** Every planned call's outcome in the session as it is now, in recorded order (synthetic reads first). */

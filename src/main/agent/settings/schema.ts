@@ -10,6 +10,7 @@
  * valid.
  */
 import { z } from 'zod';
+import { modeSettingSchema } from '../modes';
 import { lspSettingsSchema } from '../../lsp/servers';
 import { mcpSettingsSchema } from '../../reach/mcp/config';
 import { webfetchSettingsSchema } from '../../reach/webfetch/settings';
@@ -36,6 +37,20 @@ export const SettingsSchema = z.object({
   webfetch: webfetchSettingsSchema.optional(),
   /** The user's own MCP servers (src/main/reach/mcp/config.ts). */
   mcp: mcpSettingsSchema.optional(),
+  /** Per-turn budgets (agent/loop-guard.ts): tool calls (default 200) and tokens (default: no budget). */
+  limits: z
+    .object({
+      maxToolCallsPerTurn: z.number().int().positive().optional(),
+      maxTokensPerTurn: z.number().int().positive().optional(),
+    })
+    .strict()
+    .optional(),
+  /** Modes the user added (agent/modes.ts); the built-in build and plan are always there. */
+  modes: z
+    .array(modeSettingSchema)
+    .max(20)
+    .refine((ms) => new Set(ms.map((m) => m.name)).size === ms.length, 'two modes share a name')
+    .optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -3,12 +3,14 @@
  * the command line, prints READY when it is at the point to be killed, then waits to be SIGKILLed.
  *   mode `tool`: a bash tool call (`sleep 5`, which ends by itself so no orphan outlives the test) is running.
  *   mode `step`: the model has streamed some text and never finishes its step.
+ *   mode `question`: the question tool waits for the user's answer.
+ *   mode `queued`: a turn streams (and never ends) while a second message was admitted to the queue.
  */
 import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { AgentService } from '../service';
 import { scripted } from './fixtures';
 
-const [dataDir, root, mode] = process.argv.slice(2) as [string, string, 'tool' | 'step'];
+const [dataDir, root, mode] = process.argv.slice(2) as [string, string, 'tool' | 'step' | 'question' | 'queued'];
 
 function hangingModel(): LanguageModelV3 {
   return {
@@ -53,18 +55,27 @@ async function main(): Promise<void> {
     ) {
       setTimeout(() => process.stdout.write('READY\n'), 200);
     }
+    if (mode === 'queued' && e.type === 'part.updated' && e.part.type === 'text' && e.part.text.includes('the file')) {
+      const sent = svc.send(session.value.id, 'second message');
+      if (sent.ok && !sent.value.started) process.stdout.write('READY\n');
+    }
     if (mode === 'step' && e.type === 'part.updated' && e.part.type === 'text' && e.part.text.includes('the file'))
       process.stdout.write('READY\n');
+    if (mode === 'question' && e.type === 'part.updated' && e.part.type === 'tool' && e.part.state === 'running')
+      process.stdout.write('READY\n');
   });
+  const question = { question: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] };
   const model =
-    mode === 'tool'
-      ? scripted([
-          [
-            { callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } },
-            { callId: 'sleep', toolName: 'bash', input: { command: 'sleep 5' } },
-          ],
-        ])
-      : hangingModel();
+    mode === 'question'
+      ? scripted([[{ callId: 'q', toolName: 'question', input: question }]])
+      : mode === 'tool'
+        ? scripted([
+            [
+              { callId: 'w', toolName: 'write', input: { filePath: 'a.txt', content: 'a\n' } },
+              { callId: 'sleep', toolName: 'bash', input: { command: 'sleep 5' } },
+            ],
+          ])
+        : hangingModel();
   await svc.runWithModel(session.value.id, model, 'crash me');
 }
 

@@ -31,7 +31,8 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
         set({ draft: '' });
         return get().replay((replay[1] as string).trim());
       }
-      if (get().busy) return;
+      // while a turn runs the message is admitted to the queue (main stores it at once)
+      if (get().busy) return get().queueDraft(false);
       // Sending makes a revert final (cleanup): a kept-files notice about it has nothing left to overwrite.
       set({ draft: '', historyNotice: null, overwriteAsked: false });
       const r = await call('chat.prompt', { sessionId, text });

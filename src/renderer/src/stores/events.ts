@@ -90,6 +90,9 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (e.error && e.error.code !== 'interrupted')
         get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
     }),
+    on('queue.updated', (e) => {
+      if (mine(e.sessionId)) set({ queued: e.items });
+    }),
     on('session.updated', (e) => {
       if (e.session.projectId === get().project?.id) set({ sessions: withSession(get().sessions, e.session) });
       if (mine(e.session.id)) get().reviewChanged(e.session.id);

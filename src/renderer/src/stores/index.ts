@@ -17,6 +17,7 @@ import { createSettingsSlice } from './settings-slice';
 import { createContextSlice } from './context-slice';
 import { createTrustSlice } from './trust-slice';
 import { createMcpSlice } from './mcp-slice';
+import { createTalkSlice } from './talk-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -31,6 +32,7 @@ export function createAppStore() {
     ...createContextSlice(...a),
     ...createTrustSlice(...a),
     ...createMcpSlice(...a),
+    ...createTalkSlice(...a),
   }));
 }
 

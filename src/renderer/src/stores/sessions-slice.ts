@@ -38,12 +38,15 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       overwriteAsked: false,
       revertPreview: null,
       contextView: null,
+      talk: null,
+      queued: [],
     });
     void get().openReview(id);
+    void get().loadTalk();
     const r = await call('sessions.get', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== id) return;
-    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks });
+    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks, queued: r.value.queued ?? [] });
     void get().loadContext();
   },
   async renameSession(id, title) {

@@ -13,6 +13,7 @@ import type {
   Session,
   SettingsInput,
   SettingsView,
+  TalkViewData,
 } from '../../../shared/contract';
 import type { LandfallError } from '../../../shared/errors';
 import type { MessageWithParts, PermissionAsk } from '../../../shared/contract';
@@ -147,6 +148,26 @@ export interface McpSlice {
   toggleMcp(server: string, enabled: boolean, tool?: string): Promise<void>;
 }
 
+/** The open session's mode and model, and answers to question cards (talk-slice.ts). */
+export interface TalkSlice {
+  talk: TalkViewData | null;
+  loadTalk(): Promise<void>;
+  /** Chooses mode and/or model for the next step (main applies it between steps). */
+  chooseTalk(change: { mode?: string; provider?: string; model?: string }): Promise<void>;
+  /** The next mode (Tab in the input). */
+  cycleMode(): Promise<void>;
+  answerQuestion(partId: string, reply: { selected?: string[]; text?: string; dismiss?: boolean }): Promise<void>;
+  /** Messages admitted and not yet promoted (the admission queue), oldest first. */
+  queued: QueuedItem[];
+  /** Sends the draft through the queue; `steer`: join the running turn at its next step ("send now"). */
+  queueDraft(steer: boolean): Promise<void>;
+  editQueued(id: string, change: { text?: string; steer?: boolean }): Promise<void>;
+  removeQueued(id: string): Promise<void>;
+  resumeQueue(): Promise<void>;
+}
+
+export type QueuedItem = { id: string; sessionId: string; text: string; time: number; steer: boolean };
+
 export type Store = AppSlice &
   ProjectsSlice &
   SessionsSlice &
@@ -156,5 +177,6 @@ export type Store = AppSlice &
   SettingsSlice &
   ContextSlice &
   TrustSlice &
-  McpSlice;
+  McpSlice &
+  TalkSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

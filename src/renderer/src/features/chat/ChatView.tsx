@@ -7,6 +7,18 @@ import { HistoryNotice } from './HistoryNotice';
 import { ContextMeter } from './ContextMeter';
 import { PermissionPrompt } from '../permission/PermissionPrompt';
 import { FirstRunBanner } from '../firstrun/FirstRunBanner';
+import { QuestionCard } from './QuestionCard';
+import { TodoPanel } from './TodoPanel';
+import { todosOf } from '../../../../shared/todo';
+import type { MessageWithParts, Part } from '../../../../shared/contract';
+
+/** The question tool's open questions: its running parts (the stored question, also after a reconnect). */
+function openQuestions(messages: MessageWithParts[]): Extract<Part, { type: 'tool' }>[] {
+  const last = messages[messages.length - 1];
+  return (last?.parts ?? []).filter(
+    (p): p is Extract<Part, { type: 'tool' }> => p.type === 'tool' && p.tool === 'question' && p.state === 'running',
+  );
+}
 
 export function ChatView(): React.JSX.Element {
   const sessionId = useStore((s) => s.sessionId);
@@ -42,13 +54,17 @@ export function ChatView(): React.JSX.Element {
         )}
         <ContextMeter />
       </header>
-      <MessageList
-        messages={messages}
-        revertedFrom={revertedFrom}
-        footer={asks.map((a) => (
-          <PermissionPrompt key={a.requestId} ask={a} />
-        ))}
-      />
+      <div className="chat-body">
+        <MessageList
+          messages={messages}
+          revertedFrom={revertedFrom}
+          footer={[
+            ...asks.map((a) => <PermissionPrompt key={a.requestId} ask={a} />),
+            ...openQuestions(messages).map((p) => <QuestionCard key={p.id} part={p} />),
+          ]}
+        />
+        <TodoPanel todos={todosOf(messages, session?.revert)} />
+      </div>
       <HistoryNotice />
       <Composer />
     </section>

@@ -21,9 +21,26 @@ function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): R
       return <ToolCard part={part} />;
     case 'patch':
       return <div className="patch-chip">Changed {part.files.join(', ')}</div>;
+    case 'step-start':
+      return part.model || part.mode ? (
+        <div className="step-meta" data-testid="step-model">
+          {[part.model, part.mode].filter(Boolean).join(' · ')}
+        </div>
+      ) : null;
     default:
       return null;
   }
+}
+
+/** True when the step starting at `parts[i]` ran on another model or mode than the step before it (or is the first). */
+function stepChanged(parts: Part[], i: number): boolean {
+  const cur = parts[i];
+  if (cur?.type !== 'step-start') return false;
+  for (let k = i - 1; k >= 0; k--) {
+    const p = parts[k];
+    if (p?.type === 'step-start') return p.model !== cur.model || p.mode !== cur.mode;
+  }
+  return true;
 }
 
 export const MessageRow = memo(function MessageRow({
@@ -39,9 +56,11 @@ export const MessageRow = memo(function MessageRow({
       data-message-id={message.id}
       data-role={message.role}
     >
-      {message.parts.map((p) => (
-        <PartView key={p.id} part={p} role={message.role} />
-      ))}
+      {message.parts.map((p, i) =>
+        p.type === 'step-start' && !stepChanged(message.parts, i) ? null : (
+          <PartView key={p.id} part={p} role={message.role} />
+        ),
+      )}
       {message.role === 'user' && !reverted ? <RevertButton messageId={message.id} /> : null}
     </article>
   );

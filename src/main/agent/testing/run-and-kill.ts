@@ -1,0 +1,32 @@
+/**
+ * Test support: run a crash child (crash-child.ts) with tsx and SIGKILL it the moment it prints READY — an event,
+ * not a clock. Resolves once the child is dead by the signal; rejects when it exits by itself or never gets ready.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const CRASH_CHILD = path.resolve(process.cwd(), 'src/main/agent/testing/crash-child.ts');
+
+/** Spawn `script` with `args`, kill it with SIGKILL at READY. */
+export function runAndKill(args: string[], script = CRASH_CHILD): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    // a guard against a child that hangs before READY (a broken test), not a wait on timing
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`child never got ready: ${err}`));
+    }, 60_000);
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      if (d.toString().includes('READY')) child.kill('SIGKILL');
+    });
+    child.on('exit', (_code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') resolve();
+      else reject(new Error(`child exited by itself: ${err}`));
+    });
+  });
+}
