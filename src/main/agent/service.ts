@@ -11,7 +11,7 @@
  *   await svc.undo(session.id);                                 // files back, prompt text returned
  *
  * State lives in `dataDir`: landfall.db (SQLite, WAL), snapshot/ (shadow git per project), settings.json,
- * scratch/ (bash full outputs). Explicit context, no ambient "current project" (DESIGN §10).
+ * scratch/ (whole tool outputs the output cap saved; swept of files older than 7 days at open and hourly). Explicit context, no ambient "current project" (DESIGN §10).
  */
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +24,7 @@ import type { GcReport } from '../snapshot/types';
 import { ObservedVersions } from '../fs/observed';
 import { realRoot } from '../fs/workspace';
 import { recoverWrites, type RecoveryReport } from '../fs/recovery';
+import { startOutputSweeper } from '../tools/output-cap-file';
 import { SessionStore } from '../session/store';
 import * as history from '../session/revert';
 import type { ReviewService } from '../session/review';
@@ -114,6 +115,7 @@ export class AgentService {
     try {
       const svc = new AgentService(options, settings.value);
       svc.recovered = recovered;
+      svc.stopOutputSweeper = startOutputSweeper(path.join(options.dataDir, 'scratch'));
       return ok(svc);
     } catch (e) {
       if (isFailure(e, 'io_error', 'unavailable')) return e.toFail();
@@ -127,6 +129,8 @@ export class AgentService {
    * `<dataDir>/journal/recovered.log`; the UI and the command line show `describeRecovery` of each.
    */
   recovered: RecoveryReport[] = [];
+  /** Stops the hourly removal of saved tool outputs older than 7 days (tools/output-cap-file.ts). */
+  private stopOutputSweeper: () => void = () => undefined;
 
   private static settingsFile(o: ServiceOptions): string {
     return o.settingsPath ?? path.join(o.dataDir, 'settings.json');
@@ -512,5 +516,6 @@ export class AgentService {
     this.runtimes.clear();
     this.store.close();
     this.forgetSecretNames();
+    this.stopOutputSweeper();
   }
 }

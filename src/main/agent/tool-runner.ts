@@ -11,7 +11,10 @@
  *   file is denied; default allow, so no question unless a rule says ask or deny);
  * - every tool gets the read policy in force (`ctx.reveal`, reveal-policy.ts): grep, glob and list leave out the
  *   files a read rule withholds and say how many, file tools refuse them, apply_patch refuses to touch them.
- * Rules are those of settings.json at this very call (settings-live.ts).
+ * - a read of a tool output the output cap saved whole (its absolute path in the data folder) asks nothing;
+ *   no other path outside the project is spared the question.
+ * Rules are those of settings.json at this very call (settings-live.ts). After a tool ran, its output goes
+ * through the one output cap (context/tool-output.ts) before it is stored and sent.
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
  */
 import path from 'node:path';
@@ -22,6 +25,8 @@ import { newId } from '../session/ids';
 import type { Part } from '../../shared/model';
 import type { PermissionRequest, ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
 import type { PermissionGate } from './gate';
+import { capToolOutcome } from './context/tool-output';
+import { outputDir, savedOutputFile } from '../tools/output-cap-file';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
@@ -94,8 +99,11 @@ function outsideRoot(root: string, input: unknown): string | undefined {
  * The permission question a call needs before it runs (outside the project; reads — by the path as given and by
  * its real path, so a symlink alias is judged as what it leads to), or undefined.
  */
-async function preAsk(root: string, tool: string, input: unknown): Promise<PermissionRequest | undefined> {
+async function preAsk(ctx: RunToolsInput['ctx'], tool: string, input: unknown): Promise<PermissionRequest | undefined> {
+  const root = ctx.root;
   const outside = outsideRoot(root, input);
+  if (outside && tool === 'read' && (await savedOutputFile(outputDir(ctx.scratchDir), outside)) !== undefined)
+    return undefined;
   if (outside)
     return {
       tool,
@@ -163,7 +171,7 @@ async function runOne(
     };
   }
   const ask = input.gate.askFor(input.ctx.sessionId, part.id, input.ctx.root);
-  const question = await preAsk(input.ctx.root, call.toolName, parsed.data);
+  const question = await preAsk(input.ctx, call.toolName, parsed.data);
   if (question) {
     const answer = await ask(question);
     if (!answer.allow) {
@@ -200,7 +208,7 @@ async function runOne(
       aborted: true,
     };
   }
-  const outcome = raced;
+  const outcome = await capToolOutcome(call.toolName, raced, input.ctx);
   const done: ToolPart = outcome.ok
     ? {
         ...running,
