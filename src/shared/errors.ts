@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'provider_error',
   'context_length',
+  'compaction_stalled', // compaction could not bring the history within the window (DESIGN §11 stall rules)
   'unavailable',
   'internal',
 ] as const;

@@ -37,6 +37,17 @@ export const partSchema = z.discriminatedUnion('type', [
   z.object({ ...partBase, type: z.literal('step-start'), snapshot: z.string() }),
   z.object({ ...partBase, type: z.literal('step-finish'), snapshot: z.string(), reason: z.string().optional() }),
   z.object({ ...partBase, type: z.literal('patch'), hash: z.string(), files: z.array(z.string()) }),
+  z.object({
+    ...partBase,
+    type: z.literal('compaction'),
+    summary: z.string(),
+    keptFrom: z.string(),
+    folded: z.array(z.string()),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    trigger: z.enum(['auto', 'overflow', 'manual']),
+    undone: z.boolean().optional(),
+  }),
 ]);
 
 export const messageSchema = z.object({

@@ -78,7 +78,25 @@ export type Part =
     })
   | (PartBase & { type: 'step-start'; snapshot: string })
   | (PartBase & { type: 'step-finish'; snapshot: string; reason?: string })
-  | (PartBase & { type: 'patch'; hash: string; files: string[] });
+  | (PartBase & { type: 'patch'; hash: string; files: string[] })
+  | (PartBase & CompactionFields & { type: 'compaction' });
+
+/**
+ * A compaction (DESIGN §11): the history before `keptFrom` goes to the model as `summary`; nothing is deleted.
+ * `keptFrom` is the id of the first history unit sent verbatim (a user message's id, or an assistant step's
+ * step-start part id); `folded` the message ids whose content the summary stands for; tokens are estimates of
+ * the request before and after. An `undone` compaction is ignored when the history is built.
+ */
+export interface CompactionFields {
+  summary: string;
+  keptFrom: string;
+  folded: string[];
+  tokensBefore: number;
+  tokensAfter: number;
+  /** 'auto' (the window was near), 'overflow' (the provider said the context was too long), 'manual' (/compact). */
+  trigger: 'auto' | 'overflow' | 'manual';
+  undone?: boolean;
+}
 
 export type PartType = Part['type'];
 

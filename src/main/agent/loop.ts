@@ -10,7 +10,7 @@
  * only what this session's steps changed, and never deletes a file no agent tool wrote. Both come from the tree
  * diff of the step's before and after snapshots (`changed`), never from reading files or walking the tree again.
  */
-import type { LanguageModel, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
 import type { CoreEvent } from '../../shared/events';
 import type { SessionStore } from '../session/store';
@@ -18,7 +18,10 @@ import type { SnapshotPort } from '../session/snapshot-port';
 import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import type { PermissionGate } from './gate';
-import { buildHistory } from './history';
+import { z } from 'zod';
+import { CompactionGuard } from './context/compaction-rules';
+import { estimateTokens } from './context/tokens';
+import { windowFor, type WindowSpec } from './context/windows';
 import { streamStep } from './stream-step';
 import { runTools } from './tool-runner';
 import type { RunToolsResult } from './tool-runner';
@@ -61,6 +64,39 @@ export interface TurnInput {
    * spent in the snapshot store (benchmark).
    */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
+  /**
+   * The model's window (context/windows.ts; default: the catalog's value for the model id) and the model that
+   * writes compaction summaries (default: `model`).
+   */
+  context?: { spec?: WindowSpec; summaryModel?: LanguageModel };
+}
+
+/** Estimated tokens of the tool definitions as sent (name, description, JSON schema of the input). */
+export function toolTokens(tools: ToolDefinition[]): number {
+  return estimateTokens(
+    JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, input: z.toJSONSchema(t.input) }))),
+  );
+}
+
+/**
+ * A replay (providers/replay.ts) plays recorded answers in order: a summary request would take one of them, so a
+ * replayed turn never compacts (its window counts as unbounded) unless the caller names a window.
+ */
+const REPLAY_SPEC: WindowSpec = { window: Number.MAX_SAFE_INTEGER, outputReserve: 0, source: 'settings' };
+
+function guardFor(input: TurnInput): CompactionGuard {
+  const id = typeof input.model === 'string' ? input.model : input.model.modelId;
+  const replay = typeof input.model !== 'string' && input.model.provider === 'landfall-replay';
+  return new CompactionGuard({
+    store: input.store,
+    sessionId: input.ctx.sessionId,
+    model: input.model,
+    summaryModel: input.context?.summaryModel,
+    system: input.system,
+    toolTokens: toolTokens(input.tools),
+    spec: input.context?.spec ?? (replay ? REPLAY_SPEC : windowFor(id)),
+    signal: input.signal,
+  });
 }
 
 /**
@@ -189,7 +225,54 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
   return { port: timed, ms: () => total };
 }
 
-async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undefined): Promise<StepOutcome> {
+/**
+ * The model call of a step under the compaction rules (context/compaction-rules.ts): compact first when the
+ * request reaches the trigger; on a context-length error compact once and send once more; a second one, or a
+ * stop by the rules, is the step's error.
+ */
+async function modelCall(
+  input: TurnInput,
+  guard: CompactionGuard,
+  messageId: string,
+): Promise<Awaited<ReturnType<typeof streamStep>>> {
+  const stopped = (error: LandfallError) => ({ toolCalls: [], finishReason: 'error' as const, error, attempts: 0 });
+  const first = await guard.beforeStep(messageId);
+  if ('error' in first) return stopped(first.error);
+  const call = (messages: ModelMessage[]) =>
+    streamStep({
+      model: input.model,
+      system: input.system,
+      messages,
+      tools: input.sdkTools,
+      signal: input.signal,
+      store: input.store,
+      emit: input.emit,
+      sessionId: input.ctx.sessionId,
+      messageId,
+      retry: input.retry,
+    });
+  let streamed = await call(first.messages);
+  if (streamed.error?.code === 'context_length') {
+    const failed = await guard.afterOverflow(messageId);
+    if (failed) return stopped(failed);
+    streamed = await call(guard.history());
+    if (streamed.error?.code === 'context_length')
+      return stopped({
+        code: 'context_length',
+        message: `The request is still over the model's context window after compacting the history: ${streamed.error.message}`,
+        hint: 'Check contextWindow for this model in settings, or start a new session with a short statement of what is left.',
+      });
+  }
+  if (streamed.finishReason !== 'error') guard.modelSucceeded();
+  return streamed;
+}
+
+async function runStep(
+  turn: TurnInput,
+  guard: CompactionGuard,
+  messageId: string,
+  prev: Tracked | undefined,
+): Promise<StepOutcome> {
   const timed = timedSnapshot(turn.snapshot);
   const input: TurnInput = { ...turn, snapshot: timed.port };
   const { store, snapshot, ctx } = input;
@@ -200,20 +283,8 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
   const before = beforeTracked.tree;
   const stepStarted = Date.now();
   store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
-  const history = buildHistory(store.messages(sessionId), (id) => store.messageText(id));
   let overhead = performance.now() - t0;
-  const streamed = await streamStep({
-    model: input.model,
-    system: input.system,
-    messages: history,
-    tools: input.sdkTools,
-    signal: input.signal,
-    store,
-    emit: input.emit,
-    sessionId,
-    messageId,
-    retry: input.retry,
-  });
+  const streamed = await modelCall(input, guard, messageId);
   const run = await runTools({
     calls: streamed.toolCalls,
     finishReason: streamed.finishReason,
@@ -268,12 +339,13 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
  */
 export async function runTurn(input: TurnInput, userMessageId: string): Promise<TurnResult> {
   const message = input.store.addMessage(input.ctx.sessionId, 'assistant');
+  const guard = guardFor(input);
   let steps = 0;
   let last: StepOutcome = { continue: true, finishReason: 'other' };
   while (last.continue) {
     if (steps >= input.maxSteps) return { userMessageId, messageId: message.id, finishReason: 'max-steps', steps };
     steps++;
-    last = await runStep(input, message.id, last.tree);
+    last = await runStep(input, guard, message.id, last.tree);
     if (input.signal.aborted) return { userMessageId, messageId: message.id, finishReason: 'aborted', steps };
   }
   return { userMessageId, messageId: message.id, finishReason: last.finishReason, steps, error: last.error };

@@ -138,6 +138,10 @@ export interface ProviderSettings {
   model: string;
   /** Name of the environment variable holding the key (keys are never stored in the settings file). */
   apiKeyEnv?: string;
+  /** The model's context window (tokens); absent: the catalog's default (agent/context/windows.ts). */
+  contextWindow?: number;
+  /** Tokens kept free for the reply (default 16,000). */
+  outputReserve?: number;
 }
 
 export interface Settings {

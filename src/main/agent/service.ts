@@ -19,7 +19,7 @@ import type { LanguageModel } from 'ai';
 import { fail, isFailure, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent, CoreListener } from '../../shared/events';
-import type { Project, Session } from '../../shared/model';
+import type { Part, Project, Session } from '../../shared/model';
 import type { GcReport } from '../snapshot/types';
 import { ObservedVersions } from '../fs/observed';
 import { realRoot } from '../fs/workspace';
@@ -32,7 +32,8 @@ import { createReviewService } from '../session/review/service-factory';
 import type { ToolDefinition } from '../tools/types';
 import { defaultTools, toSdkTools } from '../tools/registry';
 import { PermissionGate } from './gate';
-import { runTurn } from './loop';
+import { runTurn, type TurnInput } from './loop';
+import { windowFor } from './context/windows';
 import { openProjectRuntime } from './project';
 import type { ProjectRuntime } from './project';
 import { createModel, findProvider } from './providers';
@@ -275,6 +276,7 @@ export class AgentService {
     model: LanguageModel,
     text: string,
     maxSteps = 50,
+    context?: TurnInput['context'],
   ): Promise<Result<TurnResult>> {
     if (this.running.has(sessionId) || this.reverting.has(sessionId))
       return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
@@ -317,6 +319,7 @@ export class AgentService {
           retry: this.options.retry,
           onStepOverhead: this.options.onStepOverhead,
           othersActive,
+          context,
         },
         user.id,
       );
@@ -361,7 +364,30 @@ export class AgentService {
     if (!provider.ok) return provider;
     const model = createModel(provider.value, this.keyFor(provider.value), options.model);
     if (!model.ok) return model;
-    return this.runWithModel(sessionId, model.value, text, options.maxSteps);
+    const spec = windowFor(options.model ?? provider.value.model, provider.value);
+    return this.runWithModel(sessionId, model.value, text, options.maxSteps, { spec });
+  }
+
+  /**
+   * Undo (or redo, `undone: false`) a compaction: the part stays, marked, and the next request is built as if it
+   * had never run (context/compaction-history.ts) — byte for byte. Errors: `busy` while a turn runs,
+   * `not_found` when the session has no such compaction part.
+   */
+  undoCompaction(sessionId: string, partId: string, undone = true): Result<void> {
+    if (this.running.has(sessionId))
+      return fail('busy', 'The session is running a turn.', 'Stop it or wait for it to end, then undo the compaction.');
+    const part = this.store
+      .messages(sessionId)
+      .flatMap((m) => m.parts)
+      .find((p): p is Extract<Part, { type: 'compaction' }> => p.id === partId && p.type === 'compaction');
+    if (part === undefined)
+      return fail(
+        'not_found',
+        `The session has no compaction ${partId}.`,
+        'Open the session again and pick its marker.',
+      );
+    this.store.putPart({ ...part, undone });
+    return ok(undefined);
   }
 
   /** Replay a recorded corpus session (folder) into this session's project; see replay/run.ts. */

@@ -23,6 +23,10 @@ const providerSchema = z.object({
   baseURL: z.string().url().optional(),
   model: z.string().min(1),
   apiKeyEnv: z.string().optional(),
+  /** The model's context window (tokens); absent: the catalog's default (agent/context/windows.ts). */
+  contextWindow: z.number().int().min(1_000).optional(),
+  /** Tokens kept free for the reply (default 16,000); compaction runs at window − max(this, 20,000). */
+  outputReserve: z.number().int().min(0).optional(),
 });
 
 const ruleSchema = z.object({

@@ -7,7 +7,9 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 
 export type PromptReply =
-  { text: string } | { calls: { toolName: string; input: Record<string, unknown> }[] } | { error: unknown };
+  | { text: string }
+  | { calls: { toolName: string; input: Record<string, unknown>; id?: string }[] }
+  | { error: unknown };
 
 export interface PromptModel extends LanguageModelV3 {
   requests: LanguageModelV3CallOptions[];
@@ -28,7 +30,12 @@ function streamOf(reply: Exclude<PromptReply, { error: unknown }>, n: number): L
     return parts;
   }
   reply.calls.forEach((c, i) =>
-    parts.push({ type: 'tool-call', toolCallId: `c${n}-${i}`, toolName: c.toolName, input: JSON.stringify(c.input) }),
+    parts.push({
+      type: 'tool-call',
+      toolCallId: c.id ?? `c${n}-${i}`,
+      toolName: c.toolName,
+      input: JSON.stringify(c.input),
+    }),
   );
   parts.push({ type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage });
   return parts;
