@@ -8,8 +8,7 @@
  * the result is exactly `buildHistory` (history.ts), byte for byte — which is what undo relies on.
  */
 import type { ModelMessage } from 'ai';
-import type { CompactionFields, Part } from '../../../shared/model';
-import type { MessageWithParts } from '../service-types';
+import type { CompactionFields, MessageWithParts, Part } from '../../../shared/model';
 import { stepMessages } from '../history';
 
 export type CompactionPart = Extract<Part, { type: 'compaction' }>;
