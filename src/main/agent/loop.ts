@@ -209,7 +209,7 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
       total += performance.now() - t0;
     });
   const timed: SnapshotPort = {
-    track: () => time(port.track()),
+    track: (o) => time(port.track(o)),
     patch: (h) => time(port.patch(h)),
     diff: (h) => time(port.diff(h)),
     diffFull: (from, to) => time(port.diffFull(from, to)),
@@ -279,7 +279,9 @@ async function runStep(
   const sessionId = ctx.sessionId;
   let t0 = performance.now();
   const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS && input.othersActive?.() !== true;
-  const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(), at: performance.now() };
+  // A turn's first track walks the whole tree: a watcher is only a hint (snapshot/watch.ts).
+  const verify = prev === undefined ? { verify: true } : undefined;
+  const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(verify), at: performance.now() };
   const before = beforeTracked.tree;
   const stepStarted = Date.now();
   store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
