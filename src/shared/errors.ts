@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'provider_error',
   'context_length',
+  'compaction_stalled', // compaction could not bring the history within the window (DESIGN §11 stall rules)
   'unavailable',
   // reaching past the project (src/main/reach: webfetch, MCP servers)
   'blocked_address', // a fetch whose host is, resolves to, or redirects to a local, private or metadata address

@@ -57,9 +57,27 @@ export type ToolState = z.infer<typeof ToolStateSchema>;
 const partBase = { id: z.string(), sessionId: z.string(), messageId: z.string(), time: z.number() };
 
 /**
+ * A compaction (DESIGN §11): the history before `keptFrom` goes to the model as `summary`; nothing is deleted.
+ * `keptFrom` is the id of the first history unit sent verbatim (a user message's id, or an assistant step's
+ * step-start part id); `folded` the message ids whose content the summary stands for; tokens are estimates of the
+ * request before and after; `trigger`: 'auto' (the window was near), 'overflow' (the provider said the context
+ * was too long), 'manual'. An `undone` compaction is ignored when the history is built.
+ */
+const compactionFields = {
+  summary: z.string(),
+  keptFrom: z.string(),
+  folded: z.array(z.string()),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  trigger: z.enum(['auto', 'overflow', 'manual']),
+  undone: z.boolean().optional(),
+};
+export type CompactionFields = z.infer<z.ZodObject<typeof compactionFields>>;
+
+/**
  * A part of a message (DESIGN §5): text and reasoning as streamed; a tool call with its state, output or error
  * and metadata (commit diff, rung, diagnostics…); the step boundaries with their tree hashes; and a patch part
- * (`hash`: the tree before the step, `files`: what the step's tools changed).
+ * (`hash`: the tree before the step, `files`: what the step's tools changed); a compaction (see above).
  */
 export const PartSchema = z.discriminatedUnion('type', [
   z.object({ ...partBase, type: z.literal('text'), text: z.string() }),
@@ -85,6 +103,7 @@ export const PartSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...partBase, type: z.literal('step-finish'), snapshot: z.string(), reason: z.string().optional() }),
   z.object({ ...partBase, type: z.literal('patch'), hash: z.string(), files: z.array(z.string()) }),
+  z.object({ ...partBase, type: z.literal('compaction'), ...compactionFields }),
 ]);
 export type Part = z.infer<typeof PartSchema>;
 export type PartType = Part['type'];

@@ -18,7 +18,8 @@ export function resultText(part: ToolPart): string {
   return 'Error (interrupted): the call did not finish.';
 }
 
-function stepMessages(parts: Part[]): ModelMessage[] {
+/** The model messages of one assistant step (its parts from one step-start to the next): text + calls, then results. */
+export function stepMessages(parts: Part[]): ModelMessage[] {
   const text = parts
     .filter((p) => p.type === 'text')
     .map((p) => (p as { text: string }).text)

@@ -16,7 +16,7 @@
  * tool list in the request (the prefix stays byte-identical, so provider caches hit) but sets tool choice to
  * `none` and ends the request with a reminder to sum up; a tool call sent there anyway is refused.
  */
-import type { LanguageModel, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
 import type { CoreEvent } from '../../shared/events';
 import type { SessionStore } from '../session/store';
@@ -24,9 +24,12 @@ import type { SnapshotPort } from '../session/snapshot-port';
 import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import type { PermissionGate } from './permission/gate';
-import { buildHistory } from './history';
 import { DEFAULT_LOOP_LIMITS, LoopGuard } from './loop-guard';
 import type { LoopLimits } from './loop-guard';
+import { z } from 'zod';
+import { CompactionGuard } from './context/compaction-rules';
+import { estimateTokens } from './context/tokens';
+import { windowFor, type WindowSpec } from './context/windows';
 import { streamStep } from './stream-step';
 import { runTools } from './tool-runner';
 import type { RunToolsResult } from './tool-runner';
@@ -82,6 +85,46 @@ export interface TurnInput {
    * after them.
    */
   steer?: () => boolean;
+  /**
+   * The model's window (context/windows.ts; default: the catalog's value for the model id) and the model that
+   * writes compaction summaries (default: `model`).
+   */
+  window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
+  /**
+   * State re-sent right after a compaction's summary instead of being left to its prose (turns.ts: the todo list,
+   * todo-resend.ts, and the instructions in force when change notices replaced the baseline's).
+   */
+  afterSummary?: () => ModelMessage[];
+}
+
+/** Estimated tokens of the tool definitions as sent (name, description, JSON schema of the input). */
+export function toolTokens(tools: ToolDefinition[]): number {
+  return estimateTokens(
+    JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, input: z.toJSONSchema(t.input) }))),
+  );
+}
+
+/**
+ * A replay (providers/replay.ts) plays recorded answers in order: a summary request would take one of them, so a
+ * replayed turn never compacts (its window counts as unbounded) unless the caller names a window.
+ */
+const REPLAY_SPEC: WindowSpec = { window: Number.MAX_SAFE_INTEGER, outputReserve: 0, source: 'settings' };
+
+function guardFor(input: TurnInput): CompactionGuard {
+  const id = typeof input.model === 'string' ? input.model : input.model.modelId;
+  const replay = typeof input.model !== 'string' && input.model.provider === 'landfall-replay';
+  return new CompactionGuard({
+    store: input.store,
+    sessionId: input.ctx.sessionId,
+    model: input.model,
+    summaryModel: input.window?.summaryModel,
+    system: input.context?.system ?? input.system,
+    toolTokens: toolTokens(input.tools),
+    notices: () => input.context?.notices(),
+    afterSummary: input.afterSummary,
+    spec: input.window?.spec ?? (replay ? REPLAY_SPEC : windowFor(id)),
+    signal: input.signal,
+  });
 }
 
 /**
@@ -242,8 +285,54 @@ async function stepSetup(turn: TurnInput): Promise<StepSetup> {
   return { model: turn.model, tools: turn.tools, sdkTools: turn.sdkTools, system };
 }
 
+/**
+ * The model call of a step under the compaction rules (context/compaction-rules.ts): compact first when the
+ * request reaches the trigger; on a context-length error compact once and send once more; a second one, or a
+ * stop by the rules, is the step's error.
+ */
+async function modelCall(
+  input: TurnInput,
+  guard: CompactionGuard,
+  messageId: string,
+  send: { setup: StepSetup; step: number; final: boolean },
+): Promise<Awaited<ReturnType<typeof streamStep>>> {
+  const { setup, step, final } = send;
+  const stopped = (error: LandfallError) => ({ toolCalls: [], finishReason: 'error' as const, error, attempts: 0 });
+  const first = await guard.beforeStep(messageId);
+  if ('error' in first) return stopped(first.error);
+  const call = (messages: ModelMessage[]) =>
+    streamStep({
+      model: input.context ? input.context.wrap(setup.model, messageId, step) : setup.model,
+      system: setup.system,
+      messages: final ? [...messages, { role: 'user', content: LAST_STEP_REMINDER }] : messages,
+      tools: setup.sdkTools,
+      toolChoice: final ? 'none' : undefined,
+      signal: input.signal,
+      store: input.store,
+      emit: input.emit,
+      sessionId: input.ctx.sessionId,
+      messageId,
+      retry: input.retry,
+    });
+  let streamed = await call(first.messages);
+  if (streamed.error?.code === 'context_length') {
+    const failed = await guard.afterOverflow(messageId);
+    if (failed) return stopped(failed);
+    streamed = await call(guard.history());
+    if (streamed.error?.code === 'context_length')
+      return stopped({
+        code: 'context_length',
+        message: `The request is still over the model's context window after compacting the history: ${streamed.error.message}`,
+        hint: 'Check contextWindow for this model in settings, or start a new session with a short statement of what is left.',
+      });
+  }
+  if (streamed.finishReason !== 'error') guard.modelSucceeded();
+  return streamed;
+}
+
 async function runStep(
   turn: TurnInput,
+  compaction: CompactionGuard,
   messageId: string,
   prev: Tracked | undefined,
   step: number,
@@ -275,27 +364,12 @@ async function runStep(
     ...(setup.modelLabel ? { model: setup.modelLabel } : {}),
     ...(setup.mode ? { mode: setup.mode } : {}),
   });
-  const stored = store.messages(sessionId);
   input.context?.beforeStep(
     stepPartId,
-    stored.flatMap((m) => m.parts),
+    store.messages(sessionId).flatMap((m) => m.parts),
   );
-  const history = buildHistory(stored, (id) => store.messageText(id), input.context?.notices());
-  if (final) history.push({ role: 'user', content: LAST_STEP_REMINDER });
   let overhead = performance.now() - t0;
-  const streamed = await streamStep({
-    model: input.context ? input.context.wrap(setup.model, messageId, step) : setup.model,
-    system: setup.system,
-    messages: history,
-    tools: setup.sdkTools,
-    toolChoice: final ? 'none' : undefined,
-    signal: input.signal,
-    store,
-    emit: input.emit,
-    sessionId,
-    messageId,
-    retry: input.retry,
-  });
+  const streamed = await modelCall(input, compaction, messageId, { setup, step, final });
   if (streamed.tokens !== undefined) guard.addTokens(streamed.tokens);
   const run = await runTools({
     calls: streamed.toolCalls,
@@ -365,6 +439,7 @@ export async function runTurn(
   const { userMessageId } = ids;
   let message = { id: ids.messageId };
   const guard = new LoopGuard(input.limits ?? DEFAULT_LOOP_LIMITS);
+  const compaction = guardFor(input);
   const end = (finishReason: TurnResult['finishReason'], steps: number, error?: LandfallError): TurnResult =>
     error
       ? { userMessageId, messageId: message.id, finishReason, steps, error }
@@ -375,7 +450,7 @@ export async function runTurn(
     if (steps >= input.maxSteps) return end('max-steps', steps);
     if (steps > 0 && input.steer?.() === true) message = input.store.addMessage(input.ctx.sessionId, 'assistant');
     steps++;
-    last = await runStep(input, message.id, last.tree, steps, guard, steps === input.maxSteps);
+    last = await runStep(input, compaction, message.id, last.tree, steps, guard, steps === input.maxSteps);
     if (input.signal.aborted) return end('aborted', steps);
     if (guard.stop) return end(guard.stop.code === 'loop_detected' ? 'loop-detected' : 'budget', steps, guard.stop);
   }

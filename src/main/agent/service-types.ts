@@ -15,6 +15,7 @@ import type { RetryPolicy } from './retry';
 import type { ToolDefinition } from '../tools/types';
 import type { DiagnosticsHook } from '../lsp/hook';
 import type { KeyLookup } from './providers/keys';
+import type { WindowSpec } from './context/windows';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
 export interface ServiceOptions {
@@ -77,6 +78,11 @@ export interface TurnOptions extends PromptOptions {
   limits?: LoopLimits;
   /** Leave queued messages queued when this turn ends (a replay plays several turns in a row). */
   holdQueue?: boolean;
+  /**
+   * The model's window (default: the provider entry's `contextWindow`, else the catalog's, context/windows.ts) and
+   * the model that writes compaction summaries (default: the turn's).
+   */
+  window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
 }
 
 export interface ReplayOptions {

@@ -12,7 +12,7 @@
  *   await svc.undo(session.id);                                             // files back, prompt text returned
  *
  * State lives in `dataDir`: landfall.db (SQLite, WAL), snapshot/ (shadow git per project), settings.json,
- * scratch/ (bash full outputs), journal/ (work-tree writes). Explicit context, no ambient "current project"
+ * scratch/ (whole tool outputs the output cap saved; files older than 7 days swept at open and hourly), journal/ (work-tree writes). Explicit context, no ambient "current project"
  * (DESIGN §10). The concerns live beside it: turns.ts, history-ops.ts, sessions.ts, replay/run.ts, settings/,
  * permission/; their shared state is service-core.ts.
  */
@@ -34,7 +34,7 @@ import type { LabelledModel } from './talk-steps';
 import { SYSTEM_PROMPT } from './defaults';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent, CoreListener } from '../../shared/events';
-import type { Project, Session } from '../../shared/model';
+import type { Part, Project, Session } from '../../shared/model';
 import type { PermissionAsk, PermissionReply } from '../../shared/permission-schemas';
 import { ObservedVersions } from '../fs/observed';
 import { recoverWrites, type RecoveryReport } from '../fs/recovery';
@@ -49,6 +49,8 @@ import { McpHub } from '../reach/mcp/hub';
 import { estimateTokens } from './context/tokens';
 import { TrustStore } from '../reach/trust/store';
 import { webfetchTool } from '../reach/webfetch/tool';
+import { startOutputSweeper } from '../tools/output-cap-file';
+import { windowFor } from './context/windows';
 import type { LanguageModel } from 'ai';
 import * as historyOps from './history-ops';
 import { PermissionGate } from './permission/gate';
@@ -159,6 +161,7 @@ export class AgentService {
     try {
       const svc = new AgentService(options, settings.value);
       svc.recovered = recovered;
+      svc.stopOutputSweeper = startOutputSweeper(path.join(options.dataDir, 'scratch'));
       return ok(svc);
     } catch (e) {
       if (isFailure(e, 'io_error', 'unavailable')) return e.toFail();
@@ -172,6 +175,8 @@ export class AgentService {
    * `<dataDir>/journal/recovered.log`; the UI and the command line show `describeRecovery` of each.
    */
   recovered: RecoveryReport[] = [];
+  /** Stops the hourly removal of saved tool outputs older than 7 days (tools/output-cap-file.ts). */
+  private stopOutputSweeper: () => void = () => undefined;
 
   private static settingsFile(o: ServiceOptions): string {
     return o.settingsPath ?? path.join(o.dataDir, 'settings.json');
@@ -256,6 +261,7 @@ export class AgentService {
    * `invalid_input` (unknown session or provider), `unauthorized`, the snapshot store's.
    */
   async startTurn(sessionId: string, text: string, options: TurnOptions = {}): Promise<Result<{ turn: TurnHandle }>> {
+    let window = options.window;
     let model: LabelledModel;
     if (options.languageModel) {
       model = { model: options.languageModel, label: options.label ?? modelLabel(options.languageModel) };
@@ -269,9 +275,13 @@ export class AgentService {
       });
       if (!made.ok) return made;
       model = made.value;
+      const provider = findProvider(this.core.live.current(), options.provider ?? stored?.provider);
+      const id = typeof model.model === 'string' ? model.model : model.model.modelId;
+      if (provider.ok) window ??= { spec: windowFor(id, provider.value) };
     }
     return startTurn(this.core, sessionId, model.model, text, options.maxSteps, {
       steps: this.talkSteps(sessionId, model),
+      ...(window ? { window } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.promote ? { promote: options.promote } : {}),
       ...(options.holdQueue ? { holdQueue: true } : {}),
@@ -356,8 +366,36 @@ export class AgentService {
   }
 
   /** Run a turn with `model` (replay, tests) and wait for its end (startTurn, then `done`). */
-  runWithModel(sessionId: string, model: LanguageModel, text: string, maxSteps = 50): Promise<Result<TurnResult>> {
-    return this.prompt(sessionId, text, { languageModel: model, maxSteps });
+  runWithModel(
+    sessionId: string,
+    model: LanguageModel,
+    text: string,
+    maxSteps = 50,
+    window?: TurnOptions['window'],
+  ): Promise<Result<TurnResult>> {
+    return this.prompt(sessionId, text, { languageModel: model, maxSteps, ...(window ? { window } : {}) });
+  }
+
+  /**
+   * Undo (or redo, `undone: false`) a compaction: the part stays, marked, and the next request is built as if it
+   * had never run (context/compaction-history.ts) — byte for byte. Errors: `busy` while a turn runs,
+   * `not_found` when the session has no such compaction part.
+   */
+  undoCompaction(sessionId: string, partId: string, undone = true): Result<void> {
+    if (this.core.running.has(sessionId))
+      return fail('busy', 'The session is running a turn.', 'Stop it or wait for it to end, then undo the compaction.');
+    const part = this.store
+      .messages(sessionId)
+      .flatMap((m) => m.parts)
+      .find((p): p is Extract<Part, { type: 'compaction' }> => p.id === partId && p.type === 'compaction');
+    if (part === undefined)
+      return fail(
+        'not_found',
+        `The session has no compaction ${partId}.`,
+        'Open the session again and pick its marker.',
+      );
+    this.store.putPart({ ...part, undone });
+    return ok(undefined);
   }
 
   /** Stop a running turn (the running tool becomes `interrupted`, partial text is kept). False when idle. */
@@ -481,5 +519,6 @@ export class AgentService {
     await this.mcp.close();
     this.store.close();
     this.forgetSecretNames();
+    this.stopOutputSweeper();
   }
 }

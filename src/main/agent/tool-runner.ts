@@ -15,7 +15,10 @@
  *   path (a symlink alias of a denied file is denied; default allow, so no question unless a rule says ask or deny);
  * - every tool gets the read policy in force (`ctx.reveal`, reveal-policy.ts): grep, glob and list leave out the
  *   files a read rule withholds and say how many, file tools refuse them, apply_patch refuses to touch them.
- * Rules are those of settings.json at this very call (settings/live.ts).
+ * - a read of a tool output the output cap saved whole (its absolute path in the data folder) asks nothing;
+ *   no other path outside the project is spared the question.
+ * Rules are those of settings.json at this very call (settings/live.ts). After a tool ran, its output goes
+ * through the one output cap (context/tool-output.ts) before it is stored and sent.
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
  * The turn's loop guard (loop-guard.ts), when given, judges every call first (repetition, suspended tool, tools not
  * offered, last step, budget: a refusal is the call's error result and nothing runs) and may append a notice to a
@@ -36,6 +39,8 @@ export interface CallGuard {
   before(call: GuardedCall): Refusal | undefined;
   after(call: GuardedCall, result: CallResult): string | undefined;
 }
+import { capToolOutcome } from './context/tool-output';
+import { outputDir, savedOutputFile } from '../tools/output-cap-file';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
@@ -119,10 +124,21 @@ function outsideRefusal(part: ToolPart, root: string, outside: string): ToolPart
 }
 
 /**
+ * Whether `outside` (a path outside the project) is a whole tool output the output cap saved in the data folder
+ * (tools/output-cap-file.ts), which the read tool may open without a question; nothing else outside is readable.
+ */
+async function isSavedOutput(ctx: RunToolsInput['ctx'], tool: string, outside: string): Promise<boolean> {
+  return tool === 'read' && (await savedOutputFile(outputDir(ctx.scratchDir), outside)) !== undefined;
+}
+
+/**
  * The permission question a call needs before it runs (reads — by the path as given and by its real path, so a
  * symlink alias is judged as what it leads to), or undefined.
  */
-async function preAsk(root: string, tool: string, input: unknown): Promise<PermissionRequest | undefined> {
+async function preAsk(ctx: RunToolsInput['ctx'], tool: string, input: unknown): Promise<PermissionRequest | undefined> {
+  const root = ctx.root;
+  // only a saved whole tool output gets here from outside the project (runOne refuses every other outside path)
+  if (outsideRoot(root, input)) return undefined;
   if (!READ_TOOLS.has(tool)) return undefined;
   const given = pathArg(input) ?? '.';
   const forms = await relForms(root, given);
@@ -183,9 +199,10 @@ async function runOne(
     };
   }
   const outside = outsideRoot(input.ctx.root, parsed.data);
-  if (outside) return { part: finish(outsideRefusal(part, input.ctx.root, outside)), aborted: false };
+  if (outside && !(await isSavedOutput(input.ctx, call.toolName, outside)))
+    return { part: finish(outsideRefusal(part, input.ctx.root, outside)), aborted: false };
   const ask = input.gate.askFor(input.ctx.sessionId, part.id, input.ctx.root);
-  const question = await preAsk(input.ctx.root, call.toolName, parsed.data);
+  const question = await preAsk(input.ctx, call.toolName, parsed.data);
   if (question) {
     const answer = await ask(question);
     if (!answer.allow) {
@@ -219,7 +236,7 @@ async function runOne(
       aborted: true,
     };
   }
-  const outcome = raced;
+  const outcome = await capToolOutcome(call.toolName, raced, input.ctx);
   const done: ToolPart = outcome.ok
     ? {
         ...running,

@@ -13,7 +13,8 @@
  * (the app answers the window at once) cannot leave an unhandled rejection behind.
  */
 import path from 'node:path';
-import type { LanguageModel } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
+import { todoResendMessage } from './todo-resend';
 import { fail, isFailure, LandfallFailure, ok } from '../../shared/errors';
 import type { Message } from '../../shared/model';
 import { todosOf } from '../../shared/todo';
@@ -97,12 +98,32 @@ function turnInput(
     limits: talk.limits ?? limitsFrom(core.live.current().limits),
     prepareStep: talk.steps.prepareStep,
     steer: core.queue.steerFor(sessionId),
+    window: talk.window,
+    afterSummary: () => afterSummary(core, sessionId, context),
   };
+}
+
+/**
+ * What is re-sent right after a compaction's summary (loop.ts TurnInput.afterSummary): the todo list in force
+ * (todo-resend.ts) and, once change notices replaced instructions of the baseline, the instructions in force now
+ * (context/conversation.ts currentBaseline) — so neither is left to the summary's prose.
+ */
+function afterSummary(core: ServiceCore, sessionId: string, context: TurnContext): ModelMessage[] {
+  const { store } = core;
+  const out: ModelMessage[] = [];
+  const todo = todoResendMessage(store.messages(sessionId), store.getSession(sessionId)?.revert);
+  if (todo) out.push(todo);
+  const now = context.notices().size > 0 ? core.context.currentBaseline(sessionId) : undefined;
+  if (now !== undefined)
+    out.push({ role: 'user', content: `[The instructions in force now, re-sent after the compaction:]\n${now}` });
+  return out;
 }
 
 /** The conversation layer's part of a turn: its per-step mode and model (talk-steps.ts), loop limits, promotion. */
 export interface TalkTurn {
   steps: ReturnType<typeof talkSteps>;
+  /** The model's window and summary model (loop.ts TurnInput.window). */
+  window?: TurnInput['window'];
   limits?: LoopLimits;
   promote?: () => Result<{ message: Message; text: string }>;
   holdQueue?: boolean;

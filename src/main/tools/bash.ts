@@ -4,16 +4,13 @@
  * process it started can be found — also those that
  * called setsid() or were re-parented (process-session.ts). On abort or timeout they all get SIGTERM, then SIGKILL
  * after a grace period; at the command's normal end whatever it left running (background jobs) is ended and the
- * status line says so. stdout and stderr are merged in arrival order. The model sees at most 30,000 characters (the
- * start and the end, with a note in between); the full output is kept in a file under ctx.scratchDir and the
- * note names it. Output past 16 MB stops the command (as a timeout does), so a runaway `yes` cannot fill the
- * app's memory. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
+ * status line says so. stdout and stderr are merged in arrival order. The whole output (and the status line) is
+ * the outcome; what the model sees of a long one is decided by the one cap every tool output goes through
+ * (src/main/agent/context/tool-output.ts: head + tail by lines, the whole output saved to a file). Output past
+ * 16 MB stops the command (as a timeout does), so a runaway `yes` cannot fill the app's memory. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
@@ -32,7 +29,6 @@ import { toolProse } from './prose';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
-export const MAX_SHOWN_CHARS = 30_000;
 /** Output kept from one command (bytes). Past it the command is stopped: `yes` or `cat /dev/urandom` would
  * otherwise fill the app's memory until the timeout. */
 export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
@@ -179,27 +175,6 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
   });
 }
 
-/**
- * What the model reads: the whole output, or its start and end with a note naming the full-output file (in
- * `ctx.scratchDir`, named `<label>-<time>-<random>.txt`). Also the cap of webfetch and MCP tool outputs.
- */
-export async function shownOutput(
-  output: string,
-  ctx: ToolContext,
-  label = 'bash',
-): Promise<{ text: string; fullOutputPath?: string }> {
-  if (output.length <= MAX_SHOWN_CHARS) return { text: output };
-  const dir = ctx.scratchDir ?? path.join(os.tmpdir(), 'landfall-scratch');
-  await fsp.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${label}-${Date.now()}-${randomBytes(4).toString('hex')}.txt`);
-  await fsp.writeFile(file, output);
-  const head = output.slice(0, MAX_SHOWN_CHARS / 3);
-  const tail = output.slice(output.length - (2 * MAX_SHOWN_CHARS) / 3);
-  const cut = output.length - head.length - tail.length;
-  const note = `\n… [${cut} characters cut; the full output (${output.length} characters) is in ${file} — use bash with grep/sed/tail on it] …\n`;
-  return { text: head + note + tail, fullOutputPath: file };
-}
-
 /** The last line of the output: why the command ended. */
 function statusLine(run: Run, timeoutMs: number): string {
   const stopped = 'the command and its child processes were stopped';
@@ -231,18 +206,14 @@ async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutc
   }
   const timeout = input.timeout ?? DEFAULT_TIMEOUT_MS;
   const run = await runCommand(input.command, ctx.root, timeout, ctx.signal);
-  const shown = await shownOutput(run.output, ctx);
   if (run.aborted) {
-    return failed(
-      fail(
-        'interrupted',
-        `The command was stopped by the user. Output so far:\n${shown.text}`,
-        'Ask the user before running it again.',
-      ).error,
+    const stopped = failed(
+      fail('interrupted', 'The command was stopped by the user.', 'Ask the user before running it again.').error,
     );
+    return { ...stopped, output: `${stopped.output}\nOutput so far:\n${run.output}` };
   }
   const status = statusLine(run, timeout);
-  const output = `${shown.text}${shown.text.endsWith('\n') || shown.text === '' ? '' : '\n'}${status}`;
+  const output = `${run.output}${run.output.endsWith('\n') || run.output === '' ? '' : '\n'}${status}`;
   return {
     ok: true,
     title: input.description ?? input.command,
@@ -252,7 +223,6 @@ async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutc
       signal: run.signal,
       timedOut: run.timedOut,
       outputCapped: run.capped,
-      fullOutputPath: shown.fullOutputPath,
       chars: run.output.length,
     },
   };

@@ -4,14 +4,18 @@
  * the offset to continue from. A directory answers with its entries. Binary files are refused. Every successful
  * read of a file records the session's observed version (what edit/write check against) and warms up the
  * file's language server. Line endings are not shown (a CR before LF is dropped from the view) and a BOM is
- * never shown as text (fixtures/bugs/README.md B18): the model copies what it sees into oldString.
+ * never shown as text (fixtures/bugs/README.md B18): the model copies what it sees into oldString. A tool output
+ * the output cap saved whole (output-cap-file.ts) is readable by its absolute path, outside the project, and
+ * nothing else outside is.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { withFileLock } from '../fs/file-lock';
 import { readDirChecked } from '../fs/read-checked';
-import { readTextFile, lineEnding } from '../fs/text-file';
+import { readTextFile, lineEnding, type TextFile } from '../fs/text-file';
+import { isInside } from '../fs/workspace';
+import { outputDir, savedOutputFile } from './output-cap-file';
 import { failed, resolveToolPath, touchDiagnostics, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { toolProse } from './prose';
@@ -102,8 +106,60 @@ async function notFound(abs: string, rel: string): Promise<ToolOutcome> {
   return failed(fail('file_not_found', `${rel} does not exist.`, hint, { path: rel }).error);
 }
 
+/** The numbered view of a decoded file for `input`'s range, with its notes and metadata (`rel`: its label). */
+function renderText(input: ReadInput, file: TextFile, rel: string): ToolOutcome {
+  const lines = splitLines(file.text);
+  const from = (input.offset ?? 1) - 1;
+  const to = Math.min(lines.length, from + (input.limit ?? DEFAULT_READ_LIMIT));
+  const body = numberLines(lines, from, to);
+  const notes: string[] = [];
+  if (lines.length === 0) notes.push('(empty file)');
+  else if (from >= lines.length)
+    notes.push(`(the file has only ${lines.length} lines; offset ${from + 1} is past its end)`);
+  else if (body.cutForSize) {
+    notes.push(
+      `(output cut at 50 KB after line ${body.lastShown} of ${lines.length}; call read with offset=${body.lastShown + 1} to read further)`,
+    );
+  } else if (to < lines.length) {
+    notes.push(`(showing lines ${from + 1}-${to} of ${lines.length}; call read with offset=${to + 1} to read further)`);
+  }
+  const enc = file.encoding;
+  if (enc.encoding !== 'utf8')
+    notes.push(`(encoding: ${enc.encoding}${enc.bom ? ' with BOM' : ''}; edits are written back in it)`);
+  const output = [body.text, ...notes].filter((s) => s !== '').join('\n');
+  return {
+    ok: true,
+    title: `read ${rel}`,
+    output,
+    metadata: {
+      path: rel,
+      lines: lines.length,
+      from: from + 1,
+      to: body.lastShown,
+      truncated: body.cutForSize || to < lines.length,
+      encoding: enc.encoding,
+      bom: enc.bom,
+      lineEnding: lineEnding(file.text) === '\r\n' ? 'crlf' : 'lf',
+    },
+  };
+}
+
+/**
+ * A tool output saved whole by the output cap (output-cap-file.ts), outside the project: read like a file, but
+ * nothing is recorded as observed (it can never be edited) and no language server is asked.
+ */
+async function readSavedOutput(input: ReadInput, real: string): Promise<ToolOutcome> {
+  const file = await readTextFile(real);
+  if (!file.ok) return failed(file.error);
+  return renderText(input, file.value, real);
+}
+
 /** Read a file (or list a folder) for the model; see the module docstring. */
 async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutcome> {
+  if (path.isAbsolute(input.filePath) && !isInside(ctx.root, path.resolve(input.filePath))) {
+    const saved = await savedOutputFile(outputDir(ctx.scratchDir), input.filePath);
+    if (saved !== undefined) return readSavedOutput(input, saved);
+  }
   const resolved = await resolveToolPath(ctx, input.filePath);
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
@@ -115,42 +171,7 @@ async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutc
     if (!file.ok) return failed(file.error);
     ctx.observed.record(ctx.sessionId, r.real, file.value.stamp);
     touchDiagnostics(ctx, r.real);
-    const lines = splitLines(file.value.text);
-    const from = (input.offset ?? 1) - 1;
-    const to = Math.min(lines.length, from + (input.limit ?? DEFAULT_READ_LIMIT));
-    const body = numberLines(lines, from, to);
-    const notes: string[] = [];
-    if (lines.length === 0) notes.push('(empty file)');
-    else if (from >= lines.length)
-      notes.push(`(the file has only ${lines.length} lines; offset ${from + 1} is past its end)`);
-    else if (body.cutForSize) {
-      notes.push(
-        `(output cut at 50 KB after line ${body.lastShown} of ${lines.length}; call read with offset=${body.lastShown + 1} to read further)`,
-      );
-    } else if (to < lines.length) {
-      notes.push(
-        `(showing lines ${from + 1}-${to} of ${lines.length}; call read with offset=${to + 1} to read further)`,
-      );
-    }
-    const enc = file.value.encoding;
-    if (enc.encoding !== 'utf8')
-      notes.push(`(encoding: ${enc.encoding}${enc.bom ? ' with BOM' : ''}; edits are written back in it)`);
-    const output = [body.text, ...notes].filter((s) => s !== '').join('\n');
-    return {
-      ok: true,
-      title: `read ${r.rel}`,
-      output,
-      metadata: {
-        path: r.rel,
-        lines: lines.length,
-        from: from + 1,
-        to: body.lastShown,
-        truncated: body.cutForSize || to < lines.length,
-        encoding: enc.encoding,
-        bom: enc.bom,
-        lineEnding: lineEnding(file.value.text) === '\r\n' ? 'crlf' : 'lf',
-      },
-    };
+    return renderText(input, file.value, r.rel);
   });
 }
 

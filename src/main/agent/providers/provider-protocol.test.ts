@@ -149,23 +149,23 @@ describe('OpenAI-compatible provider against a local server', () => {
     expect(texts).toEqual(['partial answer']);
   });
 
-  it('reports a context-length error clearly and does not retry it', async () => {
-    replies = [
-      {
-        status: 400,
-        json: {
-          error: {
-            message:
-              "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
-            code: 'context_length_exceeded',
-          },
+  it('reports a context-length error clearly: one retry after trying to compact, then a typed error, no loop', async () => {
+    const tooLong = {
+      status: 400,
+      json: {
+        error: {
+          message:
+            "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+          code: 'context_length_exceeded',
         },
       },
-    ];
+    };
+    replies = [tooLong, tooLong, tooLong];
     const s = h.newSession();
     const r = await h.svc.prompt(s, 'hi');
     expect(r.ok && r.value.error?.code).toBe('context_length');
-    expect(requests).toHaveLength(1);
+    // a lone user message has nothing older to fold: no summary request, the step is sent once more, then it stops
+    expect(requests).toHaveLength(2);
   });
 
   it('B23: a write whose arguments were cut off by the output limit is not executed; model and user are told', async () => {

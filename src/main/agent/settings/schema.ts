@@ -24,6 +24,10 @@ export const ProviderSettingsSchema = z.object({
   model: z.string().min(1),
   /** Name of the environment variable holding the key (keys are never stored in the settings file). */
   apiKeyEnv: z.string().optional(),
+  /** The model's context window (tokens); absent: the catalog's default (agent/context/windows.ts). */
+  contextWindow: z.number().int().min(1_000).optional(),
+  /** Tokens kept free for the reply (default 16,000); compaction runs at window − max(this, 20,000). */
+  outputReserve: z.number().int().min(0).optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 

@@ -11,7 +11,6 @@
 import { z } from 'zod';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { fail } from '../../../shared/errors';
-import { shownOutput } from '../../tools/bash';
 import type { ToolDefinition, ToolOutcome } from '../../tools/types';
 import { toolFailure } from '../../tools/types';
 import type { McpConnection } from './connection';
@@ -82,7 +81,8 @@ export function mcpTool(conn: McpConnection, tool: Tool): ToolDefinition<Record<
             .error,
         );
       }
-      const shown = await shownOutput(resultText(result), ctx, `mcp-${conn.config.name}`);
+      // long outputs are cut by the one output cap every tool's output goes through (agent/context/tool-output.ts)
+      const text = resultText(result);
       if (result.isError)
         return {
           ok: false,
@@ -91,16 +91,15 @@ export function mcpTool(conn: McpConnection, tool: Tool): ToolDefinition<Record<
             message: `${name} answered with an error`,
             hint: 'Read it and adjust the call.',
           },
-          output: `Error (tool_error): ${shown.text}`,
+          output: `Error (tool_error): ${text}`,
         };
       return {
         ok: true,
         title: name,
-        output: shown.text,
+        output: text,
         metadata: {
           server: conn.config.name,
           tool: tool.name,
-          ...(shown.fullOutputPath ? { fullOutputPath: shown.fullOutputPath } : {}),
         },
       };
     },

@@ -12,7 +12,6 @@
 import { z } from 'zod';
 import type { ToolDefinition, ToolOutcome } from '../../tools/types';
 import { toolFailure } from '../../tools/types';
-import { shownOutput } from '../../tools/bash';
 import { toolProse } from '../../tools/prose';
 import { convertBody } from './convert';
 import { fetchChecked, MAX_READ_BYTES } from './fetch';
@@ -65,11 +64,12 @@ export function webfetchTool(deps: WebfetchDeps): ToolDefinition<WebfetchInput> 
         `Content-Type: ${res.contentType || '(none)'}`,
         ...(res.truncated ? [`(the body passed ${limit} bytes: only its first ${limit} bytes were read)`] : []),
       ];
-      const shown = await shownOutput(`${lines.join('\n')}\n\n${converted.value.text}`, ctx, 'webfetch');
+      // the output cap every tool's output goes through (agent/context/tool-output.ts) cuts a long page
+      const text = `${lines.join('\n')}\n\n${converted.value.text}`;
       return {
         ok: true,
         title: `webfetch ${res.url}`,
-        output: shown.text,
+        output: text,
         metadata: {
           url: res.url,
           chain: res.chain,
@@ -77,7 +77,6 @@ export function webfetchTool(deps: WebfetchDeps): ToolDefinition<WebfetchInput> 
           contentType: res.contentType,
           bytes: res.body.length,
           readTruncated: res.truncated,
-          ...(shown.fullOutputPath ? { fullOutputPath: shown.fullOutputPath } : {}),
         },
       };
     },

@@ -1,0 +1,59 @@
+/**
+ * The long session (DESIGN §11): 300 scripted steps reading and printing ~6 MB of test logs in all, through the
+ * real loop, against a 100,000-token window. No request the model is sent is over the window; the user's task is
+ * in the last request word for word; compactions roll (each summary request carries the previous summary).
+ *
+ * The AGENTS.md sentinel part of this check needs the baseline (instructions re-sent from the store), which is not
+ * on this branch yet; the user's task is checked here.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { harness, type Harness } from '../testing/fixtures';
+import { allowBash, isSummary, requestTokens, sessionModel } from './compaction-kit';
+import type { WindowSpec } from './windows';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const WINDOW: WindowSpec = { window: 100_000, outputReserve: 8_000, source: 'settings' };
+const TASK = 'Fix the flaky retry test in tests/unit/test_retry.py; keep the public API unchanged.';
+
+/** One log file of `lines` lines (~70 bytes each). */
+function logText(run: number, lines: number): string {
+  return Array.from(
+    { length: lines },
+    (_, i) => `[run ${run}] tests/unit/test_mod_${i % 40}.py::test_case_${i} PASSED in 0.0${i % 97} s\n`,
+  ).join('');
+}
+
+it('300 steps, ~6 MB of logs: never over the window, the task in the last request', async () => {
+  h = await harness();
+  await allowBash(h);
+  mkdirSync(path.join(h.root, 'logs'));
+  let bytes = 0;
+  const logs = Array.from({ length: 60 }, (_, i) => logText(i, 150));
+  logs.forEach((t, i) => writeFileSync(path.join(h!.root, 'logs', `run-${i}.log`), t));
+  // 294 reads of a ~10 KB log, and 6 bash runs printing 6,000 lines (~460 KB each, cut by the output cap)
+  const steps = Array.from({ length: 300 }, (_, k) => (k % 50 === 49 ? 6_000 : `logs/run-${k % 60}.log`));
+  for (const [k, step] of steps.entries()) bytes += typeof step === 'string' ? (logs[k % 60]?.length ?? 0) : 0;
+  bytes += 6 * 6_000 * 77;
+  const model = sessionModel({ steps });
+  const s = h.newSession();
+  const r = await h.svc.runWithModel(s, model, TASK, 400, { spec: WINDOW });
+  expect(r.ok && [r.value.finishReason, r.value.steps]).toEqual(['stop', 301]);
+  const sizes = model.requests.map(requestTokens);
+  const summaries = model.requests.filter(isSummary);
+  console.log(
+    `long session: ${model.steps.length} step requests, ${summaries.length} compactions, logs ≈ ${(bytes / 1e6).toFixed(1)} MB, largest request ${Math.max(...sizes)} tokens (window ${WINDOW.window})`,
+  );
+  for (const n of sizes) expect(n).toBeLessThanOrEqual(WINDOW.window);
+  expect(summaries.length).toBeGreaterThanOrEqual(5);
+  // rolling: every summary request after the first carries the previous summary
+  for (const q of summaries.slice(1)) expect(JSON.stringify(q.prompt)).toContain('## Summary of the part before');
+  const last = JSON.stringify(model.steps[model.steps.length - 1]?.prompt);
+  expect(last).toContain(TASK);
+});
