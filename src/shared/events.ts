@@ -35,7 +35,14 @@ export const partSchema = z.discriminatedUnion('type', [
     metadata: z.record(z.string(), z.unknown()).optional(),
   }),
   z.object({ ...partBase, type: z.literal('step-start'), snapshot: z.string() }),
-  z.object({ ...partBase, type: z.literal('step-finish'), snapshot: z.string(), reason: z.string().optional() }),
+  z.object({
+    ...partBase,
+    type: z.literal('step-finish'),
+    snapshot: z.string(),
+    reason: z.string().optional(),
+    usage: z.object({ input: z.number(), output: z.number() }).optional(),
+    error: z.object({ code: z.string(), message: z.string(), hint: z.string(), raw: z.string().optional() }).optional(),
+  }),
   z.object({ ...partBase, type: z.literal('patch'), hash: z.string(), files: z.array(z.string()) }),
 ]);
 

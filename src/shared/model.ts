@@ -63,6 +63,20 @@ export interface PartBase {
   time: number;
 }
 
+/** Tokens of one model request as the provider reported them. */
+export interface StepUsage {
+  input: number;
+  output: number;
+}
+
+/** A step's failure as stored with it: `message` in plain words first, `raw` the provider's own text. */
+export interface StepError {
+  code: string;
+  message: string;
+  hint: string;
+  raw?: string;
+}
+
 export type Part =
   | (PartBase & { type: 'text'; text: string })
   | (PartBase & { type: 'reasoning'; text: string })
@@ -77,7 +91,15 @@ export type Part =
       metadata?: Record<string, unknown>;
     })
   | (PartBase & { type: 'step-start'; snapshot: string })
-  | (PartBase & { type: 'step-finish'; snapshot: string; reason?: string })
+  | (PartBase & {
+      type: 'step-finish';
+      snapshot: string;
+      reason?: string;
+      /** Tokens the provider reported for this step's request (absent when it reported none). */
+      usage?: StepUsage;
+      /** Why the step failed (finish reason `error`): plain words, next step, the provider's raw text. */
+      error?: StepError;
+    })
   | (PartBase & { type: 'patch'; hash: string; files: string[] });
 
 export type PartType = Part['type'];

@@ -67,11 +67,27 @@ export interface DiagnosticsHook {
   /** A file was read: warm its server up. Never waits. */
   touch(absPath: string): void;
   /** Files were written (absolute paths): sync them and wait for fresh diagnostics. */
-  afterWrite(
-    absPaths: string[],
-    options: { reportOtherFiles: boolean; signal?: AbortSignal },
-  ): Promise<DiagnosticsReport>;
+  afterWrite(absPaths: string[], options: AfterWriteOptions): Promise<DiagnosticsReport>;
 }
+
+/**
+ * Options of DiagnosticsHook.afterWrite. `onWaiting` is called once the files are synced, with the ids of the
+ * servers now being waited for ("typescript"); `onLate` once per server whose diagnostics came after the wait
+ * timed out (at most a minute later), with a report of just those files — the call itself never waits for them.
+ */
+export interface AfterWriteOptions {
+  reportOtherFiles: boolean;
+  signal?: AbortSignal;
+  onWaiting?: (servers: string[]) => void;
+  onLate?: (report: DiagnosticsReport) => void;
+}
+
+/**
+ * What a running tool reports before it returns (the tool card shows it): its bytes are on disk and it waits for
+ * the named language servers' diagnostics, or diagnostics that came after the tool had finished.
+ */
+export type ToolProgress =
+  { phase: 'diagnostics'; servers: string[] } | { phase: 'late-diagnostics'; report: DiagnosticsReport };
 
 export interface ToolContext {
   /** Absolute, real (symlink-resolved) path of the project root. */
@@ -82,6 +98,8 @@ export interface ToolContext {
   /** Files the model may not see (read rules, by real path); see RevealGuard. */
   reveal?: RevealGuard;
   diagnostics?: DiagnosticsHook;
+  /** Progress of the running call for the UI (ToolProgress); absent means nobody listens. */
+  progress?: (p: ToolProgress) => void;
   signal?: AbortSignal;
   /** Folder for tool scratch output (e.g. bash's full output); inside the app's data folder. */
   scratchDir?: string;

@@ -14,6 +14,9 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
   return {
     messages: [],
     busy: false,
+    turnStart: 0,
+    running: {},
+    turnErrors: {},
     asks: [],
     draft: '',
     lastEscape: 0,

@@ -12,6 +12,25 @@ import { runCommand } from './commands';
 import { withSession } from './sessions-slice';
 
 type Get = () => Store;
+
+/**
+ * The running map and the per-session turn errors after a session.state event of ANY session: busy marks it
+ * running (the list's indicator) and clears its last error; an ended turn unmarks it; an error other than the
+ * user's own stop is kept for that session's transcript (never a banner over another session).
+ */
+export function sessionRunning(
+  store: Pick<Store, 'running' | 'turnErrors'>,
+  e: { sessionId: string; state: 'idle' | 'busy' | 'error'; error?: { code: string; message: string; hint: string } },
+): Pick<Store, 'running' | 'turnErrors'> {
+  const running = { ...store.running };
+  const turnErrors = { ...store.turnErrors };
+  if (e.state === 'busy') {
+    running[e.sessionId] = Date.now();
+    delete turnErrors[e.sessionId];
+  } else delete running[e.sessionId];
+  if (e.error && e.error.code !== 'interrupted') turnErrors[e.sessionId] = e.error;
+  return { running, turnErrors };
+}
 type Set = (partial: Partial<Store>) => void;
 type Buffer = Map<string, { messageId: string; text: string; reasoning: boolean }>;
 
@@ -81,12 +100,11 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (mine(e.sessionId)) set({ asks: get().asks.filter((a) => a.requestId !== e.requestId) });
     }),
     on('session.state', (e) => {
+      set(sessionRunning(get(), e));
       if (!mine(e.sessionId)) return;
       flush();
-      set({ busy: e.state === 'busy', ...(e.state === 'busy' ? {} : { asks: [] }) });
+      set({ busy: e.state === 'busy', ...(e.state === 'busy' ? { turnStart: Date.now() } : { asks: [] }) });
       if (e.state === 'idle') get().reviewChanged(e.sessionId);
-      if (e.error && e.error.code !== 'interrupted')
-        get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
     }),
     on('session.updated', (e) => {
       if (e.session.projectId === get().project?.id) set({ sessions: withSession(get().sessions, e.session) });

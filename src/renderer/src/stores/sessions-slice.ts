@@ -42,7 +42,10 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
     const r = await call('sessions.get', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== id) return;
-    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks });
+    const running = { ...get().running };
+    if (r.value.busy) running[id] ??= Date.now();
+    else delete running[id];
+    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks, running, turnStart: running[id] ?? 0 });
   },
   async renameSession(id, title) {
     const r = await call('sessions.rename', { sessionId: id, title });

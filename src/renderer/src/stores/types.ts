@@ -63,6 +63,12 @@ export interface SessionsSlice {
 export interface ChatSlice {
   messages: MessageWithParts[];
   busy: boolean;
+  /** When the open session's turn started (ms since the epoch; the live line's elapsed time). */
+  turnStart: number;
+  /** Sessions running a turn (any project shown), with when it started: the list's running indicator. */
+  running: Record<string, number>;
+  /** The last turn error per session (plain words, hint), shown in that session's transcript until its next turn. */
+  turnErrors: Record<string, { code: string; message: string; hint: string }>;
   asks: PermissionAsk[];
   draft: string;
   /** Esc presses: the second within 1.5 s stops the turn. */

@@ -5,6 +5,8 @@ import type { MessageWithParts, Part } from '../../../../shared/contract';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { RevertButton } from '../review/RevertControls';
+import { ErrorBlock } from './ErrorBlock';
+import { statsText, turnStats } from '../../stores/turn-stats';
 
 function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): React.JSX.Element | null {
   switch (part.type) {
@@ -21,6 +23,13 @@ function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): R
       return <ToolCard part={part} />;
     case 'patch':
       return <div className="patch-chip">Changed {part.files.join(', ')}</div>;
+    case 'step-finish':
+      if (part.error) return <ErrorBlock error={part.error} />;
+      return part.reason === 'aborted' ? (
+        <div className="stopped-mark" data-testid="stopped">
+          Stopped by you
+        </div>
+      ) : null;
     default:
       return null;
   }
@@ -42,6 +51,11 @@ export const MessageRow = memo(function MessageRow({
       {message.parts.map((p) => (
         <PartView key={p.id} part={p} role={message.role} />
       ))}
+      {message.role === 'assistant' && message.parts.some((p) => p.type === 'step-finish') ? (
+        <div className="turn-stats" data-testid="turn-stats" title="Tokens the provider reported, and the turn's time">
+          {statsText(turnStats(message))}
+        </div>
+      ) : null}
       {message.role === 'user' && !reverted ? <RevertButton messageId={message.id} /> : null}
     </article>
   );

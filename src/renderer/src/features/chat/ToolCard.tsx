@@ -3,6 +3,7 @@ import { memo, useState } from 'react';
 import type React from 'react';
 import type { Part } from '../../../../shared/contract';
 import { toolView } from './tool-view';
+import { waitingServers } from '../../stores/activity';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
@@ -43,6 +44,7 @@ export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): Re
   const [open, setOpen] = useState(false);
   const view = toolView(part);
   const errors = view.diagnostics.filter((d) => d.severity === 1);
+  const written = waitingServers(part).join(', ');
   return (
     <div className={`tool-card state-${part.state}`} data-tool={part.tool} data-state={part.state}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
@@ -63,7 +65,13 @@ export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): Re
             {errors.length} error{errors.length > 1 ? 's' : ''}
           </span>
         )}
-        <span className={`state state-${part.state}`}>{STATE_LABEL[part.state]}</span>
+        {written ? (
+          <span className="state state-written" data-testid="written-waiting" title={`Waiting for ${written}`}>
+            written, waiting for diagnostics
+          </span>
+        ) : (
+          <span className={`state state-${part.state}`}>{STATE_LABEL[part.state]}</span>
+        )}
       </button>
       {part.error && (
         <div className="tool-error" title="What the model was told">
