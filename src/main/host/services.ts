@@ -31,6 +31,7 @@ import {
 } from './services-settings';
 import { readSettingsFile } from './services-settings-file';
 import { registerSecretSource } from '../proc/child-env';
+import { followEventLog } from './event-follow';
 
 /** Where API keys live. `kind` tells the settings screen what to say about it. */
 export interface SecretStore {
@@ -245,12 +246,19 @@ export async function createServices(options: {
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
   };
+  // Another window or the command line on this data folder: its stored changes reach this host's listeners too.
+  const follower = followEventLog(join(dataDir, 'landfall.db'), (l) => svc.on(l));
   const close = async (): Promise<void> => {
+    follower.close();
     forgetStoredKeys();
     await svc.close();
     await lsp?.shutdown();
   };
-  return ok({ handlers, subscribe: (listener) => svc.on(listener), close });
+  const subscribe = (listener: (e: AnyEvent) => void): (() => void) => {
+    const offs = [svc.on(listener), follower.on(listener)];
+    return () => offs.forEach((off) => off());
+  };
+  return ok({ handlers, subscribe, close });
 }
 
 /**

@@ -38,6 +38,10 @@ export interface LspManagerOptions extends Partial<Omit<PoolOptions, 'projectRoo
   settings?: LspSettings;
   /** Observer for every per-file outcome (UI status, benchmarks); called before afterWrite resolves. */
   onOutcome?: (outcome: FileOutcome) => void;
+  /** The wait for a written file's diagnostics in ms, instead of the server's budget (tests of a timed-out wait). */
+  waitMs?: number;
+  /** How long diagnostics are still awaited in the background after a timed-out wait (ms; default 60 s). */
+  lateMs?: number;
 }
 
 /** How long diagnostics are still awaited in the background after a timed-out wait (ms, before scaling). */
@@ -75,7 +79,8 @@ export class LspManager {
   private readonly warming = new Set<Promise<void>>();
   private readonly exitHook = (): void => this.pool.killAllSync();
   private readonly onOutcome: ((outcome: FileOutcome) => void) | undefined;
-  private readonly lateScale: number;
+  private readonly lateMs: number;
+  private readonly waitMs: number | undefined;
 
   private constructor(
     readonly root: string,
@@ -85,7 +90,8 @@ export class LspManager {
     private readonly turnedOff: ServerSpec[] = [],
   ) {
     this.onOutcome = opts.onOutcome;
-    this.lateScale = opts.timeoutScale ?? 1;
+    this.lateMs = opts.lateMs ?? LATE_MS * (opts.timeoutScale ?? 1);
+    this.waitMs = opts.waitMs;
     this.pool = new ServerPool({
       projectRoot: root,
       idleMs: opts.idleMs ?? 10 * 60_000,
@@ -215,7 +221,7 @@ export class LspManager {
       const doc = await client.sync(uri, languageIdOf(spec, abs), text);
       await client.didSave(uri);
       const t = this.pool.timeouts(spec);
-      const timeout = client.answered.has(uri) ? t.changeMs : t.firstMs;
+      const timeout = this.waitMs ?? (client.answered.has(uri) ? t.changeMs : t.firstMs);
       result = await waitFresh(client, doc, timeout, signal);
       if (result.status === 'timeout') {
         result.ms = timeout;
@@ -243,7 +249,7 @@ export class LspManager {
   }
 
   /**
-   * After a timed-out wait: keep waiting (at most LATE_MS, scaled like the other budgets) in the background and
+   * After a timed-out wait: keep waiting (at most `lateMs`: LATE_MS scaled like the other budgets) in the background and
    * hand diagnostics that arrive to `late` — the tool call already returned, its card updates. Never throws.
    */
   private waitLate(
@@ -253,7 +259,7 @@ export class LspManager {
     late: (outcome: FileOutcome) => void,
   ): void {
     const started = performance.now();
-    void waitFresh(client, doc, LATE_MS * this.lateScale)
+    void waitFresh(client, doc, this.lateMs)
       .then((r) => {
         if (r.status !== 'fresh') return;
         client.answered.add(doc.uri);

@@ -14,6 +14,7 @@ import { createChatSlice } from './chat-slice';
 import { createHistorySlice } from './history-slice';
 import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
+import { createLayoutSlice } from './layout-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -25,6 +26,7 @@ export function createAppStore() {
     ...createHistorySlice(...a),
     ...createReviewSlice(...a),
     ...createSettingsSlice(...a),
+    ...createLayoutSlice(...a),
   }));
 }
 

@@ -19,6 +19,7 @@ import type { RevertPreview } from '../../../shared/review-schemas';
 import type { HistoryNotice } from './history-notice';
 import type { ImportProgress } from './import-upload';
 import type { ReviewSlice } from './review-types';
+import type { LayoutMode, PaneSizes, PaneTab } from './layout';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -117,6 +118,19 @@ export interface HistorySlice {
   dismissHistoryNotice(): void;
 }
 
+/** The window's arrangement by width, pane sizes (remembered), and the shown tab (layout.ts). */
+export interface LayoutSlice {
+  windowWidth: number;
+  layout: LayoutMode;
+  paneSizes: PaneSizes;
+  tab: PaneTab;
+  /** The window was resized: the arrangement and sizes follow (the remembered sizes, clamped). */
+  setWindowWidth(width: number): void;
+  /** The user dragged a divider (or pressed an arrow on it): the size is clamped and remembered. */
+  resizePane(pane: keyof PaneSizes, px: number): void;
+  setTab(tab: PaneTab): void;
+}
+
 export interface SettingsSlice {
   settings: SettingsView | null;
   testing: 'idle' | 'running';
@@ -126,5 +140,12 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
-export type Store = AppSlice & ProjectsSlice & SessionsSlice & ChatSlice & HistorySlice & ReviewSlice & SettingsSlice;
+export type Store = AppSlice &
+  ProjectsSlice &
+  SessionsSlice &
+  ChatSlice &
+  HistorySlice &
+  ReviewSlice &
+  SettingsSlice &
+  LayoutSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

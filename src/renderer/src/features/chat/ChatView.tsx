@@ -43,6 +43,8 @@ export function ChatView(): React.JSX.Element {
         )}
       </header>
       <MessageList
+        key={sessionId}
+        sessionId={sessionId}
         messages={messages}
         revertedFrom={revertedFrom}
         footer={
