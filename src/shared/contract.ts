@@ -27,6 +27,14 @@ import {
   TimelineEntrySchema,
   UndoInputSchema,
 } from './review-schemas';
+import {
+  FileContentSchema,
+  FileReadInputSchema,
+  FileSavedSchema,
+  FileSaveInputSchema,
+  FileTreeInputSchema,
+  FileTreeSchema,
+} from './files-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -161,6 +169,11 @@ export const calls = {
   'review.undo': { input: UndoInputSchema, output: ReviewChangeSchema },
   /** What reverting to before a message would change, and the conflicts; writes nothing. */
   'review.revertPreview': { input: z.object({ sessionId: id, messageId: id }), output: RevertPreviewSchema },
+  /** The file view: the project's files (ignore rules applied), a file for the editor, saving the editor's text. */
+  'files.tree': { input: FileTreeInputSchema, output: FileTreeSchema },
+  'files.read': { input: FileReadInputSchema, output: FileContentSchema },
+  /** Saved through the agent's file layer (lock, atomic write, encoding kept); `stale` when the disk moved on. */
+  'files.save': { input: FileSaveInputSchema, output: FileSavedSchema },
   'settings.get': { input: empty, output: SettingsViewSchema },
   'settings.save': { input: SettingsInputSchema, output: SettingsViewSchema },
   /** Tries the configured (or given) provider with a tiny request; a failure is `provider_error` with the reason. */

@@ -32,6 +32,7 @@ import {
 import { readSettingsFile } from './services-settings-file';
 import { registerSecretSource } from '../proc/child-env';
 import { followEventLog } from './event-follow';
+import { fileTree, readProjectFile, saveProjectFile } from './services-files';
 
 /** Where API keys live. `kind` tells the settings screen what to say about it. */
 export interface SecretStore {
@@ -154,6 +155,12 @@ export async function createServices(options: {
   const asksOf = trackAsks(svc);
   const uploads = importUploads((projectId, json) => svc.importSession(projectId, json));
   const sampleDir = join(platform.resourcesDir, 'sample');
+  const rootOf = (projectId: string): Result<string> => {
+    const project = svc.listProjects().find((p) => p.id === projectId);
+    return project
+      ? ok(project.root)
+      : fail('invalid_input', `There is no project ${projectId}.`, 'Open the project again from the project list.');
+  };
   const handlers: Handlers = {
     'app.info': async () => {
       const settingsError = (await readSettingsFile(settingsFile(dataDir))).error;
@@ -241,6 +248,18 @@ export async function createServices(options: {
       return r.ok
         ? ok({ restored: r.value.restored, deleted: r.value.deleted, conflicts: r.value.conflicts, diff: r.value.diff })
         : r;
+    },
+    'files.tree': async (i) => {
+      const root = rootOf(i.projectId);
+      return root.ok ? ok(await fileTree(root.value)) : root;
+    },
+    'files.read': async (i) => {
+      const root = rootOf(i.projectId);
+      return root.ok ? readProjectFile(root.value, i.path) : root;
+    },
+    'files.save': async (i) => {
+      const root = rootOf(i.projectId);
+      return root.ok ? saveProjectFile(root.value, i.path, i.text, i.baseVersion, join(dataDir, 'journal')) : root;
     },
     'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),

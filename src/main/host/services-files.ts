@@ -1,0 +1,92 @@
+/**
+ * The file view's side in main: the project's file tree (the tools' walker, so the same ignore rules: .gitignore
+ * at every level, .git/info/exclude, dependency folders listed but not entered), reading a file for the editor,
+ * and saving the editor's text through the same file layer as the agent's tools (DESIGN §3):
+ *   resolve inside the root → the file's lock (a save waits while an agent tool holds the file) → the disk must
+ *   still hold the version the edits were made on (else `stale` with the disk's text: the editor shows both and
+ *   the user chooses — nothing is overwritten either way) → encode in the file's own encoding, BOM and line
+ *   ending kept → the journaled atomic work-tree write (temp, fsync, rename).
+ */
+import { fail, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import type { FileContent, FileTree } from '../../shared/files-schemas';
+import { withFileLock } from '../fs/file-lock';
+import { blobId } from '../fs/journal';
+import { writeProject } from '../fs/project-write';
+import { encodeText, lineEnding, readTextFile, toLineEnding } from '../fs/text-file';
+import type { TextFile } from '../fs/text-file';
+import { resolveInRoot } from '../fs/workspace';
+import { walk } from '../tools/walk';
+
+/** At most this many files are listed in the tree (a bigger project says `truncated`). */
+export const TREE_MAX_FILES = 20_000;
+
+/** The project's files, ignore rules applied, sorted by path. */
+export async function fileTree(root: string): Promise<FileTree> {
+  const files: string[] = [];
+  for await (const entry of walk(root, root)) {
+    if (entry.kind !== 'file') continue;
+    if (files.length >= TREE_MAX_FILES) return { files: files.sort(), truncated: true };
+    files.push(entry.rel);
+  }
+  return { files: files.sort(), truncated: false };
+}
+
+function contentOf(rel: string, f: TextFile): FileContent {
+  return {
+    path: rel,
+    text: f.text,
+    version: blobId(f.bytes),
+    encoding: f.encoding.encoding + (f.encoding.bom ? ' (BOM)' : ''),
+    eol: lineEnding(f.text) === '\r\n' ? 'crlf' : 'lf',
+  };
+}
+
+/**
+ * A text file of the project for the editor. Errors: `outside_root`, `invalid_input`, `file_not_found`,
+ * `is_directory`, `binary`, `too_large`, `io_error` (the file layer's).
+ */
+export async function readProjectFile(root: string, rel: string): Promise<Result<FileContent>> {
+  const r = await resolveInRoot(root, rel);
+  if (!r.ok) return r;
+  const f = await readTextFile(r.value.real);
+  return f.ok ? ok(contentOf(r.value.rel, f.value)) : f;
+}
+
+/**
+ * Save the editor's `text` over `rel`, made on `baseVersion` (see the module docstring). Errors: those of
+ * readProjectFile; `stale` (the disk holds another version — data `{ path, version, text }`, the disk's side);
+ * `unencodable` (a character the file's encoding cannot hold); `io_error` (the write failed; the file is as it was).
+ */
+export async function saveProjectFile(
+  root: string,
+  rel: string,
+  text: string,
+  baseVersion: string,
+  journalDir: string,
+): Promise<Result<{ path: string; version: string }>> {
+  const r = await resolveInRoot(root, rel);
+  if (!r.ok) return r;
+  const real = r.value.real;
+  return withFileLock(real, async () => {
+    const now = await readTextFile(real);
+    if (!now.ok) return now;
+    const disk = contentOf(r.value.rel, now.value);
+    if (disk.version !== baseVersion)
+      return fail(
+        'stale',
+        `${r.value.rel} changed on disk since it was opened in the editor; nothing was saved.`,
+        'Compare your edits with the file as it is now, then keep yours or take the new text.',
+        { path: r.value.rel, version: disk.version, text: disk.text },
+      );
+    // The file's own line ending, whatever the editor sent (Monaco normalises a file's mixed endings to one).
+    const kept = toLineEnding(text, lineEnding(now.value.text));
+    const bytes = encodeText(kept, now.value.encoding);
+    if (!bytes.ok) return bytes;
+    if (bytes.value.equals(now.value.bytes)) return ok({ path: r.value.rel, version: disk.version });
+    const put = { kind: 'file' as const, bytes: bytes.value, perm: now.value.mode };
+    const wrote = await writeProject(root, [{ rel: r.value.rel, put }], { journalDir, label: 'editor' });
+    if (!wrote.ok) return wrote;
+    return ok({ path: r.value.rel, version: blobId(bytes.value) });
+  });
+}
