@@ -8,10 +8,18 @@
  */
 import { on, onReconnect } from '../rpc';
 import type { Store } from './types';
+import type { EventPayload } from '../../../shared/contract';
 import { runCommand } from './commands';
 import { withSession } from './sessions-slice';
 
 type Get = () => Store;
+
+/** The file a completed tool call wrote (its commit diff's `file`), so an open editor tab can follow it. */
+function writtenFile(part: EventPayload<'part.updated'>['part']): string | undefined {
+  if (part.type !== 'tool' || part.state !== 'completed') return undefined;
+  const diff = part.metadata?.['diff'] as { file?: unknown } | undefined;
+  return typeof diff?.file === 'string' ? diff.file : undefined;
+}
 
 /**
  * The running map and the per-session turn errors after a session.state event of ANY session: busy marks it
@@ -70,6 +78,8 @@ export function connectEvents(get: Get, set: Set): () => void {
     on('text.delta', (e) => delta(e, false)),
     on('reasoning.delta', (e) => delta(e, true)),
     on('part.updated', (e) => {
+      const wrote = writtenFile(e.part);
+      if (wrote) void get().filesChanged([wrote]);
       if (!mine(e.part.sessionId)) return;
       flush();
       get().applyEvent(e);
@@ -92,6 +102,7 @@ export function connectEvents(get: Get, set: Set): () => void {
     }),
     on('snapshot.added', (e) => {
       if (mine(e.sessionId)) get().reviewChanged(e.sessionId);
+      void get().filesChanged(e.files);
     }),
     on('permission.asked', (e) => {
       if (mine(e.sessionId)) set({ asks: [...get().asks.filter((a) => a.requestId !== e.requestId), e] });

@@ -15,6 +15,7 @@ import { createHistorySlice } from './history-slice';
 import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
 import { createLayoutSlice } from './layout-slice';
+import { createFilesSlice } from './files-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -27,6 +28,7 @@ export function createAppStore() {
     ...createReviewSlice(...a),
     ...createSettingsSlice(...a),
     ...createLayoutSlice(...a),
+    ...createFilesSlice(...a),
   }));
 }
 

@@ -17,7 +17,19 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
       get().showError(r.error);
       return false;
     }
-    set({ project: r.value, sessionId: null, messages: [], asks: [], busy: false, screen: 'chat', error: null });
+    set({
+      project: r.value,
+      sessionId: null,
+      messages: [],
+      asks: [],
+      busy: false,
+      screen: 'chat',
+      error: null,
+      tree: null,
+      file: null,
+      edited: null,
+      conflict: null,
+    });
     writePlace({ root: r.value.root, sessionId: null });
     void get().openReview(null);
     await Promise.all([get().loadSessions(), get().loadProjects()]);

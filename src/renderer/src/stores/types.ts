@@ -20,6 +20,7 @@ import type { HistoryNotice } from './history-notice';
 import type { ImportProgress } from './import-upload';
 import type { ReviewSlice } from './review-types';
 import type { LayoutMode, PaneSizes, PaneTab } from './layout';
+import type { FileContent } from '../../../shared/files-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -131,6 +132,39 @@ export interface LayoutSlice {
   setTab(tab: PaneTab): void;
 }
 
+/** The file view: the tree, the open file and its unsaved text, the merge view's disk side (files-slice.ts). */
+export interface FilesSlice {
+  /** What the right-hand pane shows. */
+  rightPane: 'review' | 'files';
+  tree: string[] | null;
+  treeTruncated: boolean;
+  /** The open file as on disk when last read or saved. */
+  file: FileContent | null;
+  /** The editor's text when it differs from `file.text` (unsaved), else null. */
+  edited: string | null;
+  /** The line to reveal (a link from a tool card, a diagnostic or a hunk). */
+  line: number | null;
+  saveState: 'idle' | 'saving' | 'saved';
+  /** The disk's newer version while the editor holds unsaved edits: the merge view shows both. */
+  conflict: FileContent | null;
+  quickOpen: boolean;
+  setRightPane(pane: 'review' | 'files'): void;
+  loadTree(): Promise<void>;
+  /** Opens `path` in the editor (at `line`), showing the file pane; refused while another file has unsaved edits. */
+  openFile(path: string, line?: number): Promise<void>;
+  editFile(text: string): void;
+  /** Saves the unsaved text on the version it was made on (`stale` → the merge view). */
+  saveFile(): Promise<void>;
+  /** Merge view: save the user's text over the disk's newer version. */
+  keepMine(): Promise<void>;
+  /** Merge view: drop the user's edits and show the disk's version. */
+  takeTheirs(): void;
+  discardEdits(): void;
+  /** Files changed on disk (an agent step): the open one is re-read, or goes to the merge view when edited. */
+  filesChanged(paths: string[]): Promise<void>;
+  setQuickOpen(open: boolean): void;
+}
+
 export interface SettingsSlice {
   settings: SettingsView | null;
   testing: 'idle' | 'running';
@@ -147,5 +181,6 @@ export type Store = AppSlice &
   HistorySlice &
   ReviewSlice &
   SettingsSlice &
-  LayoutSlice;
+  LayoutSlice &
+  FilesSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -51,7 +51,7 @@ export function Shell({ main, review }: { main: React.ReactNode; review?: React.
   const tabs: { id: PaneTab; label: string }[] = [
     ...(layout === 'phone' && project ? [{ id: 'sessions' as const, label: 'Sessions' }] : []),
     { id: 'chat', label: 'Chat' },
-    ...(review ? [{ id: 'review' as const, label: 'Review' }] : []),
+    ...(review ? [{ id: 'review' as const, label: 'Review & files' }] : []),
   ];
   const shown: PaneTab = tabs.some((t) => t.id === tab) ? tab : 'chat';
   const tabbed = layout !== 'wide' && tabs.length > 1;
