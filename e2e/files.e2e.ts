@@ -167,3 +167,32 @@ describe('files', () => {
     expect(ui.errors).toEqual([]);
   });
 });
+
+describe('@-mentions', () => {
+  test('@path:range attaches those lines to the message; the model receives them; the transcript shows a chip', async () => {
+    await page.fill('[data-testid=composer]', '');
+    await page.locator('[data-testid=composer]').click();
+    await page.keyboard.type('Explain @conf');
+    await page.locator('[data-testid=mention-list]').waitFor();
+    expect(await page.locator('[data-testid=mention-list] li').allTextContents()).toEqual(['src/config.json']);
+    await page.keyboard.press('Tab');
+    expect(await page.locator('[data-testid=composer]').inputValue()).toBe('Explain @src/config.json ');
+    await page.keyboard.type('and @src/app.js:2-2');
+    model.queue.push({ chunks: ['It sets the port.'] });
+    const before = model.bodies.length;
+    await page.keyboard.press('Enter');
+    await page.locator('.message.assistant .markdown', { hasText: 'It sets the port.' }).waitFor({ timeout: 60_000 });
+    await idle();
+    const sent = JSON.stringify(model.bodies[before]?.messages);
+    expect(sent).toContain('<attached-file path=\\"src/config.json\\">\\n{ \\"port\\": 8080 }\\n\\n</attached-file>');
+    expect(sent).toContain(
+      '<attached-file path=\\"src/app.js\\" lines=\\"2-2\\">\\nexport const name = \\"app\\";\\n</attached-file>',
+    );
+    expect(await page.locator('[data-testid=attached-chip]').allTextContents()).toEqual([
+      'src/config.json',
+      'src/app.js:2-2',
+    ]);
+    await shot(page, 'files-mention');
+    expect(ui.errors).toEqual([]);
+  });
+});

@@ -34,6 +34,7 @@ import {
   FileSaveInputSchema,
   FileTreeInputSchema,
   FileTreeSchema,
+  AttachmentSchema,
 } from './files-schemas';
 
 const id = z.string().min(1).max(200);
@@ -112,8 +113,13 @@ export const calls = {
   },
   'sessions.importEnd': { input: z.object({ uploadId: id }), output: SessionSchema },
   /** Sends a user message; resolves once the turn has started (progress arrives as events) or failed to start. */
+  /** `attachments`: project files (or line ranges of them) the user @-mentioned; their text goes with the message. */
   'chat.prompt': {
-    input: z.object({ sessionId: id, text: z.string().min(1).max(200_000) }),
+    input: z.object({
+      sessionId: id,
+      text: z.string().min(1).max(200_000),
+      attachments: z.array(AttachmentSchema).max(20).optional(),
+    }),
     output: z.object({ started: z.literal(true) }),
   },
   /**

@@ -33,3 +33,11 @@ export const FileSavedSchema = z.object({ path: z.string(), version: z.string() 
 
 export type FileTree = z.infer<typeof FileTreeSchema>;
 export type FileContent = z.infer<typeof FileContentSchema>;
+
+/** A file (or lines `from`–`to` of it, 1-based, inclusive) attached to a message with an @-mention. */
+export const AttachmentSchema = z.object({
+  path: relPath,
+  from: z.number().int().min(1).optional(),
+  to: z.number().int().min(1).optional(),
+});
+export type Attachment = z.infer<typeof AttachmentSchema>;

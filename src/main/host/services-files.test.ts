@@ -10,7 +10,7 @@ import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../fs/file-lock';
 import { cleanupTemp, tempDir } from '../agent/testing/fixtures';
-import { fileTree, readProjectFile, saveProjectFile } from './services-files';
+import { attachmentText, fileTree, readProjectFile, saveProjectFile } from './services-files';
 
 const dirs: string[] = [];
 afterEach(() => cleanupTemp(...dirs.splice(0)));
@@ -123,5 +123,19 @@ describe('file view', () => {
     console.log(`editor hostile paths: ${hostile.length} attempts / ${held} held`);
     expect(held).toBe(hostile.length);
     expect(readFileSync(path.join(outside, 'x.txt'), 'utf8')).toBe('x\n');
+  });
+});
+
+describe('attachments', () => {
+  it('a whole file and a line range become attached-file blocks; a range past the end is refused', async () => {
+    const { root } = project({ 'a.ts': 'one\r\ntwo\r\nthree\r\n' });
+    const r = await attachmentText(root, [{ path: 'a.ts' }, { path: 'a.ts', from: 2, to: 3 }]);
+    expect(r.ok && r.value).toBe(
+      '<attached-file path="a.ts">\none\r\ntwo\r\nthree\r\n\n</attached-file>\n\n<attached-file path="a.ts" lines="2-3">\ntwo\nthree\n</attached-file>',
+    );
+    const past = await attachmentText(root, [{ path: 'a.ts', from: 9, to: 12 }]);
+    expect(!past.ok && past.error.code).toBe('invalid_input');
+    const outside = await attachmentText(root, [{ path: '../x' }]);
+    expect(!outside.ok && outside.error.code).toBe('outside_root');
   });
 });

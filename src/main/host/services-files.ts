@@ -9,7 +9,7 @@
  */
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
-import type { FileContent, FileTree } from '../../shared/files-schemas';
+import type { Attachment, FileContent, FileTree } from '../../shared/files-schemas';
 import { withFileLock } from '../fs/file-lock';
 import { blobId } from '../fs/journal';
 import { writeProject } from '../fs/project-write';
@@ -89,4 +89,43 @@ export async function saveProjectFile(
     if (!wrote.ok) return wrote;
     return ok({ path: r.value.rel, version: blobId(bytes.value) });
   });
+}
+
+/** Largest attached text (characters, all attachments of one message together). */
+export const ATTACH_MAX_CHARS = 200_000;
+
+/**
+ * The text of @-mentioned files for the message, one block per attachment:
+ * `<attached-file path="src/a.ts" lines="10-20">` … `</attached-file>` (lines only for a range). Errors: those of
+ * readProjectFile (a missing, binary or outside file stops the message: nothing is sent), `invalid_input` for a
+ * range past the file's end or reversed, `too_large` past ATTACH_MAX_CHARS.
+ */
+export async function attachmentText(root: string, attachments: readonly Attachment[]): Promise<Result<string>> {
+  const blocks: string[] = [];
+  let total = 0;
+  for (const a of attachments) {
+    const f = await readProjectFile(root, a.path);
+    if (!f.ok) return f;
+    const lines = f.value.text.split(/\r?\n/);
+    const from = a.from ?? 1;
+    const to = a.to ?? (a.from !== undefined ? a.from : lines.length);
+    if (to < from || from > lines.length)
+      return fail(
+        'invalid_input',
+        `${f.value.path} has ${lines.length} lines; lines ${from}-${to} are not in it.`,
+        'Mention a range inside the file, e.g. @src/a.ts:10-20.',
+        { path: f.value.path, lines: lines.length },
+      );
+    const body = a.from === undefined ? f.value.text : lines.slice(from - 1, to).join('\n');
+    total += body.length;
+    if (total > ATTACH_MAX_CHARS)
+      return fail(
+        'too_large',
+        `The attached files hold more than ${ATTACH_MAX_CHARS} characters.`,
+        'Attach a line range (@path:10-80) instead of the whole file.',
+      );
+    const range = a.from === undefined ? '' : ` lines="${from}-${to}"`;
+    blocks.push(`<attached-file path="${f.value.path}"${range}>\n${body}\n</attached-file>`);
+  }
+  return ok(blocks.join('\n\n'));
 }

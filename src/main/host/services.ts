@@ -32,7 +32,7 @@ import {
 import { readSettingsFile } from './services-settings-file';
 import { registerSecretSource } from '../proc/child-env';
 import { followEventLog } from './event-follow';
-import { fileTree, readProjectFile, saveProjectFile } from './services-files';
+import { attachmentText, fileTree, readProjectFile, saveProjectFile } from './services-files';
 
 /** Where API keys live. `kind` tells the settings screen what to say about it. */
 export interface SecretStore {
@@ -155,6 +155,20 @@ export async function createServices(options: {
   const asksOf = trackAsks(svc);
   const uploads = importUploads((projectId, json) => svc.importSession(projectId, json));
   const sampleDir = join(platform.resourcesDir, 'sample');
+  /** The message with its @-mentioned files' text after it (services-files.ts attachmentText). */
+  const withAttachments = async (
+    sessionId: string,
+    text: string,
+    attachments: Parameters<typeof attachmentText>[1],
+  ): Promise<Result<string>> => {
+    if (attachments.length === 0) return ok(text);
+    const view = svc.getSession(sessionId);
+    if (!view.ok) return view;
+    const root = rootOf(view.value.session.projectId);
+    if (!root.ok) return root;
+    const attached = await attachmentText(root.value, attachments);
+    return attached.ok ? ok(`${text}\n\n${attached.value}`) : attached;
+  };
   const rootOf = (projectId: string): Result<string> => {
     const project = svc.listProjects().find((p) => p.id === projectId);
     return project
@@ -208,7 +222,10 @@ export async function createServices(options: {
     'sessions.importBegin': async (i) => uploads.begin(i.projectId, i.length),
     'sessions.importPart': async (i) => uploads.part(i.uploadId, i.offset, i.text),
     'sessions.importEnd': async (i) => uploads.end(i.uploadId),
-    'chat.prompt': (i) => startTurn(svc, i.sessionId, () => svc.prompt(i.sessionId, i.text)),
+    'chat.prompt': async (i) => {
+      const text = await withAttachments(i.sessionId, i.text, i.attachments ?? []);
+      return text.ok ? startTurn(svc, i.sessionId, () => svc.prompt(i.sessionId, text.value)) : text;
+    },
     'chat.replay': async (i) => {
       const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
       const run = await prepareReplay(svc, i.sessionId, dir, i.text);

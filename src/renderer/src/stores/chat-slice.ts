@@ -7,6 +7,7 @@ import { call } from '../rpc';
 import type { MessageWithParts, Part } from '../../../shared/contract';
 import type { ChatSlice, Slice } from './types';
 import { upsertPart } from './parts';
+import { mentionsOf } from './mentions';
 
 const DOUBLE_ESCAPE_MS = 1500;
 
@@ -37,7 +38,9 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
       if (get().busy) return;
       // Sending makes a revert final (cleanup): a kept-files notice about it has nothing left to overwrite.
       set({ draft: '', historyNotice: null, overwriteAsked: false });
-      const r = await call('chat.prompt', { sessionId, text });
+      if (text.includes('@') && get().tree === null) await get().loadTree();
+      const attachments = mentionsOf(text, new Set(get().tree ?? []));
+      const r = await call('chat.prompt', { sessionId, text, ...(attachments.length > 0 ? { attachments } : {}) });
       if (!r.ok) {
         set({ draft: text });
         get().showError(r.error);

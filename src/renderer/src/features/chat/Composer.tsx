@@ -1,16 +1,53 @@
-/** The input: Enter sends, Shift+Enter is a newline; `/undo` and `/redo` are commands (the store decides). */
-import { memo } from 'react';
+/**
+ * The input: Enter sends, Shift+Enter is a newline; `/undo` and `/redo` are commands (the store decides). Typing
+ * `@` suggests project files (Tab or Enter picks one; `:10-20` after it attaches lines); the store attaches them.
+ */
+import { memo, useRef, useState } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
+import { completeMention, mentionQuery } from '../../stores/mentions';
+import { quickOpenMatches } from '../files/tree-model';
 
 // memo: no props, so the chat's re-render per streamed frame skips it; its store selectors alone wake it.
 export const Composer = memo(function Composer(): React.JSX.Element {
   const draft = useStore((s) => s.draft);
   const busy = useStore((s) => s.busy);
+  const tree = useStore((s) => s.tree);
   const setDraft = useStore((s) => s.setDraft);
   const send = useStore((s) => s.send);
   const stop = useStore((s) => s.stop);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const [caret, setCaret] = useState(0);
+  const [index, setIndex] = useState(0);
+  const query = mentionQuery(draft, caret);
+  const suggestions = query === null ? [] : quickOpenMatches(tree ?? [], query, 8);
+  const pick = (path: string): void => {
+    const next = completeMention(draft, caret, path);
+    setDraft(next.text);
+    setCaret(next.caret);
+    setIndex(0);
+    requestAnimationFrame(() => input.current?.setSelectionRange(next.caret, next.caret));
+  };
+  const onChange = (e: React.ChangeEvent<HTMLTextAreaElement>): void => {
+    setDraft(e.target.value);
+    setCaret(e.target.selectionStart);
+    setIndex(0);
+    if (e.target.value.includes('@') && useStore.getState().tree === null) void useStore.getState().loadTree();
+  };
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (suggestions.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const step = e.key === 'ArrowDown' ? 1 : -1;
+        setIndex((i) => (i + step + suggestions.length) % suggestions.length);
+        return;
+      }
+      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+        e.preventDefault();
+        pick(suggestions[index] ?? (suggestions[0] as string));
+        return;
+      }
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -18,18 +55,38 @@ export const Composer = memo(function Composer(): React.JSX.Element {
   };
   return (
     <div className="composer">
+      {suggestions.length > 0 && (
+        <ul className="mention-list" role="listbox" aria-label="Attach a file" data-testid="mention-list">
+          {suggestions.map((p, i) => (
+            <li
+              key={p}
+              role="option"
+              aria-selected={i === index}
+              className={i === index ? 'selected' : ''}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(p);
+              }}
+            >
+              {p}
+            </li>
+          ))}
+        </ul>
+      )}
       <textarea
+        ref={input}
         aria-label="Message"
         data-testid="composer"
         value={draft}
         placeholder={
           busy
             ? 'Working… (Esc twice to stop)'
-            : 'Ask for a change — Enter to send, Shift+Enter for a newline, /undo, /redo'
+            : 'Ask for a change — Enter to send, Shift+Enter for a newline, @ to attach a file, /undo, /redo'
         }
         rows={3}
-        onChange={(e) => setDraft(e.target.value)}
+        onChange={onChange}
         onKeyDown={onKeyDown}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
       />
       {busy ? (
         <button className="danger" data-testid="stop" onClick={() => void stop()}>

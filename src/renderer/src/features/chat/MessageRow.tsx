@@ -6,12 +6,38 @@ import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { RevertButton } from '../review/RevertControls';
 import { ErrorBlock } from './ErrorBlock';
+import { useStore } from '../../stores';
+import { splitAttached } from '../../stores/mentions';
 import { statsText, turnStats } from '../../stores/turn-stats';
+
+/** The user's words, with the files they attached (@-mentions) as chips that open the file. */
+function UserText({ text }: { text: string }): React.JSX.Element {
+  const openFile = useStore((s) => s.openFile);
+  return (
+    <div className="user-text">
+      {splitAttached(text).map((p, i) =>
+        p.kind === 'text' ? (
+          <span key={i}>{p.text}</span>
+        ) : (
+          <button
+            key={i}
+            className="attached-chip"
+            data-testid="attached-chip"
+            onClick={() => void openFile(p.path, p.lines ? Number(p.lines.split('-')[0]) : undefined)}
+          >
+            {p.path}
+            {p.lines ? `:${p.lines}` : ''}
+          </button>
+        ),
+      )}
+    </div>
+  );
+}
 
 function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): React.JSX.Element | null {
   switch (part.type) {
     case 'text':
-      return role === 'user' ? <div className="user-text">{part.text}</div> : <Markdown text={part.text} />;
+      return role === 'user' ? <UserText text={part.text} /> : <Markdown text={part.text} />;
     case 'reasoning':
       return (
         <details className="reasoning">
