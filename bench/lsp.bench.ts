@@ -1,5 +1,5 @@
 /**
- * LSP benchmark (`npm run bench:lsp`, issue 6): per built-in server, real processes, medians of
+ * LSP benchmark (`npm run bench:lsp`): per built-in server, real processes, medians of
  *  - spawn → initialized (ms), and the first diagnostics of a freshly opened file (cold);
  *  - edit → fresh error reported, and fix → clean reported: the wall time of `afterWrite` (read from disk,
  *    didChange, didSave, wait for this version's diagnostics, build the report);

@@ -1,5 +1,5 @@
 /**
- * apply_patch benchmark (issue 3): `npm run bench:patch`.
+ * apply_patch benchmark: `npm run bench:patch`.
  *   1. a 200-hunk patch over a 50,000-line file — target ≤ 30 ms (median);
  *   2. a 500-file patch (480 updates, 10 adds, 10 deletes) — target ≤ 1 s (median).
  * For each: the pure engine (parse + plan, strings only) and the whole applyPatch on a real temp folder (path

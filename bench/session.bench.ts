@@ -1,10 +1,10 @@
 /**
- * Session benchmark (issue 5): replay the largest corpus session (swea-dask-10750-gpt5: 36 calls, 410 KB of
+ * Session benchmark: replay the largest corpus session (swea-dask-10750-gpt5: 36 calls, 410 KB of
  * files) through the real loop on a ~2,000-file project, and measure
  *   - wall time of the whole replay, and
  *   - Landfall's own overhead per step: snapshot track before/after + patch + database writes + events,
  *     excluding the model stream and the tools' own work (reported by the loop's onStepOverhead hook).
- * Anchor: the issue's target of 20 ms per step. Figures are medians over RUNS fresh replays; the machine is
+ * Anchor: the target of 20 ms of Landfall's own work per step. Figures are medians over RUNS fresh replays; the machine is
  * shared with other work while this runs, so absolute numbers are pessimistic.
  *
  * Then the cost of a patch part's claim (loop.ts claimedFiles) on the same project, side by side with the rule it

@@ -1,5 +1,5 @@
 /**
- * Shadow snapshot benchmark (issue 4): `npm run bench:snapshot`.
+ * Shadow snapshot benchmark: `npm run bench:snapshot`.
  *
  * Side by side with native git as the anchor (`git --git-dir=<tmp> --work-tree=<tree> add -A && git write-tree`;
  * restore as `read-tree -u --reset`), alternating which side runs first, medians over REPS runs, on two trees:

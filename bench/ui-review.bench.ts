@@ -1,9 +1,9 @@
 /**
- * Review UI benchmark (`npm run bench:ui-review`, issue 8), headless Debian Chromium against the web host over real
+ * Review UI benchmark (`npm run bench:ui-review`), headless Debian Chromium against the web host over real
  * services. The session is built beforehand in the data folder with the real stores (SessionStore, SnapshotStore):
  *   1. open time of a 10,000-line file diff (200 scattered hunks, each with its Keep/Reject bar): from selecting the
  *      point on the timeline to the diff drawn and the bars mounted; median of 7 cold (page reloaded, main computes
- *      the diff) and 7 reopened (anchor: the issue's 1 s);
+ *      the diff) and 7 reopened (anchor: the target of 1 s);
  *   2. scrubbing a 500-step session: the arrow key across all 500 points, and a mouse drag along the scrubber bar;
  *      frame intervals while scrubbing (anchor: 16.7 ms, one frame at 60 Hz) and the longest task;
  *   3. a decision on that big diff: Keep (Ctrl+Y) and Reject (Ctrl+N) of the focused hunk, from the key press to the

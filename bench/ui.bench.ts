@@ -1,5 +1,5 @@
 /**
- * UI benchmark (`npm run bench:ui`), headless Debian Chromium against the web host (issue 7 targets):
+ * UI benchmark (`npm run bench:ui`), headless Debian Chromium against the web host (targets below):
  *   1. web host start → first paint of the app: median of 5 cold starts (target ≤ 1.5 s);
  *   2. a 2,000-message session scrolled top to bottom: frame times and frames over 2 × 16.7 ms (target: none);
  *   3. 10,000 streamed tokens from a local OpenAI-compatible server (2,000 tokens/s): the renderer's main-thread

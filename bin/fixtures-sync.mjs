@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Refreshes fixtures/ (the test data this repository owns: conformance cases, the recorded corpus, the bug
-// reproductions) from a ../shared folder beside the checkout, when one exists. The suite reads only fixtures/,
+// reproductions, and docs/DESIGN.md) from a ../shared folder beside the checkout, when one exists. The suite reads only fixtures/,
 // so a clone alone passes `npm test`; run `npm run fixtures:sync` after ../shared changed, review, commit.
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -18,4 +18,10 @@ for (const name of ['conformance', 'corpus', 'bugs']) {
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true });
   console.log(`fixtures/${name} ← ${from}`);
+}
+// The design document that comments cite as "DESIGN §n" lives in docs/DESIGN.md.
+const design = path.join(shared, 'DESIGN.md');
+if (existsSync(design)) {
+  cpSync(design, path.join(root, 'docs', 'DESIGN.md'));
+  console.log(`docs/DESIGN.md ← ${design}`);
 }

@@ -1,5 +1,5 @@
 /**
- * Files the user changed after the agent are never overwritten silently (B31): replay the sample session, edit a
+ * Files the user changed after the agent are never overwritten silently (fixtures/bugs/README.md B31): replay the sample session, edit a
  * file the agent wrote by hand on disk, /undo — the chat's notice names the file and why, and the file keeps the
  * hand edit byte for byte while the rest of the turn is undone. "Overwrite them anyway" asks first; confirmed, it
  * reverts to the same boundary with force and the file equals the snapshot from before the turn.

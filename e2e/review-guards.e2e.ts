@@ -1,5 +1,5 @@
 /**
- * B40 in the app: a large JSON file, a one-line minified bundle and a binary file, each changed by a replayed agent
+ * fixtures/bugs/README.md B40 in the app: a large JSON file, a one-line minified bundle and a binary file, each changed by a replayed agent
  * step (the binary one outside a step: agent tools refuse binary bytes), open in the review view without blocking the page (no long task over 200 ms while they open), as a
  * "large file" / "long lines" / "binary file changed" notice — never as a text diff — and Reject still restores
  * each file byte for byte. Screenshots: test-results/e2e/review-b40-*.png.

@@ -1,10 +1,10 @@
 /**
- * Review end to end (issue 8): the web host over real services, Debian's Chromium, a recorded session replayed on a
+ * Review end to end: the web host over real services, Debian's Chromium, a recorded session replayed on a
  * temp project. Scrub the timeline, reject one hunk of step 1 while later steps stay, keep another, reject a hunk a
  * later step changed (conflict, nothing written), revert to the first message, unrevert, undo the decisions — every
  * check byte for byte
  * on disk. Every Keep / Reject / Undo click sends exactly one call (review.decide or review.undo): the answer is
- * all the page needs to redraw (counted on the page's socket, from the click up to the next action). Also B41
+ * all the page needs to redraw (counted on the page's socket, from the click up to the next action). Also fixtures/bugs/README.md B41
  * (fixtures/bugs/README.md): typing in the chat while the agent's edits land keeps focus and every character there.
  * Screenshots: test-results/e2e/review-*.png.
  */

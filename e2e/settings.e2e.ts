@@ -16,8 +16,9 @@ let app: AppUnderTest;
 let page: Page;
 let errors: string[];
 
+// A key without its quotes (comments and trailing commas would be fine): the error is on line 3, column 3.
 const BROKEN =
-  '{\n  "defaultProvider": "ollama",\n  // notes: the GPU box answers on 11434\n  "providers": [],\n  "permissions": []\n}\n';
+  '{\n  "defaultProvider": "ollama",\n  notes: "the GPU box answers on 11434",\n  "providers": [],\n  "permissions": []\n}\n';
 
 beforeAll(async () => {
   ui = await openApp();

@@ -1,37 +1,23 @@
 /**
- * Zod schemas of the shapes that cross the renderer ⇄ main boundary (DESIGN §1): projects, sessions, messages,
- * parts, permission asks, settings. They mirror `model.ts`; the `Same<>` checks at the bottom fail to compile when
- * the two disagree, so the model stays the single source of the words.
+ * Zod schemas of the call shapes that cross the renderer ⇄ main boundary (DESIGN §1) beyond the data model
+ * (model.ts), permissions (permission-schemas.ts), history (history-schemas.ts) and review (review-schemas.ts):
+ * a session's detail, the settings screen's view and input, the app's info. Types are inferred from the schemas.
  */
 import { z } from 'zod';
-import type { Message, Part, Project, Session } from './model';
-import { coreEventSchema, messageSchema, partSchema, sessionSchema } from './events';
-import type { EventOf } from './events';
+import { MessageWithPartsSchema, SessionSchema } from './model';
+import { PermissionAskedSchema } from './permission-schemas';
 
-const id = z.string().min(1).max(200);
-
-export const ProjectSchema = z.object({ id, root: z.string(), name: z.string(), lastOpened: z.number() });
-
-/** Session, message and part shapes are the core's own (events.ts), so an event and an answer never disagree. */
-export const SessionSchema = sessionSchema;
-export const MessageSchema = messageSchema;
-export const PartSchema = partSchema;
-
-/** A message with its parts, in order — what the chat renders. */
-export const MessageWithPartsSchema = MessageSchema.extend({ parts: z.array(PartSchema) });
-
-/** A permission question still waiting for an answer (the core's `permission.asked` event, kept until answered). */
-export const PermissionAskSchema = coreEventSchema.options.find(
-  (o) => o.shape.type.value === 'permission.asked',
-) as unknown as z.ZodType<EventOf<'permission.asked'>>;
-
+/**
+ * Everything the UI needs to draw a session: the session, its messages with their parts, whether a turn runs,
+ * and the permission questions waiting for an answer (kept by the core's gate, so a reloaded window shows them).
+ */
 export const SessionDetailSchema = z.object({
   session: SessionSchema,
   messages: z.array(MessageWithPartsSchema),
   /** True while a turn runs. */
   busy: z.boolean(),
-  /** Permission questions waiting for an answer. */
-  asks: z.array(PermissionAskSchema),
+  /** Permission questions waiting for an answer, oldest first. */
+  asks: z.array(PermissionAskedSchema),
 });
 
 /**
@@ -101,19 +87,7 @@ export const AppInfoSchema = z.object({
   settingsError: SettingsLoadErrorSchema.optional(),
 });
 
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _checks: [
-  Same<z.infer<typeof ProjectSchema>, Project>,
-  Same<z.infer<typeof SessionSchema>, Session>,
-  Same<z.infer<typeof MessageSchema>, Message>,
-  Same<z.infer<typeof PartSchema>['type'], Part['type']>,
-] = [true, true, true, true];
-void _checks;
-
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 export type SettingsInput = z.infer<typeof SettingsInputSchema>;
-export type MessageWithParts = z.infer<typeof MessageWithPartsSchema>;
-export type PermissionAsk = EventOf<'permission.asked'>;
 export type SessionDetail = z.infer<typeof SessionDetailSchema>;
-export type { Message, Part, Project, Session };

@@ -10,14 +10,10 @@ import { IMPORT_PART_MAX_CHARS } from './limits';
 import type { CallName, EventName } from './contract-names';
 import { coreEventSchema } from './events';
 import type { CoreEventType, EventOf } from './events';
-import {
-  AppInfoSchema,
-  ProjectSchema,
-  SessionDetailSchema,
-  SessionSchema,
-  SettingsInputSchema,
-  SettingsViewSchema,
-} from './contract-schemas';
+import { AppInfoSchema, SessionDetailSchema, SettingsInputSchema, SettingsViewSchema } from './contract-schemas';
+import { KeptFileSchema } from './history-schemas';
+import { ProjectSchema, SessionSchema } from './model';
+import { PermissionReplySchema } from './permission-schemas';
 import {
   DecideInputSchema,
   ReviewChangeSchema,
@@ -40,17 +36,6 @@ import {
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
 const empty = z.object({});
-
-/**
- * A file a history move left as the user had it, and why (`not_written`: the snapshot store could not write it;
- * `not_captured`: no snapshot captured it — ignored or too large — so it is never deleted or overwritten).
- */
-export const KeptFileSchema = z.object({
-  path: z.string(),
-  /** `git_dir`: the agent wrote it inside a repository's own .git folder, which no snapshot holds — not put back. */
-  reason: z.enum(['changed_after_step', 'changed_after_revert', 'not_written', 'git_dir', 'not_captured']),
-});
-export type KeptFile = z.infer<typeof KeptFileSchema>;
 
 /** An application-menu command for the window (the menu lives in main; the action in the renderer's store). */
 export const AppCommandSchema = z.object({
@@ -136,14 +121,7 @@ export const calls = {
   },
   'chat.stop': { input: sessionRef, output: z.object({ stopped: z.boolean() }) },
   'permission.answer': {
-    input: z.object({
-      sessionId: id,
-      askId: id,
-      answer: z.enum(['once', 'always', 'reject']),
-      reason: z.string().max(10_000).optional(),
-      /** With `always` on a bash question whose offer is editable: the pattern the user wrote instead of the exact command. */
-      pattern: z.string().max(2_000).optional(),
-    }),
+    input: PermissionReplySchema.extend({ sessionId: id, askId: id }),
     output: z.object({ answered: z.literal(true) }),
   },
   /**
@@ -167,7 +145,7 @@ export const calls = {
     input: sessionRef,
     output: z.object({ session: SessionSchema, kept: z.array(KeptFileSchema) }),
   },
-  /** Review (issue 8): the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
+  /** Review: the timeline of steps and decisions, a point's diff with hunk states, keep / reject, undo. */
   'review.timeline': { input: sessionRef, output: z.array(TimelineEntrySchema) },
   'review.diff': { input: z.object({ sessionId: id, target: ReviewTargetSchema }), output: ReviewDiffSchema },
   /** A decision and its undo answer what they changed (ReviewChange): the click's one round trip. */
@@ -244,3 +222,6 @@ export interface LandfallApi {
 export { CALL_NAMES, EVENT_NAMES, callChannel, EVENT_CHANNEL } from './contract-names';
 export type { CallName, EventName } from './contract-names';
 export * from './contract-schemas';
+export * from './history-schemas';
+export * from './model';
+export * from './permission-schemas';

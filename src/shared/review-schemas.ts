@@ -1,9 +1,10 @@
 /**
- * Review shapes that cross the renderer ⇄ main boundary (issue 8, DESIGN §5 per-hunk review, §8 timeline):
+ * Review shapes that cross the renderer ⇄ main boundary (DESIGN §5 per-hunk review, §8 timeline):
  * timeline entries, review targets, per-file diffs with hunks and their decision state, decisions and conflicts.
  * Zod schemas plus inferred types, so main (src/main/session/review*) and the renderer share one definition.
  */
 import { z } from 'zod';
+import { RevertConflictSchema } from './history-schemas';
 
 const id = z.string().min(1).max(200);
 
@@ -63,7 +64,7 @@ export const ReviewHunkSchema = z.object({
 });
 export type ReviewHunk = z.infer<typeof ReviewHunkSchema>;
 
-/** Why a file's text is not sent whole to the renderer (bug B40): binary, over the size limit, or very long lines. */
+/** Why a file's text is not sent whole to the renderer (fixtures/bugs/README.md B40): binary, over the size limit, or very long lines. */
 export const ViewGuardSchema = z.enum(['binary', 'too_large', 'long_lines']);
 
 export const ReviewFileSchema = z.object({
@@ -182,7 +183,7 @@ export const RevertPreviewSchema = z.object({
   restored: z.array(z.string()),
   deleted: z.array(z.string()),
   /** Files the user changed after the agent's step: a plain revert is refused; a forced one overwrites them. */
-  conflicts: z.array(z.object({ path: z.string(), reason: z.string() })),
+  conflicts: z.array(RevertConflictSchema),
   diff: z.string(),
 });
 export type RevertPreview = z.infer<typeof RevertPreviewSchema>;

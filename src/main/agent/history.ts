@@ -7,8 +7,7 @@
  * `interrupted` and `truncated`) is given back as an error result, so every call has a result.
  */
 import type { ModelMessage, ToolResultPart } from 'ai';
-import type { Part } from '../../shared/model';
-import type { MessageWithParts } from './service-types';
+import type { MessageWithParts, Part } from '../../shared/model';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 

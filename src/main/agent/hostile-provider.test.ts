@@ -1,5 +1,5 @@
 /**
- * A provider that misbehaves (issue 5 §Loop: a tool failure or a provider error is a result, never a crash; stop
+ * A provider that misbehaves (a tool failure or a provider error is a result, never a crash; stop
  * works): a model that hangs and ignores the abort signal (before answering, or mid-stream), and streams of
  * garbage — malformed tool-call JSON, an unknown tool, arguments of the wrong shape, a thrown non-Error, a stream
  * that ends without a finish. Each turn ends as data, the session goes idle, and the next turn runs. Also a stop

@@ -18,7 +18,7 @@ import type { SessionStore } from '../session/store';
 import type { SnapshotPort } from '../session/snapshot-port';
 import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
-import type { PermissionGate } from './gate';
+import type { PermissionGate } from './permission/gate';
 import { buildHistory } from './history';
 import { streamStep } from './stream-step';
 import { runTools } from './tool-runner';
@@ -275,12 +275,16 @@ async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undef
 }
 
 /**
- * Run one turn for the user message already stored: creates the assistant message and runs steps (see module
- * docstring). Resolves when the turn ends; never throws for provider or tool failures (they are in the result
- * and in the stored parts).
+ * Run one turn whose user message and (empty) assistant message are already stored (turns.ts stores both before
+ * it answers that the turn started): runs steps into the assistant message (see module docstring). Resolves when
+ * the turn ends; never throws for provider or tool failures (they are in the result and in the stored parts).
  */
-export async function runTurn(input: TurnInput, userMessageId: string): Promise<TurnResult> {
-  const message = input.store.addMessage(input.ctx.sessionId, 'assistant');
+export async function runTurn(
+  input: TurnInput,
+  ids: { userMessageId: string; messageId: string },
+): Promise<TurnResult> {
+  const { userMessageId } = ids;
+  const message = { id: ids.messageId };
   let steps = 0;
   let last: StepOutcome = { continue: true, finishReason: 'other' };
   while (last.continue) {

@@ -1,5 +1,5 @@
 /**
- * Provider error policy (issue 5): a request that fails BEFORE its stream produced anything is retried when the
+ * Provider error policy: a request that fails BEFORE its stream produced anything is retried when the
  * provider said 429 or 5xx (at most 2 retries, exponential backoff with full jitter, honouring a Retry-After
  * header up to the cap); once a stream has produced output nothing is retried (the model's text was already
  * shown, and a tool call may have been executed). A context-length error is reported as `context_length` with

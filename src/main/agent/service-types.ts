@@ -1,12 +1,16 @@
 /**
- * Shapes AgentService (service.ts) takes and returns. Plain JSON so the contract (src/shared) can mirror them.
+ * Shapes AgentService (service.ts) takes and returns that are the agent layer's own: how it opens, how a turn is
+ * asked for, started and ended, how a replay is asked for and reported, and the knobs for embedding. Shapes that
+ * cross to the renderer are schemas in src/shared (model.ts, permission-schemas.ts, history-schemas.ts,
+ * contract-schemas.ts); the history results are the session layer's (src/main/session/revert-types.ts); settings
+ * are settings/schema.ts.
  */
-import type { Message, Part, Project, Session } from '../../shared/model';
-import type { LandfallError } from '../../shared/errors';
-import type { PermissionRule } from './permission';
+import type { LanguageModel } from 'ai';
+import type { Project } from '../../shared/model';
+import type { LandfallError, Result } from '../../shared/errors';
 import type { RetryPolicy } from './retry';
-import type { DiagnosticsHook, ToolDefinition } from '../tools/types';
-import type { LspSettings } from '../lsp/servers';
+import type { ToolDefinition } from '../tools/types';
+import type { DiagnosticsHook } from '../lsp/hook';
 import type { KeyLookup } from './providers/keys';
 
 /** Where the service keeps its state. `dataDir` holds landfall.db, snapshots/, settings.json, scratch/. */
@@ -15,22 +19,11 @@ export interface ServiceOptions {
   /** Defaults to `<dataDir>/settings.json`. */
   settingsPath?: string;
   /**
-   * Run each project's snapshot store in a worker thread (DESIGN §1, issue 4: a first track can take seconds and
+   * Run each project's snapshot store in a worker thread (DESIGN §1: a first track can take seconds and
    * hundreds of MB, and must not block the process that answers the window). `true` finds the worker script
    * beside the store module; a bundled app passes the built script's URL. Default: in-thread (tests, CLI).
    */
   snapshotWorker?: boolean | { workerUrl: URL };
-}
-
-/** A message with its parts, in order. */
-export type MessageWithParts = Message & { parts: Part[] };
-
-/** Everything the UI needs to draw a session. */
-export interface SessionView {
-  session: Session;
-  messages: MessageWithParts[];
-  /** True while a turn runs. */
-  busy: boolean;
 }
 
 export interface PromptOptions {
@@ -53,9 +46,39 @@ export interface TurnResult {
   error?: LandfallError;
 }
 
+/**
+ * A turn that was admitted and runs: its user message and assistant message are stored (and their events sent)
+ * before the handle is returned, so a caller never has to infer "started" from events. `done` settles when the
+ * turn ends and never rejects: a failure inside the turn is `finishReason: 'error'` with the error (code
+ * `internal` for a bug, whose message says so).
+ */
+export interface TurnHandle {
+  /** The user message that started the turn. */
+  userMessageId: string;
+  /** The assistant message the turn writes its steps into. */
+  messageId: string;
+  done: Promise<TurnResult>;
+}
+
+/** How to start a turn: the configured provider (PromptOptions), or a model object handed in (replay, tests). */
+export interface TurnOptions extends PromptOptions {
+  /** Runs the turn with this model instead of the provider's (the replay provider, the AI SDK's mock models). */
+  languageModel?: LanguageModel;
+}
+
 export interface ReplayOptions {
   /** `recorded`: only calls whose original outcome was ok; `live`: every file call. */
   mode: 'recorded' | 'live';
+  /**
+   * Someone watches (the app): permission questions wait for the user's answer, a turn that ends in error stops
+   * the replay (the person sees it), a recording with nothing to replay is refused, and turns read as the
+   * conversation ("Continue the recorded session …"). Unattended (the default; the command line, tests, the
+   * benchmark): every question is answered "reject" at once, the replay goes on past a failed turn so its report
+   * covers every recorded call, and turns name the recorded calls they replay.
+   */
+  attended?: boolean;
+  /** The first turn's user message (default: the recording's own prompt when attended). */
+  text?: string;
   /** Seed the project from the session's files.jsonl before replaying (default true). */
   seed?: boolean;
   /**
@@ -78,6 +101,13 @@ export interface ReplayCallOutcome {
   synthetic?: boolean;
 }
 
+/** A replay whose first turn was admitted (see TurnHandle); `done` settles with the report when the last turn ends. */
+export interface ReplayHandle {
+  /** The first turn (the later ones start as each one ends). */
+  first: TurnHandle | undefined;
+  done: Promise<Result<ReplayReport>>;
+}
+
 export interface ReplayReport {
   sessionId: string;
   calls: ReplayCallOutcome[];
@@ -87,65 +117,6 @@ export interface ReplayReport {
   userMessageIds: string[];
   /** What seeding did (absent with `seed: false`): files written, left alone (same bytes), backed up and where. */
   seed?: { written: string[]; unchanged: string[]; backedUp: string[]; backupDir?: string };
-}
-
-/** An answer to a permission question; `pattern` replaces the exact command of an editable "always" (always.ts). */
-export type PermissionReply = { answer: 'once' | 'always' | 'reject'; reason?: string; pattern?: string };
-
-export interface RevertOptions {
-  /** Overwrite files the user changed after the agent's step. */
-  force?: boolean;
-  /** Compute what would happen, change nothing. */
-  preview?: boolean;
-}
-
-/**
- * A file someone else changed since Landfall last wrote it: `changed_after_step` — its bytes differ from the
- * end of the agent's last step that wrote it; `changed_after_revert` — from what the revert in place wrote.
- */
-export interface RevertConflict {
-  path: string;
-  /** `not_captured`: the file exists but no snapshot captured it (ignored, too large): it is never touched. */
-  reason: 'changed_after_step' | 'changed_after_revert' | 'not_captured';
-}
-
-/** Outcome of revert/undo/redo: per-file lists; `applied` false when conflicts stopped it (or preview). */
-export interface RevertResult {
-  applied: boolean;
-  restored: string[];
-  deleted: string[];
-  skipped: string[];
-  conflicts: RevertConflict[];
-  diff: string;
-  session: Session;
-  /**
-   * What moving back could NOT put back: files the agent wrote inside a repository's own `.git` folder (no
-   * snapshot holds them; git-dir-history.ts), or `.git (bash: …)` for a command that wrote there. Set by revert
-   * and undo (also with preview); empty when there are none.
-   */
-  unrestorable?: string[];
-}
-
-export interface UndoResult extends RevertResult {
-  /** The text of the user message undone (to put back in the prompt box). */
-  text: string;
-}
-
-export interface ProviderSettings {
-  id: string;
-  kind: 'openai-compatible' | 'anthropic' | 'openai';
-  baseURL?: string;
-  model: string;
-  /** Name of the environment variable holding the key (keys are never stored in the settings file). */
-  apiKeyEnv?: string;
-}
-
-export interface Settings {
-  defaultProvider: string;
-  providers: ProviderSettings[];
-  permissions: PermissionRule[];
-  /** Language servers turned off or added (src/main/lsp/servers.ts `lspSettingsSchema`); absent → the built-ins. */
-  lsp?: LspSettings;
 }
 
 /** Extra knobs for embedding and tests; none is needed in normal use. */
@@ -162,5 +133,3 @@ export interface ServiceExtras {
   /** Landfall's own time per step in ms (snapshot + db + events), for the benchmark. */
   onStepOverhead?: (ms: number, detail: { snapshotMs: number }) => void;
 }
-
-export type { Project, Session };

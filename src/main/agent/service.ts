@@ -3,84 +3,72 @@
  * expected failures come back as `Result` (codes from shared/errors.ts), never thrown; events (shared/events.ts)
  * go to listeners registered with `on()`.
  *
- *   const svc = await AgentService.open({ dataDir });
+ *   const svc = (await AgentService.open({ dataDir })).value;
  *   const project = (await svc.openProject('/path/to/repo')).value;
  *   const session = svc.createSession(project.id).value;
  *   svc.on((event) => ...);
- *   await svc.prompt(session.id, 'fix the failing test');      // resolves when the turn ends
- *   await svc.undo(session.id);                                 // files back, prompt text returned
+ *   const started = await svc.startTurn(session.id, 'fix the failing test'); // answers once the turn runs
+ *   const result = await started.value.turn.done;                          // settles when it ends
+ *   await svc.undo(session.id);                                             // files back, prompt text returned
  *
  * State lives in `dataDir`: landfall.db (SQLite, WAL), snapshot/ (shadow git per project), settings.json,
- * scratch/ (bash full outputs). Explicit context, no ambient "current project" (DESIGN §10).
+ * scratch/ (bash full outputs), journal/ (work-tree writes). Explicit context, no ambient "current project"
+ * (DESIGN §10). The concerns live beside it: turns.ts, history-ops.ts, sessions.ts, replay/run.ts, settings/,
+ * permission/; their shared state is service-core.ts.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { LanguageModel } from 'ai';
-import { fail, isFailure, ok } from '../../shared/errors';
+import type { SessionDetail } from '../../shared/contract-schemas';
+import { isFailure, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent, CoreListener } from '../../shared/events';
 import type { Project, Session } from '../../shared/model';
-import type { GcReport } from '../snapshot/types';
+import type { PermissionAsk, PermissionReply } from '../../shared/permission-schemas';
 import { ObservedVersions } from '../fs/observed';
-import { realRoot } from '../fs/workspace';
 import { recoverWrites, type RecoveryReport } from '../fs/recovery';
-import { SessionStore } from '../session/store';
-import * as history from '../session/revert';
+import { registerSecretSource } from '../proc/child-env';
+import type { RevertOptions, RevertResult, UndoResult } from '../session/revert-types';
 import type { ReviewService } from '../session/review';
 import { createReviewService } from '../session/review/service-factory';
-import type { ToolDefinition } from '../tools/types';
-import { defaultTools, toSdkTools } from '../tools/registry';
-import { PermissionGate } from './gate';
-import { runTurn } from './loop';
-import { openProjectRuntime } from './project';
-import type { ProjectRuntime } from './project';
+import { SessionStore } from '../session/store';
+import type { GcReport } from '../snapshot/types';
+import { defaultTools } from '../tools/registry';
+import type { LanguageModel } from 'ai';
+import * as historyOps from './history-ops';
+import { PermissionGate } from './permission/gate';
 import { createModel, findProvider } from './providers';
 import { environmentKey } from './providers/keys';
-import type { KeyLookup } from './providers/keys';
-import { registerSecretSource } from '../proc/child-env';
-import { replayCorpusSession } from './replay/run';
-import type { ReplayHooks } from './replay/run';
-import { exportSession, importSession } from './session-io';
-import type { SessionExport } from './session-io';
-import { loadSettings, saveSettings, DEFAULT_SETTINGS } from './settings';
-import { LiveSettings } from './settings-live';
-import { unrestorableGitWrites } from './git-dir-history';
-import { testConnection } from './test-connection';
-import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
+import { startReplay, type ReplayHooks } from './replay/run';
+import { Runtimes, type ServiceCore } from './service-core';
 import type {
-  PermissionReply,
-  ServiceExtras,
-  PromptOptions,
-  ProviderSettings,
+  ReplayHandle,
   ReplayOptions,
   ReplayReport,
-  RevertOptions,
-  RevertResult,
+  ServiceExtras,
   ServiceOptions,
-  SessionView,
-  Settings,
+  TurnHandle,
+  TurnOptions,
   TurnResult,
-  UndoResult,
 } from './service-types';
+import * as sessions from './sessions';
+import { exportSession, importSession, type SessionExport } from './session-io';
+import { LiveSettings } from './settings/live';
+import { loadSettings } from './settings/read';
+import { saveSettings } from './settings/save';
+import { DEFAULT_SETTINGS, type ProviderSettings, type Settings } from './settings/schema';
+import { testConnection } from './test-connection';
+import { startTurn, stopTurn } from './turns';
 
 export type { ServiceExtras } from './service-types';
 export { DEFAULT_TITLE, SYSTEM_PROMPT } from './defaults';
 
+/** How long `close()` lets stopped turns finish writing before it closes the stores (ms). */
+const CLOSE_GRACE_MS = 5_000;
+
 /** The facade (see the module docstring): open with `AgentService.open`, close with `close()`. */
 export class AgentService {
   private readonly listeners = new Set<CoreListener>();
-  private readonly runtimes = new Map<string, Promise<ProjectRuntime>>();
-  private readonly running = new Map<string, AbortController>();
-  /** Project of each running session (a step may reuse its last tree only while no other session of it runs). */
-  private readonly runningProject = new Map<string, string>();
-  /** Sessions with a history operation (revert, undo, …) in progress. */
-  private readonly reverting = new Set<string>();
-  private readonly observed = new ObservedVersions();
-  private readonly gate: PermissionGate;
-  private readonly tools: ToolDefinition[];
-  /** settings.json followed on disk: hand edits apply at the next tool call (settings-live.ts). */
-  private readonly live: LiveSettings;
-  private readonly keyFor: KeyLookup;
+  private readonly core: ServiceCore;
   /** Removes this service's key-variable names from the child-environment scrub (proc/child-env.ts). */
   private readonly forgetSecretNames: () => void;
   readonly store: SessionStore;
@@ -89,21 +77,35 @@ export class AgentService {
     readonly options: ServiceOptions & ServiceExtras,
     settings: Settings,
   ) {
-    this.store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
-    this.live = new LiveSettings(AgentService.settingsFile(options), settings);
-    this.gate = new PermissionGate(this.store, () => this.live.rules());
-    this.tools = options.tools ?? defaultTools();
-    this.keyFor = options.keyFor ?? environmentKey();
+    const store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
+    const live = new LiveSettings(AgentService.settingsFile(options), settings);
+    this.store = store;
+    this.core = {
+      options,
+      store,
+      live,
+      gate: new PermissionGate(store, () => live.rules()),
+      observed: new ObservedVersions(),
+      tools: options.tools ?? defaultTools(),
+      keyFor: options.keyFor ?? environmentKey(),
+      runtimes: new Runtimes(store, options),
+      running: new Map(),
+      runningProject: new Map(),
+      reverting: new Set(),
+      turnsDone: new Set(),
+      emit: (e) => this.emit(e),
+    };
     // Every child (bash, language servers) loses the variables the providers name as key sources, as they are now.
     this.forgetSecretNames = registerSecretSource(() => ({
-      names: this.live.current().providers.map((p) => p.apiKeyEnv),
+      names: live.current().providers.map((p) => p.apiKeyEnv),
     }));
   }
 
   /**
-   * Open (creating) the data folder. Errors: `invalid_input` when settings.json is malformed (defaults are not
-   * silently used); `io_error` when landfall.db is not a readable database, `unavailable` when it was written by a
-   * newer Landfall (session/db.ts) — in both cases the file is left untouched.
+   * Open (creating) the data folder. Errors: `invalid_input` when settings.json cannot be used (defaults are not
+   * silently used; the message names the line and column, or the fields); `io_error` when landfall.db is not a
+   * readable database, `unavailable` when it was written by a newer Landfall (session/db.ts) — in every case the
+   * file is left untouched.
    */
   static async open(options: ServiceOptions & ServiceExtras): Promise<Result<AgentService>> {
     mkdirSync(options.dataDir, { recursive: true });
@@ -150,353 +152,193 @@ export class AgentService {
 
   private reviewService: ReviewService | undefined;
 
-  /** Per-hunk review and the timeline of this service's sessions (session/review.ts, issue 8). */
+  /** Per-hunk review and the timeline of this service's sessions (session/review.ts). */
   get review(): ReviewService {
     return (this.reviewService ??= createReviewService(
       this.store,
       async (id) => {
-        const r = await this.runtimeOf(id);
+        const r = await this.core.runtimes.forSession(id);
         return r.ok ? ok({ root: r.value.rt.project.root, snapshot: r.value.rt.snapshot }) : r;
       },
-      (id) => this.running.has(id),
+      (id) => this.core.running.has(id),
       path.join(this.options.dataDir, 'journal'),
     ));
   }
 
-  // ---- projects and sessions ----
+  // ---- projects and sessions (sessions.ts) ----
 
-  /**
-   * Open (register) a project folder. Errors: `file_not_found` when it does not exist, `not_a_directory` when it is
-   * a file (nothing is registered, so Recent stays as it was).
-   */
-  async openProject(root: string): Promise<Result<Project>> {
-    let real: string;
-    try {
-      real = await realRoot(root);
-    } catch {
-      return fail('file_not_found', `${root} does not exist.`, 'Pick an existing folder.');
-    }
-    if (!statSync(real, { throwIfNoEntry: false })?.isDirectory())
-      return fail(
-        'not_a_directory',
-        `${root} is a file, not a folder.`,
-        'Pick the folder that holds the project (e.g. the one containing this file).',
-      );
-    return ok(this.store.upsertProject(real, path.basename(real)));
+  /** Open (register) a project folder. Errors: `file_not_found`, `not_a_directory` (nothing registered). */
+  openProject(root: string): Promise<Result<Project>> {
+    return sessions.openProject(this.core, root);
   }
-
   listProjects(): Project[] {
     return this.store.listProjects();
   }
   listSessions(projectId: string): Session[] {
     return this.store.listSessions(projectId);
   }
-
   /** New session in a project. Error `invalid_input` for an unknown project. */
-  createSession(projectId: string, title = DEFAULT_TITLE): Result<Session> {
-    if (!this.store.getProject(projectId))
-      return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
-    return ok(this.store.createSession(projectId, title));
+  createSession(projectId: string, title?: string): Result<Session> {
+    return sessions.createSession(this.core, projectId, title);
   }
-
-  /**
-   * Rename a session. Errors: `invalid_input` for an unknown session; `busy` while a turn runs (SESSION-API: the
-   * running turn writes this session's row, so a rename would race it).
-   */
+  /** Rename a session. Errors: `invalid_input` for an unknown session; `busy` while a turn runs. */
   renameSession(id: string, title: string): Result<Session> {
-    if (!this.store.getSession(id)) return fail('invalid_input', `No session ${id}.`, 'Pick a session from the list.');
-    if (this.running.has(id))
-      return fail('busy', 'The session is running a turn.', 'Wait for the turn to end (or stop it), then rename.');
-    return ok(this.store.updateSession(id, { title }));
+    return sessions.renameSession(this.core, id, title);
   }
-
-  /** Delete a session (refused while it runs). Its files stay as they are. */
+  /** Delete a session (refused `busy` while it runs). Its files stay as they are. */
   deleteSession(id: string): Result<void> {
-    if (this.running.has(id)) return fail('busy', 'The session is running a turn.', 'Stop it first.');
-    this.store.deleteSession(id);
-    this.gate.forget(id);
-    this.observed.forget(id);
-    return ok(undefined);
+    return sessions.deleteSession(this.core, id);
   }
-
   exportSession(id: string): Result<SessionExport> {
     return exportSession(this.store, id);
   }
   importSession(projectId: string, json: unknown): Result<Session> {
     return importSession(this.store, projectId, json);
   }
-
-  /** A session with its messages and parts. */
-  getSession(id: string): Result<SessionView> {
-    const session = this.store.getSession(id);
-    if (!session) return fail('invalid_input', `No session ${id}.`, 'Pick a session from the list.');
-    return ok({ session, messages: this.store.messages(id), busy: this.running.has(id) });
+  /** A session with its messages and parts, whether it runs, and its permission questions still waiting. */
+  getSession(id: string): Result<SessionDetail> {
+    return sessions.getSession(this.core, id);
+  }
+  /** Prune the project's snapshot store of objects no session references. Error `invalid_input` (unknown project). */
+  gcSnapshots(projectId: string): Promise<Result<GcReport>> {
+    return sessions.gcSnapshots(this.core, projectId);
   }
 
-  private runtime(projectId: string): Promise<ProjectRuntime> {
-    let r = this.runtimes.get(projectId);
-    if (!r) {
-      const project = this.store.getProject(projectId);
-      if (!project) return Promise.reject(new Error(`unknown project ${projectId}`));
-      r = openProjectRuntime(project, this.options.dataDir, this.options.snapshotWorker);
-      this.runtimes.set(projectId, r);
-    }
-    return r;
-  }
-
-  private async runtimeOf(sessionId: string): Promise<Result<{ session: Session; rt: ProjectRuntime }>> {
-    const session = this.store.getSession(sessionId);
-    if (!session) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session from the list.');
-    try {
-      return ok({ session, rt: await this.runtime(session.projectId) });
-    } catch (e) {
-      this.runtimes.delete(session.projectId);
-      if (isFailure(e)) return e.toFail();
-      return fail(
-        'unavailable',
-        `The project's snapshot store could not be opened: ${(e as Error).message}`,
-        'Check that the project folder still exists and the data folder is writable.',
-      );
-    }
-  }
-
-  // ---- turns ----
+  // ---- turns (turns.ts) ----
 
   /**
-   * Run one turn with `model` for the user's `text`: commits a staged revert (cleanup), stores the user message,
-   * runs the loop. Error `busy` when a turn already runs in this session.
+   * Start a turn for the user's `text` and answer as soon as it runs: the handle names the stored user and
+   * assistant messages, and its `done` settles when the turn ends. The model is `options.languageModel`, else
+   * the configured provider's (`options.provider`, `options.model`). Errors, with nothing stored: `busy`,
+   * `invalid_input` (unknown session or provider), `unauthorized`, the snapshot store's.
    */
-  async runWithModel(
+  async startTurn(sessionId: string, text: string, options: TurnOptions = {}): Promise<Result<{ turn: TurnHandle }>> {
+    let model: LanguageModel | undefined = options.languageModel;
+    if (!model) {
+      await this.core.live.refresh();
+      const provider = findProvider(this.core.live.current(), options.provider);
+      if (!provider.ok) return provider;
+      const made = createModel(provider.value, this.core.keyFor(provider.value), options.model);
+      if (!made.ok) return made;
+      model = made.value;
+    }
+    return startTurn(this.core, sessionId, model, text, options.maxSteps);
+  }
+
+  /** Run a turn with the configured provider and wait for its end (startTurn, then `done`). */
+  async prompt(sessionId: string, text: string, options: TurnOptions = {}): Promise<Result<TurnResult>> {
+    const started = await this.startTurn(sessionId, text, options);
+    return started.ok ? ok(await started.value.turn.done) : started;
+  }
+
+  /** Run a turn with `model` (replay, tests) and wait for its end (startTurn, then `done`). */
+  runWithModel(sessionId: string, model: LanguageModel, text: string, maxSteps = 50): Promise<Result<TurnResult>> {
+    return this.prompt(sessionId, text, { languageModel: model, maxSteps });
+  }
+
+  /** Stop a running turn (the running tool becomes `interrupted`, partial text is kept). False when idle. */
+  stop(sessionId: string): boolean {
+    return stopTurn(this.core, sessionId);
+  }
+
+  /** True while a turn runs in the session. */
+  isBusy(sessionId: string): boolean {
+    return this.core.running.has(sessionId);
+  }
+
+  /**
+   * Answer a permission question. Error `invalid_input` when it is not waiting (answered or stopped), or when an
+   * "always" carries a pattern that is not allowed for it (permission/always.ts; the question stays open).
+   */
+  answerPermission(requestId: string, reply: PermissionReply): Result<void> {
+    return this.core.gate.answer(requestId, reply);
+  }
+
+  /** Questions waiting for an answer, oldest first, as the events that asked them (of one session, or all). */
+  pendingPermissions(sessionId?: string): PermissionAsk[] {
+    return this.core.gate.pending(sessionId);
+  }
+
+  /** Make every "ask" of this session a rejection (unattended runs such as a command-line replay). */
+  setUnattended(sessionId: string, unattended: boolean): void {
+    this.core.gate.setUnattended(sessionId, unattended);
+  }
+
+  // ---- replay (replay/run.ts) ----
+
+  /**
+   * Start replaying a recorded corpus session (folder) into this session's project; answers once its first turn
+   * runs (replay/run.ts for the rules and errors). `options.attended`: the app's replay, whose questions wait.
+   */
+  async startReplay(
     sessionId: string,
-    model: LanguageModel,
-    text: string,
-    maxSteps = 50,
-  ): Promise<Result<TurnResult>> {
-    if (this.running.has(sessionId) || this.reverting.has(sessionId))
-      return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
-    const found = await this.runtimeOf(sessionId);
+    corpusSessionDir: string,
+    options: ReplayOptions,
+    hooks: ReplayHooks = {},
+  ): Promise<Result<ReplayHandle>> {
+    const found = await this.core.runtimes.forSession(sessionId);
     if (!found.ok) return found;
     const { rt } = found.value;
-    const abort = new AbortController();
-    this.running.set(sessionId, abort);
-    this.runningProject.set(sessionId, rt.project.id);
-    const othersActive = (): boolean =>
-      [...this.runningProject].some(([id, p]) => id !== sessionId && p === rt.project.id);
-    this.emit({ type: 'session.state', sessionId, state: 'busy' });
-    try {
-      history.cleanup(this.store, sessionId);
-      if (found.value.session.title === DEFAULT_TITLE && text.trim() !== '')
-        this.store.updateSession(sessionId, { title: titleFrom(text) });
-      const user = this.store.addMessage(sessionId, 'user', text);
-      this.store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
-      const result = await runTurn(
-        {
-          store: this.store,
-          snapshot: rt.snapshot,
-          gate: this.gate,
-          model,
-          tools: this.tools,
-          sdkTools: toSdkTools(this.tools),
-          ctx: {
-            root: rt.project.root,
-            sessionId,
-            observed: this.observed,
-            diagnostics: this.options.diagnostics?.(rt.project),
-            scratchDir: path.join(this.options.dataDir, 'scratch'),
-            journalDir: path.join(this.options.dataDir, 'journal'),
-          },
-          writes: rt.writes,
-          system: SYSTEM_PROMPT,
-          signal: abort.signal,
-          emit: (e) => this.emit(e),
-          maxSteps,
-          retry: this.options.retry,
-          onStepOverhead: this.options.onStepOverhead,
-          othersActive,
-        },
-        user.id,
-      );
-      const e = result.error;
-      this.emit(
-        e
-          ? {
-              type: 'session.state',
-              sessionId,
-              state: 'error',
-              error: { code: e.code, message: e.message, hint: e.hint },
-            }
-          : { type: 'session.state', sessionId, state: 'idle' },
-      );
-      return ok(result);
-    } catch (e) {
-      const error = isFailure(e)
-        ? e.error
-        : {
-            code: 'internal' as const,
-            message: (e as Error).message,
-            hint: 'This is a bug; the session is stored as far as it got.',
-          };
-      this.emit({
-        type: 'session.state',
-        sessionId,
-        state: 'error',
-        error: { code: error.code, message: error.message, hint: error.hint },
-      });
-      if (isFailure(e)) return e.toFail();
-      throw e;
-    } finally {
-      this.running.delete(sessionId);
-      this.runningProject.delete(sessionId);
-    }
+    const target = { sessionId, root: rt.project.root, snapshot: rt.snapshot, dataDir: this.options.dataDir };
+    return startReplay(this, target, corpusSessionDir, options, hooks);
   }
 
-  /** Send the user's message and run a turn with the configured provider. Errors: `busy`, `invalid_input`, `unauthorized`. */
-  async prompt(sessionId: string, text: string, options: PromptOptions = {}): Promise<Result<TurnResult>> {
-    await this.live.refresh();
-    const provider = findProvider(this.live.current(), options.provider);
-    if (!provider.ok) return provider;
-    const model = createModel(provider.value, this.keyFor(provider.value), options.model);
-    if (!model.ok) return model;
-    return this.runWithModel(sessionId, model.value, text, options.maxSteps);
-  }
-
-  /** Replay a recorded corpus session (folder) into this session's project; see replay/run.ts. */
+  /** Replay a recorded corpus session and wait for its report (startReplay, then `done`). */
   async replay(
     sessionId: string,
     corpusSessionDir: string,
     options: ReplayOptions,
     hooks: ReplayHooks = {},
   ): Promise<Result<ReplayReport>> {
-    const found = await this.runtimeOf(sessionId);
-    if (!found.ok) return found;
-    return replayCorpusSession(this, found.value.rt, sessionId, corpusSessionDir, options, hooks);
+    const started = await this.startReplay(sessionId, corpusSessionDir, options, hooks);
+    return started.ok ? started.value.done : started;
   }
 
-  /** Stop a running turn (the running tool becomes `interrupted`, partial text is kept). False when idle. */
-  stop(sessionId: string): boolean {
-    const abort = this.running.get(sessionId);
-    if (!abort) return false;
-    this.gate.cancel(sessionId);
-    abort.abort(new Error('stopped by the user'));
-    return true;
-  }
+  // ---- history (history-ops.ts; the moves are session/revert.ts) ----
 
-  /** True while a turn runs in the session. */
-  isBusy(sessionId: string): boolean {
-    return this.running.has(sessionId);
-  }
-
-  /**
-   * Answer a permission question. Error `invalid_input` when it is not waiting (answered or stopped), or when an
-   * "always" carries a pattern that is not allowed for it (agent/always.ts; the question stays open).
-   */
-  answerPermission(requestId: string, reply: PermissionReply): Result<void> {
-    return this.gate.answer(requestId, reply);
-  }
-
-  /** Questions waiting for an answer (for a UI that reconnects). */
-  pendingPermissions(sessionId?: string): ReturnType<PermissionGate['pending']> {
-    return this.gate.pending(sessionId);
-  }
-
-  /** Make every "ask" of this session a rejection (unattended runs such as replay). */
-  setUnattended(sessionId: string, unattended: boolean): void {
-    this.gate.setUnattended(sessionId, unattended);
-  }
-
-  // ---- history ----
-
-  /**
-   * Run a history operation (revert, unrevert, undo, redo) with the session's deps, one at a time per session;
-   * a snapshot store failure (LandfallFailure, e.g. a tree hash the store does not hold) comes back as data.
-   */
-  private async withHistory<T>(
-    sessionId: string,
-    op: (deps: history.RevertDeps) => Promise<Result<T>>,
-  ): Promise<Result<T>> {
-    if (this.reverting.has(sessionId))
-      return fail('busy', 'Another revert of this session is in progress.', 'Wait for it to finish.');
-    this.reverting.add(sessionId);
-    try {
-      const found = await this.runtimeOf(sessionId);
-      if (!found.ok) return found;
-      return await op({ store: this.store, snapshot: found.value.rt.snapshot, busy: (id) => this.running.has(id) });
-    } catch (e) {
-      if (isFailure(e)) return e.toFail();
-      throw e;
-    } finally {
-      this.reverting.delete(sessionId);
-    }
-  }
-
-  /** Revert to before a message (or a part of it). See session/revert.ts. */
-  async revert(
+  /** Revert to before a message (or a part of it). */
+  revert(
     sessionId: string,
     messageId: string,
     partId?: string,
     options: RevertOptions = {},
   ): Promise<Result<RevertResult>> {
     const boundary = partId === undefined ? { messageId } : { messageId, partId };
-    const r = await this.withHistory(sessionId, (d) => history.revertTo(d, sessionId, boundary, options));
-    return this.sayUnrestorable(sessionId, r, boundary);
+    return historyOps.revert(this.core, sessionId, boundary, options);
+  }
+  /** Clear the revert boundary, putting back the files it covered. */
+  unrevert(sessionId: string): Promise<Result<RevertResult>> {
+    return historyOps.unrevert(this.core, sessionId);
+  }
+  /** Revert to the last user message before the boundary and give back its text. */
+  undo(sessionId: string, options: RevertOptions = {}): Promise<Result<UndoResult>> {
+    return historyOps.undo(this.core, sessionId, options);
+  }
+  /** Move the boundary forward one turn (unrevert at the last). */
+  redo(sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
+    return historyOps.redo(this.core, sessionId, options);
   }
 
-  /** Adds `unrestorable` (git-dir-history.ts) to a revert or undo result: what moving back to `boundary` left. */
-  private async sayUnrestorable<T extends RevertResult>(
-    sessionId: string,
-    r: Result<T>,
-    boundary: { messageId: string; partId?: string } | undefined = r.ok ? r.value.session.revert : undefined,
-  ): Promise<Result<T>> {
-    if (!r.ok) return r;
-    return ok({ ...r.value, unrestorable: await unrestorableGitWrites(this.store.messages(sessionId), boundary) });
-  }
-
-  /** Clear the revert boundary, putting back the files it covered. See session/revert.ts for errors and conflicts. */
-  async unrevert(sessionId: string): Promise<Result<RevertResult>> {
-    return this.withHistory(sessionId, (d) => history.unrevert(d, sessionId));
-  }
-
-  /** Revert to the last user message before the boundary and give back its text. See session/revert.ts. */
-  async undo(sessionId: string, options: RevertOptions = {}): Promise<Result<UndoResult>> {
-    return this.sayUnrestorable(
-      sessionId,
-      await this.withHistory(sessionId, (d) => history.undo(d, sessionId, options)),
-    );
-  }
-
-  /** Move the boundary forward one turn (unrevert at the last). See session/revert.ts. */
-  async redo(sessionId: string, options: RevertOptions = {}): Promise<Result<RevertResult>> {
-    return this.withHistory(sessionId, (d) => history.redo(d, sessionId, options));
-  }
-
-  /**
-   * Prune the project's snapshot store: objects unreachable from every tree its sessions reference and older
-   * than the retention are removed. Error `invalid_input` for an unknown project.
-   */
-  async gcSnapshots(projectId: string): Promise<Result<GcReport>> {
-    if (!this.store.getProject(projectId))
-      return fail('invalid_input', `No project ${projectId}.`, 'Open the project first.');
-    const rt = await this.runtime(projectId);
-    return ok(await rt.gc(this.store.referencedTrees(projectId)));
-  }
-
-  // ---- settings ----
+  // ---- settings (settings/) ----
 
   /** The settings in force: as last read from settings.json (re-read at every tool call when it changed). */
   getSettings(): Settings {
-    return structuredClone(this.live.current());
+    return structuredClone(this.core.live.current());
   }
 
-  /** Validate and save settings. Error `invalid_input` (nothing saved). */
+  /**
+   * Validate and save settings, keeping the file's comments where it can (settings/save.ts). Errors:
+   * `invalid_input` (nothing saved), `conflict` when settings.json on disk cannot be used (it is not overwritten).
+   */
   async saveSettings(settings: unknown): Promise<Result<Settings>> {
     const saved = await saveSettings(AgentService.settingsFile(this.options), settings);
-    if (saved.ok) this.live.saved(saved.value);
+    if (saved.ok) this.core.live.saved(saved.value);
     return saved;
   }
 
   /** Try a provider with a one-word request. Errors: `unauthorized`, `provider_error`, `context_length`. */
   testConnection(provider: ProviderSettings): Promise<Result<{ text: string; ms: number }>> {
-    return testConnection(provider, this.keyFor(provider));
+    return testConnection(provider, this.core.keyFor(provider));
   }
 
   /** The built-in default settings (providers presets). */
@@ -504,12 +346,14 @@ export class AgentService {
     return structuredClone(DEFAULT_SETTINGS);
   }
 
-  /** Stop every turn, close snapshot stores and the database. */
+  /** Stop every turn, let them finish writing (at most CLOSE_GRACE_MS), close snapshot stores and the database. */
   async close(): Promise<void> {
-    for (const id of [...this.running.keys()]) this.stop(id);
-    for (let i = 0; i < 100 && this.running.size > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    for (const r of this.runtimes.values()) await (await r).close();
-    this.runtimes.clear();
+    for (const id of [...this.core.running.keys()]) this.stop(id);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
+    await Promise.race([Promise.all(this.core.turnsDone), grace]);
+    clearTimeout(timer);
+    await this.core.runtimes.close();
     this.store.close();
     this.forgetSecretNames();
   }

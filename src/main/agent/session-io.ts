@@ -13,8 +13,7 @@
 import { z } from 'zod';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
-import { partSchema, sessionSchema, messageSchema } from '../../shared/events';
-import type { Part, Session } from '../../shared/model';
+import { MessageSchema, PartSchema, SessionSchema, type Part, type Session } from '../../shared/model';
 import { newId } from '../session/ids';
 import type { SessionStore } from '../session/store';
 
@@ -23,8 +22,8 @@ export const SESSION_EXPORT_FORMAT = 'landfall.session';
 export const sessionExportSchema = z.object({
   format: z.literal(SESSION_EXPORT_FORMAT),
   version: z.literal(1),
-  session: sessionSchema,
-  messages: z.array(messageSchema.extend({ text: z.string().optional(), parts: z.array(partSchema) })),
+  session: SessionSchema,
+  messages: z.array(MessageSchema.extend({ text: z.string().optional(), parts: z.array(PartSchema) })),
   /** Present when the session was exported while reverted: what lay after the boundary and is not in `messages`. */
   leftOut: z
     .object({ reason: z.literal('reverted'), messages: z.number().int().min(0), parts: z.number().int().min(0) })

@@ -1,7 +1,7 @@
 /**
  * One model call of a step: `streamText` (AI SDK v6) limited to one step, tools declared WITHOUT `execute` so the
  * SDK never runs a tool itself — the loop runs them after the stream ended, when it knows the finish reason
- * (B23: a call whose arguments were cut off by the output limit must not run).
+ * (fixtures/bugs/README.md B23: a call whose arguments were cut off by the output limit must not run).
  *
  * Text and reasoning deltas are pushed as events as they arrive and stored as parts when they close (or when the
  * stream stops early, so partial text is kept). Errors before the first streamed part are retried per retry.ts;

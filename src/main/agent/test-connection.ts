@@ -6,7 +6,7 @@ import { ok, fail } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import { createModel } from './providers';
 import { classifyProviderError } from './retry';
-import type { ProviderSettings } from './service-types';
+import type { ProviderSettings } from './settings/schema';
 
 /**
  * Ask the provider for one word, with `apiKey` handed to the provider client (see providers/keys.ts for where a key

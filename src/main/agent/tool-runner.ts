@@ -4,24 +4,24 @@
  *
  * Before a tool runs:
  * - the step finished with `length` (output limit): the call is not run, its part is `error: truncated` and the
- *   model is told to send it again smaller (B23: cut-off arguments are never "repaired" and written);
+ *   model is told to send it again smaller (fixtures/bugs/README.md B23: cut-off arguments are never "repaired" and written);
  * - input that did not parse or fit the tool's schema: `invalid_input`;
  * - a path argument outside the project asks `external_directory` first; the read-only tools (read, list, glob,
  *   grep) are judged against `read` rules by the path as given AND its real path (a symlink alias of a denied
  *   file is denied; default allow, so no question unless a rule says ask or deny);
  * - every tool gets the read policy in force (`ctx.reveal`, reveal-policy.ts): grep, glob and list leave out the
  *   files a read rule withholds and say how many, file tools refuse them, apply_patch refuses to touch them.
- * Rules are those of settings.json at this very call (settings-live.ts).
+ * Rules are those of settings.json at this very call (settings/live.ts).
  * A stop (abort) while a tool runs marks its part `error: interrupted` and leaves the remaining calls unrun.
  */
 import path from 'node:path';
-import { relForms } from './reveal-policy';
+import { relForms } from './permission/reveal-policy';
 import type { ModelToolCall } from './stream-step';
 import type { SessionStore } from '../session/store';
 import { newId } from '../session/ids';
 import type { Part } from '../../shared/model';
 import type { PermissionRequest, ToolContext, ToolDefinition, ToolOutcome, ToolProgress } from '../tools/types';
-import type { PermissionGate } from './gate';
+import type { PermissionGate } from './permission/gate';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 

@@ -9,7 +9,7 @@ import { safeStorage } from 'electron';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write';
-import type { SecretStore } from '../host/services';
+import type { SecretStore } from '../host/platform';
 
 /** True when safeStorage encrypts with a real OS secret store. */
 function protectedStore(): boolean {

@@ -1,5 +1,5 @@
 /**
- * Per-file async mutex keyed by real path (DESIGN §3, bug B29): the read → match → permission ask → write →
+ * Per-file async mutex keyed by real path (DESIGN §3, fixtures/bugs/README.md B29): the read → match → permission ask → write →
  * diagnostics sequence of one tool call runs inside it, so two parallel edits of one file are serialised
  * (FIFO) and neither overwrites the other; different files proceed in parallel. In-process only: Landfall's
  * main process is the only writer it coordinates.

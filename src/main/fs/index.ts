@@ -28,4 +28,5 @@ export {
   type TextEncodingInfo,
 } from './text-file';
 export { ObservedVersions, checkFresh, recordWrite, stampOf } from './observed';
+export type { FileStamp, ObservedScope, ObservedStore } from './observed';
 export { commitDiff, MAX_PATCH_CHARS } from './file-diff';

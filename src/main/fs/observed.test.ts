@@ -2,19 +2,18 @@ import { mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../tools/types';
-import { checkFresh, ObservedVersions, recordWrite } from './observed';
+import { checkFresh, ObservedVersions, recordWrite, type ObservedScope } from './observed';
 import { readTextFile } from './text-file';
 import { resolveInRoot, type ResolvedPath } from './workspace';
 
 let dir: string;
-let ctx: ToolContext;
+let ctx: ObservedScope;
 let r: ResolvedPath;
 
 beforeEach(async () => {
   dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-obs-')));
   writeFileSync(path.join(dir, 'cfg.py'), 'A = 1\n');
-  ctx = { root: dir, sessionId: 's1', observed: new ObservedVersions() };
+  ctx = { sessionId: 's1', observed: new ObservedVersions() };
   const res = await resolveInRoot(dir, 'cfg.py');
   if (!res.ok) throw new Error('setup');
   r = res.value;

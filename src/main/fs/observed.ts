@@ -1,5 +1,5 @@
 /**
- * Observed versions (DESIGN §3, bugs B28, B29): what each session last saw of each file — recorded by read and
+ * Observed versions (DESIGN §3, fixtures/bugs/README.md B28, B29): what each session last saw of each file — recorded by read and
  * by every successful write — so edit/write can refuse to work from a view the session never had
  * (`not_observed`) or from one the disk no longer matches (`stale`). Staleness is judged on the bytes (sha256),
  * not on mtime alone: a `touch` is not a change, a same-second rewrite is. The check runs before any matching,
@@ -7,12 +7,28 @@
  */
 import { promises as fsp } from 'node:fs';
 import { fail, ok, type Result } from '../../shared/errors';
-import type { FileStamp, ObservedStore, ToolContext } from '../tools/types';
 import { readChecked } from './read-checked';
-import { stampOf } from './stamp';
+import { stampOf, type FileStamp } from './stamp';
 import type { ResolvedPath } from './workspace';
 
 export { stampOf } from './stamp';
+export type { FileStamp } from './stamp';
+
+/**
+ * Read-before-edit memory, keyed by (session id, real absolute path); the tools reach it through their context
+ * (`ToolContext.observed`). ObservedVersions below is the one implementation.
+ */
+export interface ObservedStore {
+  record(sessionId: string, realPath: string, stamp: FileStamp): void;
+  get(sessionId: string, realPath: string): FileStamp | undefined;
+  forget(sessionId: string, realPath?: string): void;
+}
+
+/** Whose memory a check or a record uses: the session and its store (a tool context is one). */
+export interface ObservedScope {
+  sessionId: string;
+  observed: ObservedStore;
+}
 
 /** In-memory ObservedStore keyed by (session id, real path). */
 export class ObservedVersions implements ObservedStore {
@@ -46,7 +62,7 @@ export class ObservedVersions implements ObservedStore {
  * session), `stale` (bytes differ from the last stamp, or the file was deleted since).
  */
 export async function checkFresh(
-  ctx: ToolContext,
+  ctx: ObservedScope,
   resolved: ResolvedPath,
   current?: Uint8Array,
 ): Promise<Result<void>> {
@@ -89,7 +105,7 @@ function staleFail(resolved: ResolvedPath, why: string): Result<never> {
  * After a successful write of `bytes` to `realPath`: the session's observed version becomes the new bytes
  * (mtime from a fresh stat), so the session's next edit of the same file is not refused as stale.
  */
-export async function recordWrite(ctx: ToolContext, realPath: string, bytes: Uint8Array): Promise<void> {
+export async function recordWrite(ctx: ObservedScope, realPath: string, bytes: Uint8Array): Promise<void> {
   // The mtime is informational (freshness is judged on size and hash): a path that moved meanwhile records 0.
   const st = await fsp.lstat(realPath).catch(() => ({ mtimeMs: 0 }));
   ctx.observed.record(ctx.sessionId, realPath, stampOf(bytes, { size: bytes.length, mtimeMs: st.mtimeMs }));

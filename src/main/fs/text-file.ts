@@ -1,5 +1,5 @@
 /**
- * Text files in their own encoding (DESIGN §2–3, bugs B18–B20). Detection order on the raw bytes:
+ * Text files in their own encoding (DESIGN §2–3, fixtures/bugs/README.md B18–B20). Detection order on the raw bytes:
  *   1. a BOM: EF BB BF → UTF-8+BOM; FF FE → UTF-16 LE; FE FF → UTF-16 BE (the BOM is removed from `text` and
  *      written back by `encodeText`);
  *   2. a NUL byte (without a UTF-16 BOM) → `binary`;
@@ -21,7 +21,7 @@ import type { Stats } from 'node:fs';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
 import { fail, ok, type Result } from '../../shared/errors';
-import type { FileStamp } from '../tools/types';
+import type { FileStamp } from './stamp';
 import { readChecked } from './read-checked';
 import { stampOf } from './stamp';
 import { uncertainty, type EncodingCandidate } from './encoding-confidence';

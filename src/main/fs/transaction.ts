@@ -38,71 +38,10 @@ import {
   TEMP_MARK,
   type Work,
 } from './tx-ops';
+import type { TxOptions, TxReport, TxStep } from './tx-types';
 
 export { TEMP_MARK };
-
-/**
- * What a step puts at its target. `perm`: exact permission bits; `exec`: keep the old bits, with or without x.
- * `bytes` may be a reader (then `oid`, git's blob id of the bytes, is required): it is called when the temp file
- * is written, so a restore of 20,000 files never holds them all in memory. `skipSame`: a target that already
- * holds exactly this (bytes and exec bit, or link text) is left alone and listed as unchanged.
- */
-export type Put =
-  | {
-      kind: 'file';
-      bytes: Uint8Array | (() => Uint8Array);
-      perm?: number;
-      exec?: boolean;
-      oid?: string;
-      skipSame?: boolean;
-    }
-  | { kind: 'link'; target: string; skipSame?: boolean }
-  | { kind: 'delete' };
-
-/** One change: `rel` is root-relative, '/'-separated, without '', '.' or '..' components. */
-export interface TxStep {
-  rel: string;
-  put: Put;
-}
-
-/** Test hook: called before each operation on the project; throwing simulates a failure there. */
-export type TxHook = (op: 'stage' | 'rename' | 'remove', rel: string) => void;
-
-export interface TxOptions {
-  /** The real project root. */
-  root: string;
-  /** The journal folder (in the app's data folder; journal.ts `defaultJournalDir` otherwise). */
-  journalDir: string;
-  /** What runs the transaction, for the recovery report ('apply_patch', 'revert', 'restore', …). */
-  label: string;
-  atomic: boolean;
-  sync: 'all' | 'replaced';
-  /** Remove folders that removals left empty (restore); never the root. */
-  prune?: boolean;
-  /** A write may replace an empty folder at its target (restore: a folder became a file). */
-  replaceEmptyDirs?: boolean;
-  hook?: TxHook;
-}
-
-/** A step that failed: its path, the fs error code (or PinError code), the message, and the folder at fault. */
-export interface TxFailure {
-  rel: string;
-  code: string;
-  message: string;
-  /** For a PinError: the folder on the way that is a link, a file, or missing. */
-  at?: string;
-}
-
-/** What a transaction did. With `atomic`, `failed` non-empty means everything was put back (except `notRestored`). */
-export interface TxReport {
-  written: string[];
-  removed: string[];
-  /** Steps with `skipSame` whose target already held what they would write. */
-  unchanged: string[];
-  failed: TxFailure[];
-  /** Atomic mode, after a failure: files the rollback could not put back (they differ from before). */
-  notRestored: string[];
-}
+export type { Put, TxFailure, TxHook, TxOptions, TxReport, TxStep } from './tx-types';
 
 /** How many temp files an async transaction writes at once (their fsyncs overlap; the disk queue does the rest). */
 const STAGE_CONCURRENCY = 16;

@@ -23,7 +23,7 @@ import { promises as fsp } from 'node:fs';
 import { blobId, type Journal, type PlanStep } from './journal';
 import { readBoundedSync } from './read-checked';
 import { PinError, type PinnedDirs } from './pinned-dir';
-import type { Put, TxFailure, TxOptions, TxStep } from './transaction';
+import type { Put, TxFailure, TxOptions, TxStep } from './tx-types';
 
 /** A step with its plan, the lstat of its target at plan time (undefined: nothing there), and whether its temp exists. */
 export interface Work {

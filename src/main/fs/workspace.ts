@@ -1,5 +1,5 @@
 /**
- * The workspace boundary (DESIGN §3, bug B44): every path a tool touches is resolved against the project root,
+ * The workspace boundary (DESIGN §3, fixtures/bugs/README.md B44): every path a tool touches is resolved against the project root,
  * and what is checked is the REAL path — the realpath of the file, or, when it does not exist yet, the realpath of
  * its nearest existing ancestor joined with the missing tail. Dangling symlinks (the last component or any
  * ancestor) are followed through `readlink` so a link pointing out of the root is caught before anything is

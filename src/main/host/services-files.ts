@@ -7,6 +7,7 @@
  *   the user chooses — nothing is overwritten either way) → encode in the file's own encoding, BOM and line
  *   ending kept → the journaled atomic work-tree write (temp, fsync, rename).
  */
+import { join } from 'node:path';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import type { Attachment, FileContent, FileTree } from '../../shared/files-schemas';
@@ -17,6 +18,8 @@ import { encodeText, lineEnding, readTextFile, toLineEnding } from '../fs/text-f
 import type { TextFile } from '../fs/text-file';
 import { resolveInRoot } from '../fs/workspace';
 import { walk } from '../tools/walk';
+import type { AgentService } from '../agent/service';
+import type { Handlers } from './router';
 
 /** At most this many files are listed in the tree (a bigger project says `truncated`). */
 export const TREE_MAX_FILES = 20_000;
@@ -128,4 +131,49 @@ export async function attachmentText(root: string, attachments: readonly Attachm
     blocks.push(`<attached-file path="${f.value.path}"${range}>\n${body}\n</attached-file>`);
   }
   return ok(blocks.join('\n\n'));
+}
+
+/**
+ * The contract's `files.*` handlers over the core's projects, and `withAttachments` for `chat.prompt`: the
+ * message followed by its @-mentioned files' text. Error `invalid_input` for an unknown project or session.
+ */
+export function fileHandlers(
+  svc: AgentService,
+  dataDir: string,
+): {
+  handlers: Pick<Handlers, 'files.tree' | 'files.read' | 'files.save'>;
+  withAttachments(sessionId: string, text: string, attachments: readonly Attachment[]): Promise<Result<string>>;
+} {
+  const rootOf = (projectId: string): Result<string> => {
+    const project = svc.listProjects().find((p) => p.id === projectId);
+    return project
+      ? ok(project.root)
+      : fail('invalid_input', `There is no project ${projectId}.`, 'Open the project again from the project list.');
+  };
+  const journal = join(dataDir, 'journal');
+  return {
+    handlers: {
+      'files.tree': async (i) => {
+        const root = rootOf(i.projectId);
+        return root.ok ? ok(await fileTree(root.value)) : root;
+      },
+      'files.read': async (i) => {
+        const root = rootOf(i.projectId);
+        return root.ok ? readProjectFile(root.value, i.path) : root;
+      },
+      'files.save': async (i) => {
+        const root = rootOf(i.projectId);
+        return root.ok ? saveProjectFile(root.value, i.path, i.text, i.baseVersion, journal) : root;
+      },
+    },
+    async withAttachments(sessionId, text, attachments) {
+      if (attachments.length === 0) return ok(text);
+      const view = svc.getSession(sessionId);
+      if (!view.ok) return view;
+      const root = rootOf(view.value.session.projectId);
+      if (!root.ok) return root;
+      const attached = await attachmentText(root.value, attachments);
+      return attached.ok ? ok(`${text}\n\n${attached.value}`) : attached;
+    },
+  };
 }

@@ -6,7 +6,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRouter, type Router } from './router';
-import { createServices, environmentSecrets, type Services } from './services';
+import { environmentSecrets } from './platform';
+import { createServices, type Services } from './services';
 
 /** Services and router over a temp data folder; `close` shuts the services and removes the folder. */
 export interface ServicesFixture {

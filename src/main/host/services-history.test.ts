@@ -1,5 +1,5 @@
 /**
- * The history handlers tell the window what the core kept (B31): after the sample replay, README.md is edited by
+ * The history handlers tell the window what the core kept (fixtures/bugs/README.md B31): after the sample replay, README.md is edited by
  * hand; `history.undo` answers `kept: [{README.md, changed_after_step}]` and leaves the hand edit byte for byte; a
  * forced `history.revert` to the same boundary keeps nothing and writes the snapshot's bytes. Real services (SQLite,
  * snapshot store) over a copy of the bundled sample project.

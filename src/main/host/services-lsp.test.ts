@@ -1,5 +1,5 @@
 /**
- * The user's `lsp` settings reach the language servers the service uses (issue 6: "user settings can add a server
+ * The user's `lsp` settings reach the language servers the service uses (the rule: "user settings can add a server
  * or turn one off"): the core is wired to appLanguageServers exactly as services.ts wires it. A built-in turned off
  * is reported as such for its files (never as "no errors"); a server added in settings (the bundled JSON server
  * under a new id, for a new extension) is started and its errors reported; saving a changed `lsp` entry shuts the

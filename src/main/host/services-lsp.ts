@@ -9,7 +9,7 @@
  * stops being used and an added one is used without restarting the app.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { DiagnosticsHook } from '../tools/types';
+import type { DiagnosticsHook } from '../lsp';
 import type { Project } from '../../shared/model';
 import { LspManager } from '../lsp';
 import type { LspSettings } from '../lsp';

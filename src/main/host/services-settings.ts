@@ -13,13 +13,13 @@ import type { ProviderId, SettingsInput, SettingsView } from '../../shared/contr
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import { AgentService } from '../agent/service';
-import type { ProviderSettings, Settings } from '../agent/service-types';
 import { testConnection } from '../agent/test-connection';
 import { environmentKey } from '../agent/providers/keys';
 import type { KeyLookup } from '../agent/providers/keys';
-import type { SecretStore } from './services';
-import { backupSettingsFile, readSettingsFile } from './services-settings-file';
-import type { SettingsFileState } from './services-settings-file';
+import { readSettingsFile, type SettingsFileState } from '../agent/settings/read';
+import { backupSettingsFile } from '../agent/settings/save';
+import type { ProviderSettings, Settings } from '../agent/settings/schema';
+import type { SecretStore } from './platform';
 
 const KNOWN: ProviderId[] = ['ollama', 'lmstudio', 'anthropic', 'openai'];
 
@@ -160,7 +160,7 @@ export async function saveSettingsInput(
     const reset = await resetSettings(svc, dataDir);
     if (!reset.ok) return reset;
     backup = reset.value;
-    state = { exists: false, settings: null, error: null };
+    state = { exists: false, settings: null, error: null, text: null, bom: false };
   } else if (state.error) {
     return fail(
       'conflict',
@@ -175,7 +175,11 @@ export async function saveSettingsInput(
   const provider = providerFrom(settings, { ...input, provider: input.provider });
   if (!provider.ok) return provider;
   if (input.apiKey !== undefined) await secrets.set(provider.value.id, input.apiKey);
-  const providers = [...settings.providers.filter((p) => p.id !== provider.value.id), provider.value];
+  // changed in place (or added at the end), so the file keeps its order and only this entry is rewritten
+  const known = settings.providers.some((p) => p.id === provider.value.id);
+  const providers = known
+    ? settings.providers.map((p) => (p.id === provider.value.id ? provider.value : p))
+    : [...settings.providers, provider.value];
   const saved = await svc.saveSettings({ ...settings, defaultProvider: provider.value.id, providers });
   if (!saved.ok) return saved;
   return ok(withBackup(settingsView(svc, secrets, dataDir)));

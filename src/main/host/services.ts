@@ -1,25 +1,28 @@
 /**
  * The contract's handlers over the core (AgentService): the ONLY place where the app's two transports call into
  * main's services. Each handler receives input the router already parsed and answers a Result. What the platform
- * supplies differs per transport and comes in as `Platform`: the folder dialog and the secret store exist in
- * Electron; the web host has neither (a typed path; keys from each provider's `apiKeyEnv` variable, or typed in the
- * page for this run). Keys reach the provider client only (hostKeyLookup), never process.env.
+ * supplies differs per transport and comes in as `Platform` (platform.ts): the folder dialog and the secret store
+ * exist in Electron; the web host has neither (a typed path; keys from each provider's `apiKeyEnv` variable, or
+ * typed in the page for this run). Keys reach the provider client only (hostKeyLookup), never process.env.
  *
- * Adaptations to the core, kept here: turns run in the background (a call answers once the turn has started,
- * progress arrives as events); permission questions still waiting are remembered from events so a reloaded window
- * shows them; replay is attended (services-replay.ts); settings map to one provider choice (services-settings.ts).
+ * Adaptations to the core, kept here: a turn or a replay answers as soon as the core admitted it (the core's turn
+ * handle; progress arrives as events); history moves answer the files they kept; settings map to one provider
+ * choice (services-settings.ts). Waiting permission questions come from the core's gate (`sessions.get`).
  */
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AnyEvent, CallOutput, KeptFile, PermissionAsk } from '../../shared/contract';
+import type { AnyEvent, CallOutput, KeptFile } from '../../shared/contract';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
-import type { CoreEvent } from '../../shared/events';
 import { AgentService } from '../agent/service';
-import type { RevertResult } from '../agent/service-types';
+import { readSettingsFile } from '../agent/settings/read';
+import type { RevertResult } from '../session/revert-types';
+import { registerSecretSource } from '../proc/child-env';
+import type { Platform } from './platform';
 import type { Handlers } from './router';
-import { prepareReplay } from './services-replay';
 import { importUploads } from './services-import';
+import { followEventLog } from './event-follow';
+import { fileHandlers } from './services-files';
 import { appLanguageServers } from './services-lsp';
 import {
   currentSettingsView,
@@ -29,29 +32,6 @@ import {
   settingsFile,
   testSettings,
 } from './services-settings';
-import { readSettingsFile } from './services-settings-file';
-import { registerSecretSource } from '../proc/child-env';
-import { followEventLog } from './event-follow';
-import { attachmentText, fileTree, readProjectFile, saveProjectFile } from './services-files';
-
-/** Where API keys live. `kind` tells the settings screen what to say about it. */
-export interface SecretStore {
-  kind(): 'os-secret-store' | 'unprotected' | 'environment';
-  get(providerId: string): string | undefined;
-  /** Stores (or with null removes) the key of a provider. */
-  set(providerId: string, key: string | null): Promise<void>;
-}
-
-/** What the transport supplies. */
-export interface Platform {
-  transport: 'electron' | 'web';
-  version: string;
-  /** The native open-folder dialog (Electron); absent in the web host. */
-  pickFolder?: () => Promise<string | null>;
-  secrets: SecretStore;
-  /** Folder holding `sample/` (project + recording). */
-  resourcesDir: string;
-}
 
 export interface Services {
   handlers: Handlers;
@@ -60,58 +40,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/**
- * The web host's store: a browser lends no OS secret store, so a key typed in the page lives in this process's
- * memory for this run only. Otherwise each provider's key is the variable its `apiKeyEnv` names (hostKeyLookup).
- */
-export function environmentSecrets(): SecretStore {
-  const memory = new Map<string, string>();
-  return {
-    kind: () => 'environment',
-    get: (id) => memory.get(id),
-    set: async (id, key) => void (key === null ? memory.delete(id) : memory.set(id, key)),
-  };
-}
-
-/**
- * Waits until the session reports busy (the turn started) or `run` settles (it failed to start, or was over at
- * once). Answers run's failure, else `{ started: true }`; the run goes on in the background.
- */
-async function startTurn(
-  svc: AgentService,
-  sessionId: string,
-  run: () => Promise<Result<unknown>>,
-): Promise<Result<{ started: true }>> {
-  let off = (): void => {};
-  const started = new Promise<'started'>((resolve) => {
-    off = svc.on((e) => {
-      if (e.type === 'session.state' && e.sessionId === sessionId && e.state === 'busy') resolve('started');
-    });
-  });
-  const done = run().catch((error: unknown) =>
-    fail(
-      'internal',
-      `The turn failed: ${error instanceof Error ? error.message : String(error)}`,
-      'This is a bug; the session is stored as far as it got.',
-    ),
-  );
-  const first = await Promise.race([started, done]);
-  off();
-  if (first !== 'started' && !first.ok) return first;
-  return ok({ started: true });
-}
-
-/** Remembers permission questions still waiting, from the event stream. */
-function trackAsks(svc: AgentService): (sessionId: string) => PermissionAsk[] {
-  const asks = new Map<string, PermissionAsk>();
-  svc.on((e: CoreEvent) => {
-    if (e.type === 'permission.asked') asks.set(e.requestId, e);
-    else if (e.type === 'permission.answered') asks.delete(e.requestId);
-  });
-  return (sessionId) => {
-    const waiting = new Set(svc.pendingPermissions(sessionId).map((p) => p.requestId));
-    return [...asks.values()].filter((a) => a.sessionId === sessionId && waiting.has(a.requestId));
-  };
+/** A core answer that started something in the background, as the contract's `{ started: true }`. */
+function started(r: Result<unknown>): Result<{ started: true }> {
+  return r.ok ? ok({ started: true as const }) : r;
 }
 
 function slug(title: string): string {
@@ -152,30 +83,11 @@ export async function createServices(options: {
   const forgetStoredKeys = registerSecretSource(() => ({
     values: svc.getSettings().providers.map((p) => platform.secrets.get(p.id)),
   }));
-  const asksOf = trackAsks(svc);
   const uploads = importUploads((projectId, json) => svc.importSession(projectId, json));
   const sampleDir = join(platform.resourcesDir, 'sample');
-  /** The message with its @-mentioned files' text after it (services-files.ts attachmentText). */
-  const withAttachments = async (
-    sessionId: string,
-    text: string,
-    attachments: Parameters<typeof attachmentText>[1],
-  ): Promise<Result<string>> => {
-    if (attachments.length === 0) return ok(text);
-    const view = svc.getSession(sessionId);
-    if (!view.ok) return view;
-    const root = rootOf(view.value.session.projectId);
-    if (!root.ok) return root;
-    const attached = await attachmentText(root.value, attachments);
-    return attached.ok ? ok(`${text}\n\n${attached.value}`) : attached;
-  };
-  const rootOf = (projectId: string): Result<string> => {
-    const project = svc.listProjects().find((p) => p.id === projectId);
-    return project
-      ? ok(project.root)
-      : fail('invalid_input', `There is no project ${projectId}.`, 'Open the project again from the project list.');
-  };
+  const files = fileHandlers(svc, dataDir);
   const handlers: Handlers = {
+    ...files.handlers,
     'app.info': async () => {
       const settingsError = (await readSettingsFile(settingsFile(dataDir))).error;
       return ok({
@@ -203,10 +115,7 @@ export async function createServices(options: {
     },
     'sessions.list': async (i) => ok(svc.listSessions(i.projectId)),
     'sessions.create': async (i) => svc.createSession(i.projectId, i.title),
-    'sessions.get': async (i) => {
-      const view = svc.getSession(i.sessionId);
-      return view.ok ? ok({ ...view.value, asks: asksOf(i.sessionId) }) : view;
-    },
+    'sessions.get': async (i) => svc.getSession(i.sessionId),
     'sessions.rename': async (i) => svc.renameSession(i.sessionId, i.title),
     'sessions.delete': async (i) => {
       const r = svc.deleteSession(i.sessionId);
@@ -222,14 +131,15 @@ export async function createServices(options: {
     'sessions.importBegin': async (i) => uploads.begin(i.projectId, i.length),
     'sessions.importPart': async (i) => uploads.part(i.uploadId, i.offset, i.text),
     'sessions.importEnd': async (i) => uploads.end(i.uploadId),
+    // the turn runs on; its `done` never rejects, so nothing is left unhandled
     'chat.prompt': async (i) => {
-      const text = await withAttachments(i.sessionId, i.text, i.attachments ?? []);
-      return text.ok ? startTurn(svc, i.sessionId, () => svc.prompt(i.sessionId, text.value)) : text;
+      const text = await files.withAttachments(i.sessionId, i.text, i.attachments ?? []);
+      return text.ok ? started(await svc.startTurn(i.sessionId, text.value)) : text;
     },
     'chat.replay': async (i) => {
       const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
-      const run = await prepareReplay(svc, i.sessionId, dir, i.text);
-      return run.ok ? startTurn(svc, i.sessionId, run.value) : run;
+      const text = i.text === undefined ? {} : { text: i.text };
+      return started(await svc.startReplay(i.sessionId, dir, { mode: 'recorded', attended: true, ...text }));
     },
     'chat.stop': async (i) => ok({ stopped: svc.stop(i.sessionId) }),
     'permission.answer': async (i) => {
@@ -266,18 +176,6 @@ export async function createServices(options: {
         ? ok({ restored: r.value.restored, deleted: r.value.deleted, conflicts: r.value.conflicts, diff: r.value.diff })
         : r;
     },
-    'files.tree': async (i) => {
-      const root = rootOf(i.projectId);
-      return root.ok ? ok(await fileTree(root.value)) : root;
-    },
-    'files.read': async (i) => {
-      const root = rootOf(i.projectId);
-      return root.ok ? readProjectFile(root.value, i.path) : root;
-    },
-    'files.save': async (i) => {
-      const root = rootOf(i.projectId);
-      return root.ok ? saveProjectFile(root.value, i.path, i.text, i.baseVersion, join(dataDir, 'journal')) : root;
-    },
     'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
     'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
     'settings.test': (i) => testSettings(svc, platform.secrets, i),
@@ -298,9 +196,10 @@ export async function createServices(options: {
 }
 
 /**
- * The files a history move left as the user had them: every skipped file, with its conflict reason (B31: changed
- * after the agent's step, or after the revert wrote it); a skipped file without a conflict is one the snapshot store
- * could not write (`not_written`). A forced move still lists its conflicts but skips none, so it keeps nothing.
+ * The files a history move left as the user had them: every skipped file, with its conflict reason (changed after
+ * the agent's step, or after the revert wrote it: fixtures/bugs/README.md B31); a skipped file without a conflict
+ * is one the snapshot store could not write (`not_written`). A forced move still lists its conflicts but skips
+ * none, so it keeps nothing.
  */
 function keptFiles(r: Pick<RevertResult, 'skipped' | 'conflicts' | 'unrestorable'>): KeptFile[] {
   return [

@@ -27,7 +27,15 @@ import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import { isInside } from '../fs/workspace';
 import { nodeRuntime } from './node-runtime';
-import type { ServerCommand } from './servers';
+
+/** How to start a server: a binary name looked up in node_modules/.bin and PATH, or a package bundled with Landfall. */
+export interface ServerCommand {
+  /** Executable name (node_modules/.bin/<bin> or PATH), or an absolute path. */
+  bin: string;
+  args: string[];
+  /** npm package shipped in Landfall's own node_modules whose `bin[binName]` script is the fallback. */
+  bundled?: { pkg: string; binName: string };
+}
 
 /** A resolved command line: executable, arguments, extra environment, and where it was found. */
 export interface ResolvedCommand {

@@ -1,5 +1,5 @@
 /**
- * Waiting for diagnostics that belong to THIS version of a document (DESIGN §7, issue 6).
+ * Waiting for diagnostics that belong to THIS version of a document (DESIGN §7).
  *
  * Two paths race; the first to finish wins:
  *  - pull: `textDocument/diagnostic` for every provider the server declared or registered dynamically (a

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LspManager } from './manager';
-import type { DiagnosticsReport } from '../tools/types';
+import type { DiagnosticsReport } from './hook';
 
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-late-')));
 const created = LspManager.create({ root, timeoutScale: 2, waitMs: 1, log: () => undefined });

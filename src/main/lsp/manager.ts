@@ -1,6 +1,6 @@
 /**
  * LspManager: the language-server layer of one project (one per project root per app), and the
- * `DiagnosticsHook` the tools call (src/main/tools/types.ts).
+ * `DiagnosticsHook` the tools call (hook.ts).
  *
  * touch (a file was read): start its servers and didOpen it, without waiting — the first diagnostics after an
  * open are the slow ones (tsserver 1.2–2.9 s, pyright 1.6 s, DESIGN §7), so they are paid while the model thinks.
@@ -19,7 +19,7 @@ import type { Result } from '../../shared/errors';
 import { ok } from '../../shared/errors';
 import { readChecked } from '../fs/read-checked';
 import { decodeBytes, DEFAULT_MAX_BYTES } from '../fs/text-file';
-import type { AfterWriteOptions, DiagnosticsHook, DiagnosticsReport } from '../tools/types';
+import type { AfterWriteOptions, DiagnosticsHook, DiagnosticsReport } from './hook';
 import { uriOf } from './client';
 import type { LspClient } from './client';
 import { findRoot } from './discover';

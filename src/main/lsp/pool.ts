@@ -2,7 +2,7 @@
  * The server processes of one project: one per (server id, root), started on first use, stopped after an idle
  * period and on shutdown.
  *
- * Failure handling (issue 6): a missing binary (or a missing helper such as shellcheck) is looked up once per
+ * Failure handling: a missing binary (or a missing helper such as shellcheck) is looked up once per
  * (server, root), logged once, and then answered from memory — never retried in a loop. A process that exits
  * without being asked to is noticed through its exit event; its diagnostics go with it (they live on the client
  * object). The next use restarts it after a backoff (0 s, 1 s, 4 s for the 1st, 2nd, 3rd failure within the

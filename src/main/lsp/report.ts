@@ -1,5 +1,5 @@
 /**
- * Turning language-server answers into what the model reads and what the UI stores (issue 6 "Report").
+ * Turning language-server answers into what the model reads and what the UI stores.
  *
  * The text lists only ERROR severity, at most 20 per file ("… and N more"), `line:col` 1-based, inside a block
  * that first says the edit itself succeeded. A file whose server timed out, crashed, is broken or is not

@@ -12,16 +12,9 @@
 import { z } from 'zod';
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
-import { tsserverPath } from './discover';
+import { tsserverPath, type ServerCommand } from './discover';
 
-/** How to start a server: a binary name looked up in node_modules/.bin and PATH, or a package bundled with Landfall. */
-export interface ServerCommand {
-  /** Executable name (node_modules/.bin/<bin> or PATH), or an absolute path. */
-  bin: string;
-  args: string[];
-  /** npm package shipped in Landfall's own node_modules whose `bin[binName]` script is the fallback. */
-  bundled?: { pkg: string; binName: string };
-}
+export type { ServerCommand } from './discover';
 
 /** Context handed to `initializationOptions` builders: the server's root and the project root (absolute). */
 export interface InitContext {

@@ -1,7 +1,7 @@
 /**
  * TypeScript through the real tools (read, edit, write, apply_patch) and a real typescript-language-server:
- * fresh errors with the right line, no stale error after a fix (B42), another file broken by a write, a first
- * write without a prior read, B43 (apply_patch and write), a deleted file, a server killed mid-session, and no
+ * fresh errors with the right line, no stale error after a fix (fixtures/bugs/README.md B42), another file broken by a write, a first
+ * write without a prior read, fixtures/bugs/README.md B43 (apply_patch and write), a deleted file, a server killed mid-session, and no
  * process left after shutdown.
  * One manager (one tsserver) serves every case; the cases run in order and build on each other.
  */

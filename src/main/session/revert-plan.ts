@@ -14,9 +14,9 @@
  *                               unless `force` (then written, still listed as a conflict);
  *   otherwise                 → restored (wanted present) or deleted (wanted absent).
  * The remembered tree is never trusted as "the disk": a user edit made while reverted is seen (trial bug: repeated
- * undo silently replaced USER WORK with the remembered bytes). Rule source: DESIGN §5, issue 5 (B31).
+ * undo silently replaced USER WORK with the remembered bytes). Rule source: DESIGN §5 (fixtures/bugs/README.md B31).
  */
-import type { RevertConflict } from '../agent/service-types';
+import type { RevertConflict } from '../../shared/history-schemas';
 import type { PatchInfo, SnapshotPort } from './snapshot-port';
 
 /** One file an operation may write. */

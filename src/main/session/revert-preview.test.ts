@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/errors';
-import type { RevertResult } from '../agent/service-types';
+import type { RevertResult } from './revert-types';
 import { harness, readTree, scripted, treeText } from '../agent/testing/fixtures';
 import type { Harness } from '../agent/testing/fixtures';
 

@@ -1,5 +1,5 @@
 /**
- * Revert, unrevert, cleanup and the public bug reproductions for revert (B31, B36, B37, B38), on real sessions:
+ * Revert, unrevert, cleanup and the public bug reproductions for revert (fixtures/bugs/README.md B31, B36, B37, B38), on real sessions:
  * a real service (SQLite in a temp data folder, real snapshot store) driven by the replay provider with
  * hand-written calls, so every step goes through the real loop and tools.
  */

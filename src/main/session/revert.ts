@@ -3,24 +3,24 @@
  * snapshot, diff}` is soft: nothing is deleted until cleanup.
  *
  * revert(message, part?):
- *   refuse while busy → collect this session's patch parts after the boundary (B36: never another session's) →
+ *   refuse while busy → collect this session's patch parts after the boundary (fixtures/bugs/README.md B36: never another session's) →
  *   remember the tree now (or keep the one already remembered) → plan per file against the DISK NOW
  *   (revert-plan.ts): the wanted bytes are the earliest patch tree's (absent → delete), or the remembered tree's
  *   for a file only the revert in place covered (redo); the "clean" bytes are what Landfall last left there —
  *   the tree the revert in place restored the file from, else the end of the agent's last step that wrote it.
- *   A file holding other bytes was changed by someone else (B31, trial: repeated undo): it is a conflict,
+ *   A file holding other bytes was changed by someone else (fixtures/bugs/README.md B31, trial: repeated undo): it is a conflict,
  *   skipped and kept unless `force` → write the plan → store the boundary and the diff (remembered tree → now).
  *   The remembered tree is never taken for the disk, and `preview` is the same plan without the writes.
  * unrevert: put back the remembered tree's version of the files the revert covered, clear the boundary; a file
  *   changed since the revert wrote it is kept (skipped + conflict `changed_after_revert`) unless `force`.
  * cleanup: when the next message is sent, delete what lies after the boundary.
  * Only files listed in patch parts are ever written or deleted, and patch parts list only files agent tools
- * wrote (loop.ts), so a file the agent never wrote is never deleted (B37).
+ * wrote (loop.ts), so a file the agent never wrote is never deleted (fixtures/bugs/README.md B37).
  */
 import { fail, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
-import type { Part, RevertState, Session } from '../../shared/model';
-import type { RevertOptions, RevertResult, UndoResult, MessageWithParts } from '../agent/service-types';
+import type { MessageWithParts, Part, RevertState, Session } from '../../shared/model';
+import type { RevertOptions, RevertResult, UndoResult } from './revert-types';
 import type { PatchInfo, SnapshotPort } from './snapshot-port';
 import { applyPlan, planFiles } from './revert-plan';
 import type { FileIntent, FilePlan } from './revert-plan';

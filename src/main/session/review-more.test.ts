@@ -1,5 +1,5 @@
 /**
- * ReviewService: guarded files (B40), whole-file hunks, encodings, reloads, undo, the timeline and targets — on real
+ * ReviewService: guarded files (fixtures/bugs/README.md B40), whole-file hunks, encodings, reloads, undo, the timeline and targets — on real
  * temp projects, a real snapshot store and a real session database.
  */
 import { randomBytes } from 'node:crypto';

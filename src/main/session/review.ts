@@ -1,10 +1,10 @@
 /**
- * ReviewService — the review side of a session (issue 8, DESIGN §5 "Per-hunk review", §8 timeline).
+ * ReviewService — the review side of a session (DESIGN §5 "Per-hunk review", §8 timeline).
  *
  * - `timeline(sessionId)`: one point per agent step and per review decision (review/timeline.ts).
  * - `diff(sessionId, target)`: files changed at a point (vs previous / session start / now), in a turn, or in the
- *   session, each with status, guarded text (B40) and hunks with stable ids and their decision state.
- * - `decide(input)`: keep or reject hunks (listed, or every pending hunk of a file / of the target — B39). A reject
+ *   session, each with status, guarded text (fixtures/bugs/README.md B40) and hunks with stable ids and their decision state.
+ * - `decide(input)`: keep or reject hunks (listed, or every pending hunk of a file / of the target — fixtures/bugs/README.md B39). A reject
  *   reverse-applies exactly those hunks to the files as they are now, or answers `conflict` naming the lines and
  *   writes nothing. Every decision is an event in the session log and a snapshot on the timeline.
  * - `undo(input)`: undo a decision (the latest live one by default).
@@ -21,7 +21,7 @@ import type {
   TimelineEntry,
   UndoInput,
 } from '../../shared/review-schemas';
-import type { MessageWithParts } from '../agent/service-types';
+import type { MessageWithParts } from '../../shared/model';
 import type { ReviewDeps, ReviewSnapshots } from './review/context';
 import { describeChange, toReviewDiff, type ChangeView } from './review/change';
 import { decide, decidedHunks, undoDecision, type DecideEnv } from './review/decide';

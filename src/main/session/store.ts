@@ -11,8 +11,7 @@ import { openDb } from './db';
 import { newId } from './ids';
 import { claimOwner, releaseOwner } from './owner';
 import type { CoreEvent } from '../../shared/events';
-import type { Message, Part, Project, RevertState, Session } from '../../shared/model';
-import type { MessageWithParts } from '../agent/service-types';
+import type { Message, MessageWithParts, Part, Project, RevertState, Session } from '../../shared/model';
 
 type Stored = Exclude<CoreEvent, { type: 'text.delta' | 'reasoning.delta' | 'session.state' }>;
 type Unsequenced = Stored extends infer E ? (E extends { seq: number } ? Omit<E, 'seq'> : never) : never;
@@ -265,11 +264,11 @@ export class SessionStore {
     });
   }
 
-  /** Log a permission event (asked/answered). */
-  logPermission(event: Extract<Unsequenced, { type: 'permission.asked' | 'permission.answered' }>): void {
-    this.tx(() => {
-      this.log(event);
-    });
+  /** Log a permission event (asked/answered); returns it with its sequence number. */
+  logPermission<T extends Extract<Unsequenced, { type: 'permission.asked' | 'permission.answered' }>>(
+    event: T,
+  ): T & { seq: number } {
+    return this.tx(() => this.log(event) as unknown as T & { seq: number });
   }
 
   /** Messages of a session in order, each with its parts in order. */

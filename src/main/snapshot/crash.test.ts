@@ -1,5 +1,5 @@
 /**
- * Crash safety and the user's git data (B33): a SIGKILL during a track leaves a store that opens and tracks
+ * Crash safety and the user's git data (fixtures/bugs/README.md B33): a SIGKILL during a track leaves a store that opens and tracks
  * correctly, and no `.git` anywhere in the work tree (root, nested repositories) is renamed, written or created.
  */
 import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
  * Git projects: the user's `.git` is byte-identical after a full cycle (track, patch, diff, diffFull, restore,
  * revert, gc); a file the user's index tracks is snapshotted even when ignored; nested repositories are plain
- * files and their `.git` is never stored or written; the bug reproductions B34, B35, B38 as tests.
+ * files and their `.git` is never stored or written; the bug reproductions fixtures/bugs/README.md B34, B35, B38 as tests.
  */
 import {
   existsSync,

@@ -1,5 +1,5 @@
 /**
- * Public entry of the shadow snapshot store (issue 4, DESIGN §4).
+ * Public entry of the shadow snapshot store (DESIGN §4).
  *
  * `SnapshotStore` runs in the calling thread (tests, CLI); `openInWorker` gives the same API backed by a worker
  * thread so the Electron main process and the web host never block on a large track.

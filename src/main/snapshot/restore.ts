@@ -5,7 +5,7 @@
  * folders that became empty, then writes what differs (a folder↔file switch needs the deletions first) — all one
  * journaled transaction (worktree-writer.ts), so a kill midway is rolled back on the next open.
  * revertFiles: for each file named by the patches, the earliest patch holding it names the tree to take it from
- * (B38: a file deleted or renamed later comes back; a file absent from that tree is deleted).
+ * (fixtures/bugs/README.md B38: a file deleted or renamed later comes back; a file absent from that tree is deleted).
  * Both leave alone — and report as `kept` — every file the keep rule (keep.ts) protects: a file no snapshot
  * captured is never deleted or overwritten.
  */

@@ -4,7 +4,7 @@
  * (never an in-place write, so a kill leaves the old or the new file and a hard link to a file outside the
  * project is broken, not written through), every folder pinned by descriptor (a folder swapped for an outward
  * symlink mid-restore cannot redirect a write), the whole set journaled in the data folder (a kill is rolled back
- * on the next open). Safety rules (B35): a path is refused when a component is empty, `.`, `..` or `.git` (the
+ * on the next open). Safety rules (fixtures/bugs/README.md B35): a path is refused when a component is empty, `.`, `..` or `.git` (the
  * user's and nested repositories' git data is never written); a symlinked folder on the way is refused, never
  * followed; a symlink at the final name is replaced, never its target. Contents equal to what is on disk are not
  * rewritten (mtimes stay, editors do not reload). Folders emptied by deletions are removed afterwards; an empty

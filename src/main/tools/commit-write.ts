@@ -14,7 +14,8 @@ import { recordWrite } from '../fs/observed';
 import { decodeBytes } from '../fs/text-file';
 import type { ResolvedPath } from '../fs/workspace';
 import { askToWrite, diagnosticsAfterWrite, stillInside, unchangedSince } from './file-access';
-import type { DiagnosticsReport, ToolContext } from './types';
+import type { DiagnosticsReport } from '../lsp/hook';
+import type { ToolContext } from './types';
 
 /** The file as the change found it (`bytes` null: the file does not exist yet). */
 export interface Before {

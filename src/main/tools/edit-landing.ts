@@ -1,11 +1,11 @@
 /**
  * Landing an edit on a decoded file text, around the pure engine (`replace` from src/main/engine/edit):
  *   - line endings: the engine matches on LF text and writes the replacement with the ending of the span it
- *     replaced (src/main/engine/edit/line-endings.ts), so a CRLF file stays CRLF and an LF file never gains a CR (B16);
- *   - BOM: a U+FEFF the model copied is dropped (the file's BOM lives in its encoding info; B18);
- *   - an edit whose strings differ only in line endings is `no_change`, said as such (B14);
+ *     replaced (src/main/engine/edit/line-endings.ts), so a CRLF file stays CRLF and an LF file never gains a CR (fixtures/bugs/README.md B16);
+ *   - BOM: a U+FEFF the model copied is dropped (the file's BOM lives in its encoding info; fixtures/bugs/README.md B18);
+ *   - an edit whose strings differ only in line endings is `no_change`, said as such (fixtures/bugs/README.md B14);
  *   - stale files (changed on disk since the session saw them): only an exact, unique occurrence of oldString
- *     may land (the region the model remembers is intact, B28); anything looser is answered `stale`, never
+ *     may land (the region the model remembers is intact, fixtures/bugs/README.md B28); anything looser is answered `stale`, never
  *     `not_found`, because the model's view is out of date.
  */
 import { fail, ok, type Result } from '../../shared/errors';

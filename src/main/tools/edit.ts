@@ -1,10 +1,10 @@
 /**
- * The edit tool (DESIGN §2–3, issue 2 §4): `edit(filePath, oldString, newString, replaceAll?)`.
+ * The edit tool (DESIGN §2–3): `edit(filePath, oldString, newString, replaceAll?)`.
  * Inside the file's lock: resolve in the workspace → read and decode → observed-version check (BEFORE matching:
  * `not_observed`, `stale`) → land via the replacer ladder on the file's real text (edit-landing.ts) → encode back
  * in the file's own encoding (`unencodable` refused) → permission ask with the preview diff → atomic write →
- * commit diff and diagnostics. An empty oldString creates a new file and is refused on an existing one (B10).
- * The output names the rung and the line range, so a fuzzy landing is visible (B02).
+ * commit diff and diagnostics. An empty oldString creates a new file and is refused on an existing one (fixtures/bugs/README.md B10).
+ * The output names the rung and the line range, so a fuzzy landing is visible (fixtures/bugs/README.md B02).
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../shared/errors';

@@ -1,5 +1,5 @@
 /**
- * Elision detection for whole-file writes (bug B22): a model that rewrites a file often stands for the parts it
+ * Elision detection for whole-file writes (fixtures/bugs/README.md B22): a model that rewrites a file often stands for the parts it
  * did not change with a placeholder comment ("// ... rest of the code unchanged"), and writing that content
  * wipes those parts. A write is refused when BOTH hold:
  *   - the new content has a placeholder line that the old file did not have (a comment — or a bare "..." — that

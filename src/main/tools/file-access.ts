@@ -9,7 +9,8 @@ import type { FileChange } from '../../shared/model';
 import { readChecked } from '../fs/read-checked';
 import { resolveInRoot, type ResolvedPath } from '../fs/workspace';
 import { gitDirTitle, inGitDir } from './git-dir';
-import { toolFailure, type DiagnosticsReport, type ToolContext, type ToolFailure } from './types';
+import type { DiagnosticsReport } from '../lsp/hook';
+import { toolFailure, type ToolContext, type ToolFailure } from './types';
 
 /**
  * Resolve a tool's `filePath` against the context's root. Errors: `outside_root`, `invalid_input`, and

@@ -1,4 +1,4 @@
-/** The file tools of issue 2 (read, edit, multiedit, write, list, glob, grep, bash), for the registry to expose. */
+/** The file tools (read, edit, multiedit, write, list, glob, grep, bash), for the registry to expose. */
 import { bashTool } from './bash';
 import { editTool } from './edit';
 import { globTool } from './glob';

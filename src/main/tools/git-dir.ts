@@ -2,7 +2,7 @@
  * A repository's own git folder: any path with a `.git` segment — the project's `.git/`, a nested repository's
  * `sub/.git/`, a submodule's `.git` file, `.git/modules/…`. Landfall's snapshots never hold these files (the
  * shadow store skips `.git`), so undo cannot restore them, and `.git/config` or `.git/hooks/*` run code on the
- * user's next git command: every write there is asked as `git_dir` (agent/permission.ts), whatever the rules.
+ * user's next git command: every write there is asked as `git_dir` (agent/permission/rules.ts), whatever the rules.
  */
 
 /** True when root-relative `rel` (separators `/` or `\`) has a `.git` segment (case-insensitive, as on macOS). */

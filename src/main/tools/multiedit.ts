@@ -1,6 +1,6 @@
 /**
  * The multiedit tool: several edits of ONE file as one batch (`applyEdits` of the engine): every edit is
- * resolved against the file as it was (a later edit never matches text an earlier one inserted, B12), edits
+ * resolved against the file as it was (a later edit never matches text an earlier one inserted, fixtures/bugs/README.md B12), edits
  * must not overlap, and it is all or nothing — one failing edit fails the batch and nothing is written; the
  * error names the edit (0-based index in data.edit). On a stale file (changed on disk since the session saw it)
  * the batch is refused: several regions would have to be trusted at once.

@@ -1,5 +1,5 @@
 /**
- * How text the model sends becomes a NEW file's bytes (B17, B18): UTF-8; line breaks become LF on every
+ * How text the model sends becomes a NEW file's bytes (fixtures/bugs/README.md B17, B18): UTF-8; line breaks become LF on every
  * platform (no invented CR — a repo that wants CRLF says so in its own tooling); a leading U+FEFF asks for a
  * UTF-8 BOM and is written once, as the BOM, never as text. Content is otherwise written verbatim (no final
  * newline is added).

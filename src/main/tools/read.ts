@@ -1,10 +1,10 @@
 /**
- * The read tool (DESIGN §3, issue 2 §4): numbered lines `N: text` from line `offset` (1-based) for up to `limit`
+ * The read tool (DESIGN §3): numbered lines `N: text` from line `offset` (1-based) for up to `limit`
  * lines; a line over 2,000 characters is cut with a marker; the whole output stops at 50 KB with a note naming
  * the offset to continue from. A directory answers with its entries. Binary files are refused. Every successful
  * read of a file records the session's observed version (what edit/write check against) and warms up the
  * file's language server. Line endings are not shown (a CR before LF is dropped from the view) and a BOM is
- * never shown as text (B18): the model copies what it sees into oldString.
+ * never shown as text (fixtures/bugs/README.md B18): the model copies what it sees into oldString.
  */
 import path from 'node:path';
 import { z } from 'zod';

@@ -4,25 +4,16 @@
  * text is written for the model to act on (DESIGN §2, §10).
  *
  * Context is explicit (DESIGN §10: no ambient globals): the project root, the session, the observed-version
- * store, and optional hooks for permission asks and language-server diagnostics.
+ * store (src/main/fs/observed.ts), and optional hooks for permission asks (the shapes below, which the agent's
+ * gate implements) and language-server diagnostics (src/main/lsp/hook.ts). The tools own the permission
+ * request's shape because they are the ones asking; the layers above only answer it.
  */
 import type { z } from 'zod';
 import type { LandfallError } from '../../shared/errors';
-import type { Diagnostic, FileChange } from '../../shared/model';
-
-/** What a session last saw of a file: sizes in bytes, mtime in ms, sha256 hex of the raw bytes. */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  hash: string;
-}
-
-/** Read-before-edit memory, keyed by (session id, real absolute path). Implemented in src/main/fs/observed.ts. */
-export interface ObservedStore {
-  record(sessionId: string, realPath: string, stamp: FileStamp): void;
-  get(sessionId: string, realPath: string): FileStamp | undefined;
-  forget(sessionId: string, realPath?: string): void;
-}
+import type { FileChange } from '../../shared/model';
+import type { PermissionKind } from '../../shared/permission-schemas';
+import type { ObservedStore } from '../fs/observed';
+import type { DiagnosticsHook, DiagnosticsReport } from '../lsp/hook';
 
 /**
  * A permission question (DESIGN §6). `patterns` are root-relative real paths or a bash command. `git_dir` is a
@@ -31,7 +22,7 @@ export interface ObservedStore {
  */
 export interface PermissionRequest {
   tool: string;
-  permission: 'read' | 'edit' | 'bash' | 'external_directory' | 'git_dir';
+  permission: PermissionKind;
   patterns: string[];
   title: string;
   /** Preview diff of what the call would write (edit, write, apply_patch). */
@@ -51,36 +42,11 @@ export interface RevealGuard {
   withheld(rel: string, bulk?: boolean): string | undefined;
 }
 
-/** Asks the user (or the rules) whether a call may proceed. Absent from the context means "allow". */
-export type PermissionAsk = (request: PermissionRequest) => Promise<PermissionAnswer>;
-
-/** Outcome of asking the language servers about files after a write (src/main/lsp). */
-export interface DiagnosticsReport {
-  /** Text appended to the tool output (errors only; says when a server timed out or is unavailable). */
-  text: string;
-  /** All diagnostics (any severity) of the changed files, keyed by root-relative path, for the UI. */
-  diagnostics: Record<string, Diagnostic[]>;
-}
-
-/** The language-server side of a tool call. Absent from the context means "no diagnostics". */
-export interface DiagnosticsHook {
-  /** A file was read: warm its server up. Never waits. */
-  touch(absPath: string): void;
-  /** Files were written (absolute paths): sync them and wait for fresh diagnostics. */
-  afterWrite(absPaths: string[], options: AfterWriteOptions): Promise<DiagnosticsReport>;
-}
-
 /**
- * Options of DiagnosticsHook.afterWrite. `onWaiting` is called once the files are synced, with the ids of the
- * servers now being waited for ("typescript"); `onLate` once per server whose diagnostics came after the wait
- * timed out (at most a minute later), with a report of just those files — the call itself never waits for them.
+ * Asks the user (or the rules) whether a call may proceed; the agent's permission gate is the one implementation
+ * (src/main/agent/permission/gate.ts). Absent from the context means "allow".
  */
-export interface AfterWriteOptions {
-  reportOtherFiles: boolean;
-  signal?: AbortSignal;
-  onWaiting?: (servers: string[]) => void;
-  onLate?: (report: DiagnosticsReport) => void;
-}
+export type AskPermission = (request: PermissionRequest) => Promise<PermissionAnswer>;
 
 /**
  * What a running tool reports before it returns (the tool card shows it): its bytes are on disk and it waits for
@@ -94,7 +60,7 @@ export interface ToolContext {
   root: string;
   sessionId: string;
   observed: ObservedStore;
-  ask?: PermissionAsk;
+  ask?: AskPermission;
   /** Files the model may not see (read rules, by real path); see RevealGuard. */
   reveal?: RevealGuard;
   diagnostics?: DiagnosticsHook;

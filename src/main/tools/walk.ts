@@ -1,7 +1,7 @@
 /**
  * A workspace walker for list, glob and grep that respects ignore rules like git does: `.gitignore` files at
  * every level (patterns relative to their folder), `.git/info/exclude`, and `.git` itself. Symlinks are listed
- * but never descended into, so a walk cannot leave the workspace (B44) — and every folder is listed from a checked
+ * but never descended into, so a walk cannot leave the workspace (fixtures/bugs/README.md B44) — and every folder is listed from a checked
  * descriptor (src/main/fs/read-checked.ts), so one swapped for an outward link while the walk runs is skipped, not
  * listed. Breadth-first, names sorted, so results are stable and shallow files come first.
  */

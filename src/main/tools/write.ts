@@ -1,11 +1,11 @@
 /**
- * The write tool (DESIGN §3, issue 2 §4): create a file, or overwrite one the session has observed.
+ * The write tool (DESIGN §3): create a file, or overwrite one the session has observed.
  * Inside the file's lock: resolve (outside_root) → existing file: decode, observed check (`not_observed`,
- * `stale` — a whole-file write never lands on a view the session did not have, B28), keep its encoding, BOM and
- * dominant line ending (B16, B18), refuse placeholder elisions that would wipe code (B22) and, in a file whose
+ * `stale` — a whole-file write never lands on a view the session did not have, fixtures/bugs/README.md B28), keep its encoding, BOM and
+ * dominant line ending (fixtures/bugs/README.md B16, B18), refuse placeholder elisions that would wipe code (fixtures/bugs/README.md B22) and, in a file whose
  * encoding the detector was unsure of, text its bytes cannot vouch for (`encoding_uncertain`,
  * fs/encoding-proof.ts) → new file: UTF-8, LF,
- * no invented CR (B17) → permission ask with the preview → atomic write → commit diff → diagnostics (other files
+ * no invented CR (fixtures/bugs/README.md B17) → permission ask with the preview → atomic write → commit diff → diagnostics (other files
  * with errors reported too).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Providers (issue 5): the AI SDK provider packages behind one function. OpenAI-compatible covers local servers
+ * Providers: the AI SDK provider packages behind one function. OpenAI-compatible covers local servers
  * (Ollama, LM Studio, llama.cpp, vLLM) by base URL; Anthropic and OpenAI use their own packages. The key is an
  * argument, found by the caller (keys.ts: the app's secret store, else the variable the provider's `apiKeyEnv`
  * names); it is never read from or written to the settings file or process.env here.
@@ -10,7 +10,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
-import type { ProviderSettings, Settings } from '../service-types';
+import type { ProviderSettings, Settings } from '../settings/schema';
 
 /** Pick the provider settings by id (default: settings.defaultProvider). Error `invalid_input` when unknown. */
 export function findProvider(settings: Settings, id?: string): Result<ProviderSettings> {

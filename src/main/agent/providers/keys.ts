@@ -6,7 +6,7 @@
  * The command line and the default: the variable the provider's `apiKeyEnv` names, read from the environment at
  * the moment of the request. The app (host/services.ts) asks its secret store first, per provider, then this.
  */
-import type { ProviderSettings } from '../service-types';
+import type { ProviderSettings } from '../settings/schema';
 
 /** The key for `provider`, or undefined when it has none (a local server needs none). */
 export type KeyLookup = (provider: ProviderSettings) => string | undefined;

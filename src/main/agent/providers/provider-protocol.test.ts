@@ -2,7 +2,7 @@
  * Provider protocol: a local HTTP server speaking the OpenAI-compatible streaming format (SSE chat completion
  * chunks with tool calls) drives sessions through the real provider code (@ai-sdk/openai-compatible), the real
  * loop, tools and store. Retry policy: 429/5xx before the stream is retried (at most 2), nothing after the
- * stream began; context-length errors are reported as such; B23 (arguments cut off by the output limit).
+ * stream began; context-length errors are reported as such; fixtures/bugs/README.md B23 (arguments cut off by the output limit).
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';

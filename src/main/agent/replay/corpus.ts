@@ -40,7 +40,10 @@ const fileSchema = z.object({
 export type CorpusFile = z.infer<typeof fileSchema>;
 
 export interface CorpusSession {
+  /** The recording's name: source.json's `id`, else the folder's name. */
   id: string;
+  /** The first turn's prompt as the recording names it (source.json `prompt`), when it does. */
+  prompt?: string;
   dir: string;
   calls: CorpusCall[];
   files: CorpusFile[];
@@ -81,6 +84,19 @@ async function readJsonl<T>(file: string, schema: z.ZodType<T>): Promise<Result<
   return ok(out);
 }
 
+/** The recording's source.json: its `id` and the first turn's `prompt`, when it names them (optional file). */
+async function readSource(dir: string): Promise<{ id?: string; prompt?: string }> {
+  try {
+    const json = JSON.parse(await fsp.readFile(path.join(dir, 'source.json'), 'utf8')) as Record<string, unknown>;
+    return {
+      ...(typeof json.id === 'string' && json.id !== '' ? { id: json.id } : {}),
+      ...(typeof json.prompt === 'string' ? { prompt: json.prompt } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
 /** Load a corpus session folder. Errors: `file_not_found`, `invalid_input`. */
 export async function loadCorpusSession(dir: string): Promise<Result<CorpusSession>> {
   const calls = await readJsonl(path.join(dir, 'calls.jsonl'), corpusCallSchema);
@@ -90,7 +106,15 @@ export async function loadCorpusSession(dir: string): Promise<Result<CorpusSessi
   // final.diff is optional for a replay (a session recorded without one still replays)
   const finalDiff = await fsp.readFile(path.join(dir, 'final.diff'), 'utf8').catch(() => '');
   const sorted = [...calls.value].sort((a, b) => a.seq - b.seq);
-  return ok({ id: path.basename(path.resolve(dir)), dir, calls: sorted, files: files.value, finalDiff });
+  const source = await readSource(dir);
+  return ok({
+    id: source.id ?? path.basename(path.resolve(dir)),
+    ...(source.prompt !== undefined ? { prompt: source.prompt } : {}),
+    dir,
+    calls: sorted,
+    files: files.value,
+    finalDiff,
+  });
 }
 
 /** Bytes of a corpus file. */

@@ -99,8 +99,13 @@ export function overwriteRefusal(files: string[], forceHint: string): Result<nev
   );
 }
 
+/** The next step the `exists` refusal names unless the caller names its own (the command line names its flags). */
+export const SEED_REFUSAL_HINT =
+  "Replay into a folder without these files (or with the recording's versions), or move them aside first.";
+
 /**
- * Seed `root` from `files` by the rule above. `backupRoot` is the folder backups go under (force only).
+ * Seed `root` from `files` by the rule above. `backupRoot` is the folder backups go under (force only); the
+ * write's journal goes into `journalDir`. `refusalHint` is the hint of the `exists` refusal.
  * Errors: `invalid_input` (path outside the project), `outside_root` (a folder on the way is a link out of it),
  * `exists` (differing files, no force). Throws fs errors (EACCES, ENOSPC) and LandfallFailure from the write as
  * bugs of the environment; the write itself is one transaction (src/main/fs/transaction.ts): all or nothing.
@@ -108,7 +113,7 @@ export function overwriteRefusal(files: string[], forceHint: string): Result<nev
 export async function seedSafely(
   root: string,
   files: CorpusFile[],
-  options: { force?: boolean; backupRoot: string },
+  options: { force?: boolean; backupRoot: string; journalDir: string; refusalHint?: string },
 ): Promise<Result<SeedReport>> {
   const plan = await planSeed(root, files);
   if (!plan.ok) return plan;
@@ -116,7 +121,7 @@ export async function seedSafely(
   if (differing.length > 0 && !options.force) {
     return overwriteRefusal(
       differing.map((f) => f.path),
-      'Replay into an empty folder (or a checkout at the recorded commit), pass --no-seed to use the files as they are, or --force to back the originals up into the data folder and overwrite them.',
+      options.refusalHint ?? SEED_REFUSAL_HINT,
     );
   }
   let backupDir: string | undefined;
@@ -140,7 +145,7 @@ export async function seedSafely(
       if (st?.isDirectory()) await fsp.rm(entry, { recursive: true, force: true });
     }
   }
-  await seedProject(root, [...missing, ...differing], path.join(path.dirname(options.backupRoot), 'journal'));
+  await seedProject(root, [...missing, ...differing], options.journalDir);
   return ok({
     written: [...missing, ...differing].map((f) => f.path),
     unchanged: same,

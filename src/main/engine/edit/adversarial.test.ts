@@ -1,5 +1,5 @@
 /**
- * The engine attacked as a model would (issue 2 §2 safety rules: uniqueness gate, span gate, never land elsewhere,
+ * The engine attacked as a model would (the safety rules: uniqueness gate, span gate, never land elsewhere,
  * never throw): mixed tabs/spaces, very long lines, oldString spanning the whole file or equal to a line prefix,
  * unicode (combining marks, astral characters, zero-width), lone CR, empty lines only, overlapping replaceAll, and
  * an oldString that fits both the exact rung and a fuzzy one. Hand-written cases first, then fast-check.

@@ -1,5 +1,5 @@
 /**
- * One-line descriptions of a landing for the model and the reviewer (bug B02: a fuzzy landing must be visible,
+ * One-line descriptions of a landing for the model and the reviewer (fixtures/bugs/README.md B02: a fuzzy landing must be visible,
  * never the same words as an exact hit).
  */
 import type { ReplaceSuccess } from './landing';

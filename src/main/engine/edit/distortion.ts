@@ -10,7 +10,7 @@
  * 4. trailing_newline — the span holds whole lines without the last line break: a newString ending in a line
  *    break loses that one, and an empty newString (deletion) takes the line break with it;
  * 5. indentation — for line-aligned spans, rebase newString into the file's indentation frame (indentation.ts).
- * The exact rung tolerates nothing, so its newString is written verbatim (B13) — unless the match began inside a
+ * The exact rung tolerates nothing, so its newString is written verbatim (fixtures/bugs/README.md B13) — unless the match began inside a
  * line's indentation and was widened to the line start (gates.ts alignToIndentation), where step 5 applies.
  */
 import type { Candidate } from './types';

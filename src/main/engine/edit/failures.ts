@@ -1,7 +1,7 @@
 /**
  * The engine's expected failures, as data (src/shared/errors.ts). Each says what happened, gives the next step
  * as the hint, and carries structured detail for the tool and the UI. The not_found text describes the real
- * tolerance rules (bug B02: never claim byte-exact matching is required when it is not).
+ * tolerance rules (fixtures/bugs/README.md B02: never claim byte-exact matching is required when it is not).
  *
  * Codes: not_found, ambiguous, no_change, too_broad, already_applied, search_budget (the search hit its work
  * limit before it could decide: distinct from not_found so a give-up is never silent), and conflict (applyEdits:
@@ -116,7 +116,7 @@ export function partialLine(rung: RungName, line: number): Fail<'not_found'> {
   );
 }
 
-/** no_change: the edit leaves the file byte-identical; `lineEndingsOnly` when old/new differ only in CRLF vs LF (B14). */
+/** no_change: the edit leaves the file byte-identical; `lineEndingsOnly` when old/new differ only in CRLF vs LF (fixtures/bugs/README.md B14). */
 export function noChange(lineEndingsOnly: boolean): Fail<'no_change'> {
   return lineEndingsOnly
     ? fail(
@@ -131,7 +131,7 @@ export function noChange(lineEndingsOnly: boolean): Fail<'no_change'> {
       );
 }
 
-/** too_broad: an empty oldString on a non-empty file would replace all of it (B10). */
+/** too_broad: an empty oldString on a non-empty file would replace all of it (fixtures/bugs/README.md B10). */
 export function emptyOld(): Fail<'too_broad'> {
   return fail(
     'too_broad',

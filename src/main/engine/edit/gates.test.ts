@@ -1,6 +1,6 @@
 /**
  * The gates on their own, including the span gate, which no rung of the ladder can reach today (every tolerant
- * rung bounds its window) and which stays as the backstop that refuses a swallowed region (B07).
+ * rung bounds its window) and which stays as the backstop that refuses a swallowed region (fixtures/bugs/README.md B07).
  */
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from './types';

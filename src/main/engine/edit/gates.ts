@@ -3,7 +3,7 @@
  *
  * - span gate: a candidate from a tolerant rung may not cover much more than oldString: its non-blank lines and
  *   its non-whitespace characters are capped at 1.25 × oldString's plus a small slack (whitespace is not counted,
- *   so indentation drift never trips it). Bug B07: a stitched oldString must never swallow the lines between.
+ *   so indentation drift never trips it). fixtures/bugs/README.md B07: a stitched oldString must never swallow the lines between.
  * - fidelity gate: a similarity-scored candidate needs every compared line ≥ LINE_FLOOR (policy.ts).
  * - token boundary (conformance policy 5): a span that starts or ends inside a word or number is no fit, unless
  *   the replacement keeps the cut token's fragment unchanged at that edge (replacing the first 2,000 characters

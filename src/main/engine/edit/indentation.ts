@@ -1,5 +1,5 @@
 /**
- * Inverse distortion for indentation (DESIGN §2; conformance policy 2; bugs B01, B02).
+ * Inverse distortion for indentation (DESIGN §2; conformance policy 2; fixtures/bugs/README.md B01, B02).
  *
  * Given the oldString lines a rung matched and the file lines they landed on, decide whether the model wrote its
  * block in a shifted or re-styled frame (dedented by 4, spaces where the file has tabs) and, if newString was

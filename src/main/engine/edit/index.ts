@@ -4,9 +4,9 @@
  * - replace(content, oldString, newString, { replaceAll }) → Result<ReplaceSuccess>: lands one edit via the
  *   replacer ladder and its gates, or fails with not_found | ambiguous | no_change | too_broad | already_applied |
  *   search_budget. It returns failures as data and never throws for them.
- * - applyEdits(content, edits) → Result<ApplyEditsSuccess>: a batch resolved against the original text (B12);
+ * - applyEdits(content, edits) → Result<ApplyEditsSuccess>: a batch resolved against the original text (fixtures/bugs/README.md B12);
  *   overlapping edits → conflict.
- * - describeLanding(success) → one line naming the rung and the line range, for the tool's output (B02).
+ * - describeLanding(success) → one line naming the rung and the line range, for the tool's output (fixtures/bugs/README.md B02).
  * - RUNG_NAMES: the ladder's rung names, strict to loose.
  */
 export { replace, type ReplaceOptions } from './replace';

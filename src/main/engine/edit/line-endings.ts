@@ -182,7 +182,7 @@ function pairBreaks(oldLines: readonly string[], newLines: readonly string[]): n
 /**
  * Write the LF replacement text for the normalised span [start, end) with the file's line endings.
  *
- * Rule (issue 2, mixed files): bytes outside the span are never touched (render copies them). Inside it, each line
+ * Rule (mixed files): bytes outside the span are never touched (render copies them). Inside it, each line
  * break of the replacement takes the ending of the span's line break it is paired with (pairBreaks: same text at
  * the start or end of the span, else the same position), so a line-for-line rewrite keeps every line's own
  * ending. A new line with no partner takes the ending of the nearest paired line before it (else after it); when

@@ -1,5 +1,5 @@
 /**
- * applyEdits(): several edits of one file as one batch, every edit resolved against the ORIGINAL text (bug B12:
+ * applyEdits(): several edits of one file as one batch, every edit resolved against the ORIGINAL text (fixtures/bugs/README.md B12:
  * a later edit must never match text an earlier edit inserted). Each edit goes through the same decision loop as
  * replace(); their spans must not overlap (else `conflict`); then all pieces are spliced into the raw text in one
  * pass. All or nothing: one failing edit fails the batch, with `data.edit` naming it (0-based).

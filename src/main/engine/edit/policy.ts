@@ -1,8 +1,8 @@
 /**
  * The numbers the safety rules use, in one place so the tests and the docs name the same values.
- * Sources: DESIGN §2 and issue 2 (block-anchor 0.65, ±25 %, context-aware 50 %). The per-line floor is Landfall's:
+ * Sources: DESIGN §2 (block-anchor 0.65, ±25 %, context-aware 50 %). The per-line floor is Landfall's:
  * averaging hides one invented line among real ones (conformance anchor-one-hallucinated-line,
- * context-half-hallucinated, bug B08), so every compared line must clear the floor on its own. It is 0.75, not
+ * context-half-hallucinated, fixtures/bugs/README.md B08), so every compared line must clear the floor on its own. It is 0.75, not
  * 0.65, because a line more than a quarter rewritten is a different line, not recall drift: in the real corpus
  * (aider-flask-5063-a0 #8) a stale block whose lines had been changed on disk scored 0.736 per line and would have
  * overwritten that change; typo-level drift scores 0.8–0.98. With the floor above it, the 0.65 mean of the spec

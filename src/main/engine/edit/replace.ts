@@ -4,15 +4,15 @@
  * Algorithm
  * 1. Normalise: the file's BOM is set aside and CRLF read as LF; oldString/newString get the same treatment (and
  *    lose a CR both end with: half of a CRLF cut on LF).
- *    old === new (or equal once line endings are normalised, B14) → no_change. Empty oldString: fills an empty
- *    file, else too_broad (B10). An oldString holding the read tool's "line truncated" marker → not_found.
+ *    old === new (or equal once line endings are normalised, fixtures/bugs/README.md B14) → no_change. Empty oldString: fills an empty
+ *    file, else too_broad (fixtures/bugs/README.md B10). An oldString holding the read tool's "line truncated" marker → not_found.
  * 2. Run the ladder (replacers/index.ts), strict to loose. For each rung, collect its distinct places and judge:
  *    - the replacement for each place is built by inverse distortion (distortion.ts);
  *    - span gate and fidelity gate drop places that swallow too much or rest on an invented line (gates.ts);
  *    - token boundary: places cutting a word or number are no fit unless the replacement keeps the fragment;
  *    - whole lines: a line-shaped oldString (ending in a line break) never lands on part of a line;
  *    - uniqueness gate: more than one fit (or no fit but several places) → ambiguous; never a slide to a looser
- *      rung, never a best-of guess (B03, B11). One fit → land. replaceAll → every non-overlapping fit.
+ *      rung, never a best-of guess (fixtures/bugs/README.md B03, B11). One fit → land. replaceAll → every non-overlapping fit.
  *    - a tolerant (non-exact) fit lands only when newString does not already stand in the file (a retry of an
  *      applied edit: already_applied, already-applied.ts) and, for a single landing, when no later rung that
  *      counts with it finds another place (cross-rung.ts) — uniqueness is judged on places, across rungs;
@@ -29,7 +29,7 @@
  * (line-endings.ts RawLineView), line indices are built by the first line-based rung, line numbers of a landing
  * are counted when read (landing.ts landingOf).
  *
- * Choice documented for issue 2: replace() RETURNS `Result` for every expected failure and never throws for one;
+ * A deliberate choice: replace() RETURNS `Result` for every expected failure and never throws for one;
  * a throw means a bug.
  */
 import type { Result } from '../../../shared/errors';

@@ -81,7 +81,7 @@ export function distinctPlaces(found: Iterable<Candidate>): Candidate[] {
 }
 
 /**
- * Markers a read tool leaves where it cut a long line (issue 2 §4: lines over 2,000 chars are cut with a marker):
+ * Markers a read tool leaves where it cut a long line (lines over 2,000 chars are cut with a marker):
  * Landfall's own read tool (src/main/tools/read.ts: `… [line cut: N characters in all]`) and the common
  * `... (line truncated to N chars)` form.
  */

@@ -1,5 +1,5 @@
 /**
- * What to tell the model when a hunk's old lines are not found (issue 3: "the nearest region of the file with
+ * What to tell the model when a hunk's old lines are not found (the rule: "the nearest region of the file with
  * line numbers"). Only computed on failure. Algorithm: under the loosest pass, every occurrence of every old line
  * votes for the window start it implies (occurrence line − the line's offset in the hunk); the window with most
  * votes at or after the cursor is the nearest region (earliest wins a tie). Old lines that occur nowhere after

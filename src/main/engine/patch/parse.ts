@@ -1,5 +1,5 @@
 /**
- * The patch parser (pure): envelope → file operations → hunks. Grammar (conformance README policy 1–2, issue 3):
+ * The patch parser (pure): envelope → file operations → hunks. Grammar (conformance README policy 1–2):
  *
  *   patch     := Begin  op+  End
  *   op        := "*** Add File: " path  ("+" line)*

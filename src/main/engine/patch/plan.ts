@@ -7,7 +7,7 @@
  * cursor (seek.ts); the cursor moves past them. A hunk with only "+" lines appends at the end of the file. When
  * old lines ending in blank context lines are not found, they are tried once more without those trailing blanks
  * (a blank line a model put between sections is not a line of the file). All hunks are placed before the new
- * text is built, so a failing second hunk leaves nothing half-done (bug B25).
+ * text is built, so a failing second hunk leaves nothing half-done (fixtures/bugs/README.md B25).
  *
  * Building the new text keeps the file's bytes: context lines are copied from the file (its spelling, its line
  * terminators), "-" lines are dropped, "+" lines are inserted verbatim with the file's first terminator, and the

@@ -4,7 +4,7 @@
  * then costs the occurrences of its rarest line, not a scan of the file, which keeps a 200-hunk patch over a
  * 50,000-line file in milliseconds.
  *
- * Rules (conformance README policy 5, issue 3):
+ * Rules (conformance README policy 5):
  *   - an anchor binds to its first match at or after the cursor, at the first pass that finds one;
  *   - a block (a hunk's old lines) is judged at the first pass that matches it anywhere in [cursor, end): exactly
  *     one start position → found; more → `ambiguous` (the engine never takes "probably the first");

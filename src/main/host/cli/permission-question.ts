@@ -5,12 +5,9 @@
  * always for a pattern (only where the question offers it), `r [reason]` reject. Anything else, an empty line
  * or the end of the input rejects — nothing is allowed by accident.
  */
-import type { EventOf } from '../../../shared/events';
-import type { PermissionReply } from '../../agent/service-types';
+import type { PermissionAsk as Ask, PermissionReply } from '../../../shared/permission-schemas';
 import type { Result } from '../../../shared/errors';
 import type { TerminalInput } from './terminal-input';
-
-type Ask = EventOf<'permission.asked'>;
 
 /** "bash `rm -rf build`", "change src/a.ts", "write into the repository's own git folder: .git/config …". */
 export function askedWhat(e: Ask): string {

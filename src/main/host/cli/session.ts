@@ -1,5 +1,5 @@
 /**
- * Session commands of the command line (issue 5):
+ * Session commands of the command line:
  *   landfall run --dir D [--provider ID] [--model M] [--data DATA] [--no-lsp] "prompt"
  *     (permission questions are asked on the terminal, naming exactly what they answer; type-ahead is discarded
  *     before each one — permission-question.ts)
@@ -24,6 +24,10 @@ import { appLanguageServers } from '../services-lsp';
 import { commandUsage } from './help';
 import { TerminalPermissions } from './permission-question';
 import { TerminalInput } from './terminal-input';
+
+/** What a refused seeding tells the command-line user to do: the flags that decide it. */
+const SEED_REFUSAL_HINT =
+  'Replay into an empty folder (or a checkout at the recorded commit), pass --no-seed to use the files as they are, or --force to back the originals up into the data folder and overwrite them.';
 
 interface Args {
   flags: Map<string, string | true>;
@@ -128,11 +132,12 @@ async function runPrompt(a: Args): Promise<number> {
       svc.stop(sessionId);
     };
     process.once('SIGINT', interrupt);
-    const r = await svc.prompt(session.value.id, text, { provider: str(a, 'provider'), model: str(a, 'model') });
-    if (failed(r)) return 1;
-    out(`\n[${r.value.finishReason}, ${r.value.steps} steps, session ${session.value.id}]\n`);
-    if (r.value.error) err(`${r.value.error.code}: ${r.value.error.message}\n${r.value.error.hint}\n`);
-    return r.value.error ? 1 : 0;
+    const started = await svc.startTurn(sessionId, text, { provider: str(a, 'provider'), model: str(a, 'model') });
+    if (failed(started)) return 1;
+    const r = await started.value.turn.done;
+    out(`\n[${r.finishReason}, ${r.steps} steps, session ${sessionId}]\n`);
+    if (r.error) err(`${r.error.code}: ${r.error.message}\n${r.error.hint}\n`);
+    return r.error ? 1 : 0;
   } finally {
     input?.close();
     if (interrupt) process.off('SIGINT', interrupt);
@@ -162,11 +167,12 @@ async function runReplay(a: Args): Promise<number> {
     if (failed(project)) return 1;
     const session = svc.createSession(project.value.id, `replay ${path.basename(corpus)}`);
     if (failed(session)) return 1;
-    const r = await svc.replay(session.value.id, corpus, {
-      mode,
-      seed: a.flags.get('no-seed') !== true,
-      force: a.flags.get('force') === true,
-    });
+    const r = await svc.replay(
+      session.value.id,
+      corpus,
+      { mode, seed: a.flags.get('no-seed') !== true, force: a.flags.get('force') === true },
+      { seedRefusalHint: SEED_REFUSAL_HINT },
+    );
     const view = svc.getSession(session.value.id);
     // refused before any turn ran (e.g. `exists`): leave no empty session behind
     if (!r.ok && view.ok && view.value.messages.length === 0) svc.deleteSession(session.value.id);

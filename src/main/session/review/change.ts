@@ -19,7 +19,7 @@ import type {
   ReviewTarget,
   TimelineEntry,
 } from '../../../shared/review-schemas';
-import type { MessageWithParts } from '../../agent/service-types';
+import type { MessageWithParts } from '../../../shared/model';
 import type { ReviewSnapshots } from './context';
 import { toReviewFile, type FileAnalysis } from './file-analysis';
 import { loadFiles, resolveTarget, type ResolvedTarget } from './load';

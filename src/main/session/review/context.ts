@@ -4,7 +4,7 @@
  */
 import type { Result } from '../../../shared/errors';
 import type { FileDiff } from '../../../shared/model';
-import type { MessageWithParts } from '../../agent/service-types';
+import type { MessageWithParts } from '../../../shared/model';
 import type { ReviewLog } from './log';
 
 /** The snapshot store calls review makes (src/main/snapshot). Paths are root-relative with '/' separators. */

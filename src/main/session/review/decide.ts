@@ -1,5 +1,5 @@
 /**
- * Keep / reject / undo (issue 8; bug B39). A decision names hunks of one target (explicitly, or every pending hunk
+ * Keep / reject / undo (fixtures/bugs/README.md B39). A decision names hunks of one target (explicitly, or every pending hunk
  * of a file or of the whole target). Keep records the decision and writes nothing. Reject plans every chosen hunk
  * of every file first (reject-plan.ts) and writes only when none conflicts — all or nothing. Each decision snapshots
  * the work tree before and after (its own point on the timeline) and is appended to the session's event log.

@@ -1,6 +1,6 @@
 /**
  * One changed file between two trees, analysed for review: how it is reviewed (line hunks, or one whole-file hunk)
- * and what the renderer may be sent (bug B40: binary, huge, and very-long-line files are guarded, never sent whole).
+ * and what the renderer may be sent (fixtures/bugs/README.md B40: binary, huge, and very-long-line files are guarded, never sent whole).
  *
  * Line hunks are used for a modified text file under MAX_HUNK_BYTES. Added, deleted and renamed files, binary files
  * and files over the limit get one whole-file hunk: rejecting it brings back the file (or its absence) exactly.
@@ -16,7 +16,7 @@ import { bytesToLatin1, looksBinary, splitLines } from './lines';
 export const MAX_HUNK_BYTES = 8 * 1024 * 1024;
 /** Text over this size (bytes, either side) is not sent to the renderer (guard `too_large`). */
 export const MAX_VIEW_BYTES = 1024 * 1024;
-/** A line longer than this (bytes) guards the file (`long_lines`): minified bundles freeze editors (B40). */
+/** A line longer than this (bytes) guards the file (`long_lines`): minified bundles freeze editors (fixtures/bugs/README.md B40). */
 export const MAX_VIEW_LINE = 10_000;
 
 export interface FileAnalysis {
@@ -76,7 +76,7 @@ function longestByteLine(bytes: Buffer): number {
 function viewText(bytes: Buffer | null): { text?: string; guard?: ReviewFile['guard'] } {
   if (!bytes) return {};
   if (looksBinary(bytes)) return { guard: 'binary' };
-  // Long lines first: a 5 MB one-line bundle is a long-line file before it is a large one (B40).
+  // Long lines first: a 5 MB one-line bundle is a long-line file before it is a large one (fixtures/bugs/README.md B40).
   if (longestByteLine(bytes) > MAX_VIEW_LINE) return { guard: 'long_lines' };
   if (bytes.length > MAX_VIEW_BYTES) return { guard: 'too_large' };
   const decoded = decodeBytes(bytes);

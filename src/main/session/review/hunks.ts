@@ -1,5 +1,5 @@
 /**
- * Hunks of one file between two trees, with stable ids (issue 8).
+ * Hunks of one file between two trees, with stable ids.
  *
  * A line hunk is one zero-context change region (see line-diff.ts): the finest unit a user can keep or reject,
  * so two changes separated by one untouched line are two decisions. Internally a hunk keeps its old and new lines
@@ -27,7 +27,7 @@ export interface LineHunk {
 
 /** Most display lines carried per hunk (the full text travels separately for the diff editor). */
 export const MAX_DISPLAY_LINES = 400;
-/** Longest display line (chars) before it is cut with '…' (long-line guard, bug B40). */
+/** Longest display line (chars) before it is cut with '…' (long-line guard, fixtures/bugs/README.md B40). */
 export const MAX_DISPLAY_LINE_CHARS = 2_000;
 
 /** Stable hunk id (see module doc). 16 hex chars. */

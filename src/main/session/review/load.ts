@@ -1,5 +1,5 @@
 /**
- * Resolve a review target to a pair of trees and analyse every file changed between them (issue 8):
+ * Resolve a review target to a pair of trees and analyse every file changed between them:
  * point vs previous (the step's own diff), point vs session start, point vs now (a fresh track of the work tree),
  * a turn (first step-start → last step-finish of a message), the whole session (start → last point).
  */

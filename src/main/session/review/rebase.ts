@@ -1,5 +1,5 @@
 /**
- * Reverse-apply hunks to the file as it is NOW (issue 8, DESIGN §5).
+ * Reverse-apply hunks to the file as it is NOW (DESIGN §5).
  *
  * A hunk of a step lives in the step's after text A: it produced A[start, end). The file now is C, which later
  * steps or the user may have changed. We diff A → C (line regions) and, for each hunk:

@@ -1,5 +1,5 @@
 /**
- * Plan the rejection of hunks of one file against the file as it is now (issue 8; bug B39: a rejection of all
+ * Plan the rejection of hunks of one file against the file as it is now (fixtures/bugs/README.md B39: a rejection of all
  * hunks leaves none behind). Pure: bytes in, planned writes or conflicts out; nothing touches the disk here.
  *
  * Line hunks are reverse-applied by rebase.ts (exact lines or conflict). A whole-file hunk is rejected only when

@@ -1,5 +1,5 @@
 /**
- * Builds the ReviewService the AgentService exposes (issue 8): binds review to the service's session store (messages,
+ * Builds the ReviewService the AgentService exposes: binds review to the service's session store (messages,
  * the event log in the same database), its per-project runtimes (root + snapshot store), and its busy flags.
  * Lives here so the AgentService needs one line to offer review.
  */

@@ -1,11 +1,11 @@
 /**
- * The session's timeline (issue 8, DESIGN §8): one point per agent step (its step-start → step-finish trees,
+ * The session's timeline (DESIGN §8): one point per agent step (its step-start → step-finish trees,
  * labelled with the step's tools and files) and one per review decision or undo (the tree before → after it),
  * ordered by time (steps before decisions of the same millisecond, decisions in log order).
  * A step without a step-finish (running, or cut by a crash) has no after tree yet and is left out, and so is a step
  * that changed nothing (a read, the closing text: before tree = after tree) — the timeline is one of snapshots.
  */
-import type { MessageWithParts } from '../../agent/service-types';
+import type { MessageWithParts } from '../../../shared/model';
 import type { TimelineEntry } from '../../../shared/review-schemas';
 import type { ReviewEvent } from './log';
 

@@ -1,12 +1,13 @@
 /**
  * The apply_patch tool on a real temp workspace: observed versions, the permission preview, diagnostics after
- * the write (B43's shape), and the report the model reads.
+ * the write (fixtures/bugs/README.md B43's shape), and the report the model reads.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPatchTool } from './apply-patch';
 import { readTool } from '../read';
 import { makeWorkspace, type Workspace } from '../tool-test-kit';
-import type { DiagnosticsHook, PermissionRequest } from '../types';
+import type { DiagnosticsHook } from '../../lsp/hook';
+import type { PermissionRequest } from '../types';
 
 let ws: Workspace;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 /**
- * The apply_patch tool (DESIGN §3, issue 3): a multi-file patch in the codex/opencode envelope, landed all or
+ * The apply_patch tool (DESIGN §3): a multi-file patch in the codex/opencode envelope, landed all or
  * nothing by the patch engine (src/main/engine/patch) and its disk side (apply.ts here). Around them:
  *   - permission: one ask (inside the files' locks, after planning) whose preview holds every file's diff;
  *   - observed versions: an Update or Delete of a file the session never read is `not_observed`, of a file that
@@ -7,7 +7,7 @@
  *     engine refuses `exists`), so there is no version the session could have missed; the same holds for a Move
  *     destination. After the patch the session has observed what it wrote; deleted files are forgotten;
  *   - diagnostics: the language servers are asked about every written file, still inside the locks, and their
- *     errors are appended to the output (B43).
+ *     errors are appended to the output (fixtures/bugs/README.md B43).
  * A failure says that no file was changed — which is true by construction (the engine's transaction), unless
  * even the rollback failed, and then the error names the files that differ.
  */
@@ -19,14 +19,8 @@ import { applyPatch } from './apply';
 import type { PatchFileResult } from './report';
 import { diagnosticsAfterWrite, withDiagnostics, withheldPath } from '../file-access';
 import { gitDirTitle, inGitDir } from '../git-dir';
-import {
-  toolFailure,
-  type DiagnosticsReport,
-  type PermissionRequest,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolOutcome,
-} from '../types';
+import type { DiagnosticsReport } from '../../lsp/hook';
+import { toolFailure, type PermissionRequest, type ToolContext, type ToolDefinition, type ToolOutcome } from '../types';
 import { toolProse } from '../prose';
 
 const applyPatchInput = z.object({

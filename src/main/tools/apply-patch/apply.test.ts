@@ -1,6 +1,6 @@
 /**
  * applyPatch on real temp folders: all-or-nothing across files (failure injection), the public bug reproductions
- * B25 and B26, observed versions, encodings, moves, and the workspace boundary.
+ * fixtures/bugs/README.md B25 and B26, observed versions, encodings, moves, and the workspace boundary.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';

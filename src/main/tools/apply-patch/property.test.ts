@@ -1,5 +1,5 @@
 /**
- * Property (issue 3): for random (before, after) pairs, a patch built from their line diff with 0–3 context lines
+ * Property: for random (before, after) pairs, a patch built from their line diff with 0–3 context lines
  * lands exactly `after`, or is refused `ambiguous` — never anything else (never a wrong place, never no_match).
  *
  * The builder: jsdiff's structuredPatch with k context lines, each hunk written as `@@` + its lines. A hunk that

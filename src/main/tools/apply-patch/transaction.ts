@@ -1,5 +1,5 @@
 /**
- * apply_patch's writes as one work-tree transaction (src/main/fs/transaction.ts, DESIGN §3, bug B26): every new
+ * apply_patch's writes as one work-tree transaction (src/main/fs/transaction.ts, DESIGN §3, fixtures/bugs/README.md B26): every new
  * content staged beside its target first (fsync'd), then renamed into place, removals done, folders fsync'd — all
  * through pinned folders and journaled in the data folder. If any step fails, everything already done is put back
  * (the same rollback a recovery after a kill runs), so the disk is then byte-identical to before; if even that

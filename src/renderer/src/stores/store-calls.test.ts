@@ -283,7 +283,7 @@ describe('history slice: the one home of undo / redo / revert / unrevert', () =>
       'review.revertPreview': () => ({
         restored: ['a.txt'],
         deleted: [],
-        conflicts: [{ path: 'a.txt', reason: 'x' }],
+        conflicts: [{ path: 'a.txt', reason: 'changed_after_step' }],
         diff: '',
       }),
       'history.revert': (input) => {

@@ -5,7 +5,7 @@
  *
  * Safer than opencode's: the non-blank lines of the window must pair one-to-one with oldString's (a line the
  * model never saw is never swallowed), anchors must be non-blank (a blank anchor fits anywhere), there is no
- * zero-threshold single-candidate case (B08), and a line below the per-line floor stops the window at once
+ * zero-threshold single-candidate case (fixtures/bugs/README.md B08), and a line below the per-line floor stops the window at once
  * (so random windows cost one or two distances). The lowest line similarity travels with the candidate for the
  * loop's fidelity gate. Several windows that pass are several places: the loop answers `ambiguous`.
  */

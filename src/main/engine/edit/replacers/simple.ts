@@ -1,6 +1,6 @@
 /**
  * Rung 1, simple: oldString occurs byte-for-byte (after CRLF/BOM normalisation). Every occurrence is a candidate,
- * overlapping ones too, so the uniqueness gate sees every place. Exact always wins over looser rungs (B13, and the
+ * overlapping ones too, so the uniqueness gate sees every place. Exact always wins over looser rungs (fixtures/bugs/README.md B13, and the
  * conformance case where a straight apostrophe matches exactly next to a curly one).
  */
 import type { Replacer } from '../types';

@@ -6,7 +6,7 @@
  *   found anywhere in a line. When oldString starts with whitespace it is first read as a whole line from its
  *   start, so the span takes the line's indentation too and the loop can keep the file's indentation; failing
  *   that, mid-line, with the surrounding whitespace treated as a boundary (the loop strips the same from newString).
- * Two file lines that differ only in spacing both fit, so the loop sees two places (bug B03).
+ * Two file lines that differ only in spacing both fit, so the loop sees two places (fixtures/bugs/README.md B03).
  */
 import type { Candidate, Distortion, Replacer, SearchContext } from '../types';
 import { collapse, lineWindow, windowMatches } from './shared';

@@ -1,9 +1,9 @@
 /**
- * The Monaco diff of the focused file at the selected point (issue 8): side by side or inline, read-only, with a
+ * The Monaco diff of the focused file at the selected point: side by side or inline, read-only, with a
  * Keep / Reject bar under every hunk (hunk-zones.ts). One editor lives for the panel's lifetime from the first text
  * diff on (not from mount: an empty panel never loads Monaco); a file change swaps models. Guarded files (binary,
- * too large, very long lines — bug B40) never reach Monaco: a notice says what changed and the whole-file hunk keeps
- * its buttons. The editor is never focused by code (bug B41).
+ * too large, very long lines — fixtures/bugs/README.md B40) never reach Monaco: a notice says what changed and the whole-file hunk keeps
+ * its buttons. The editor is never focused by code (fixtures/bugs/README.md B41).
  */
 import { useEffect, useRef, useState } from 'react';
 import type React from 'react';

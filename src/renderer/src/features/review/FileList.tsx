@@ -1,4 +1,4 @@
-/** Files changed at the selected point: A/M/D/R, path, −/+ counts, pending hunks, and a guard badge (B40). */
+/** Files changed at the selected point: A/M/D/R, path, −/+ counts, pending hunks, and a guard badge (fixtures/bugs/README.md B40). */
 import type React from 'react';
 import type { ReviewFile } from '../../../../shared/review-schemas';
 

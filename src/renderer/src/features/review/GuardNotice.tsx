@@ -1,5 +1,5 @@
 /**
- * What the review shows instead of a text diff for a guarded file (bug B40): binary files say "binary file changed"
+ * What the review shows instead of a text diff for a guarded file (fixtures/bugs/README.md B40): binary files say "binary file changed"
  * with sizes and content hashes; too-large and long-line files say why they are not opened. The whole-file hunk
  * keeps its Keep / Reject buttons, so decisions work on these files too.
  */

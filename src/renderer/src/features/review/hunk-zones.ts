@@ -1,9 +1,9 @@
 /**
- * Per-hunk Keep / Reject bars inside the Monaco diff editor (issue 8). Each hunk gets a view zone in the modified
+ * Per-hunk Keep / Reject bars inside the Monaco diff editor. Each hunk gets a view zone in the modified
  * editor (blank space under the hunk's last line, or above a pure deletion) and an overlay widget that holds the
  * buttons and follows the zone's top (`onDomNodeTop`) — the zone reserves the room, the overlay receives clicks
  * (Monaco swallows mouse events inside view zones; monaco-editor#3522).
- * The bars never focus anything by themselves (bug B41); the focused hunk is highlighted and revealed without
+ * The bars never focus anything by themselves (fixtures/bugs/README.md B41); the focused hunk is highlighted and revealed without
  * moving keyboard focus.
  */
 import type * as Monaco from 'monaco-editor/editor/editor.api';

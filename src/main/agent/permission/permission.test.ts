@@ -6,12 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../shared/events';
-import { bashPatternMatches, decidePermission } from './permission';
-import type { PermissionGrant, PermissionRule } from './permission';
-import type { PermissionRequest } from '../tools/types';
-import { harness, scripted } from './testing/fixtures';
-import type { Harness } from './testing/fixtures';
+import type { EventOf } from '../../../shared/events';
+import { bashPatternMatches, decidePermission } from './rules';
+import type { PermissionGrant, PermissionRule } from './rules';
+import type { PermissionRequest } from '../../tools/types';
+import { harness, scripted } from '../testing/fixtures';
+import type { Harness } from '../testing/fixtures';
 
 const editReq = (p: string) => ({ tool: 'write', permission: 'edit' as const, patterns: [p], title: `write ${p}` });
 

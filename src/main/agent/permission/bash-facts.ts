@@ -4,8 +4,8 @@
  * reason in the prompt). Words are judged as written and by real path (reveal-policy.ts relForms), so a symlink
  * alias of `.git/hooks` or of `.env` counts.
  */
-import type { RevealGuard } from '../tools/types';
-import { inGitDir } from '../tools/git-dir';
+import type { RevealGuard } from '../../tools/types';
+import { inGitDir } from '../../tools/git-dir';
 import type { BashAnalysis } from './bash-command';
 import { namesGitDir, readsOnly, writesGitConfig } from './bash-risk';
 import { relForms } from './reveal-policy';

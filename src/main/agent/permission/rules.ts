@@ -27,19 +27,28 @@
  * covers it; a deny rule for `git_dir` (or `*`) denies it.
  */
 import picomatch from 'picomatch';
-import type { PermissionRequest } from '../tools/types';
+import { z } from 'zod';
+import { PermissionKindSchema, type PermissionKind } from '../../../shared/permission-schemas';
+import type { PermissionRequest } from '../../tools/types';
 import type { BashAnalysis, BashCommand } from './bash-command';
 
-export type PermissionAction = 'allow' | 'ask' | 'deny';
-export type PermissionKind = PermissionRequest['permission'];
+export type { PermissionKind } from '../../../shared/permission-schemas';
 
-/** One configured rule. `tool` narrows it to one tool name; `pattern` is a glob (paths) or words (bash). */
-export interface PermissionRule {
-  permission: PermissionKind | '*';
-  tool?: string;
-  pattern: string;
-  action: PermissionAction;
-}
+/** What a rule (or the default) decides for a request. */
+export const PermissionActionSchema = z.enum(['allow', 'ask', 'deny']);
+export type PermissionAction = z.infer<typeof PermissionActionSchema>;
+
+/**
+ * One configured rule, as settings.json holds it (the settings schema embeds this one). `tool` narrows it to one
+ * tool name; `pattern` is a glob (paths) or words (bash); `permission: '*'` applies to every kind.
+ */
+export const PermissionRuleSchema = z.object({
+  permission: z.enum([...PermissionKindSchema.options, '*']),
+  tool: z.string().optional(),
+  pattern: z.string().min(1),
+  action: PermissionActionSchema,
+});
+export type PermissionRule = z.infer<typeof PermissionRuleSchema>;
 
 /**
  * What an "always" answer saves for the rest of the session: `exact` — these very paths, or these very bash

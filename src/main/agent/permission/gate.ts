@@ -1,33 +1,39 @@
 /**
- * The permission gate: what tools call as `ctx.ask` (tools/types.ts PermissionAsk). It judges a request against
- * the rules in force at this very call (read from settings.json on every ask, settings-live.ts) and this
- * session's "always" grants (permission.ts); a request that needs the user becomes a `permission.asked` event
+ * The permission gate: what tools call as `ctx.ask` (tools/types.ts AskPermission). It judges a request against
+ * the rules in force at this very call (read from settings.json on every ask, settings/live.ts) and this
+ * session's "always" grants (rules.ts); a request that needs the user becomes a `permission.asked` event
  * (with the preview diff, what "always" would allow, and why it was asked) and waits for `answer()`. Answers:
  * once, always (saved as a grant for the rest of the session, always.ts), reject (with an optional reason the
  * model reads). A stop rejects every question still waiting.
+ *
+ * The gate is the one record of the questions still waiting: `pending()` answers each as the very event that
+ * asked it (sequence number included), so a window that reconnects is shown exactly what is open, oldest first,
+ * with no second copy kept from the event stream.
  *
  * Bash lines are parsed first (bash-command.ts); a line that reaches into a `.git` folder is asked as `git_dir`
  * (no rule or grant covers it, no "always"), and a line naming a file the model may not see is asked with that
  * reason. While settings.json is broken, every request that is not denied is asked, and the prompt says so.
  */
-import { fail, ok } from '../../shared/errors';
-import type { Result } from '../../shared/errors';
-import type { PermissionAnswer, PermissionAsk, PermissionRequest, RevealGuard } from '../tools/types';
-import type { SessionStore } from '../session/store';
-import { newId } from '../session/ids';
+import { fail, ok } from '../../../shared/errors';
+import type { Result } from '../../../shared/errors';
+import type { PermissionAsk, PermissionReply } from '../../../shared/permission-schemas';
+import type { AskPermission, PermissionAnswer, PermissionRequest, RevealGuard } from '../../tools/types';
+import type { SessionStore } from '../../session/store';
+import { newId } from '../../session/ids';
 import { alwaysOffer, grantFromAnswer, grantText } from './always';
 import { analyseBash } from './bash-command';
 import type { BashAnalysis } from './bash-command';
 import { bashFacts } from './bash-facts';
-import { decidePermission } from './permission';
-import type { PermissionGrant, PermissionVerdict } from './permission';
+import { decidePermission } from './rules';
+import type { PermissionGrant, PermissionVerdict } from './rules';
 import { revealGuard } from './reveal-policy';
-import type { PermissionReply } from './service-types';
-import type { RulesInForce } from './settings-live';
+import type { RulesInForce } from '../settings/live';
 
 interface Waiting {
   sessionId: string;
   request: PermissionRequest;
+  /** The event that asked it (what `pending()` answers). */
+  asked: PermissionAsk;
   bash?: BashAnalysis;
   resolve: (a: PermissionAnswer) => void;
 }
@@ -52,7 +58,7 @@ export class PermissionGate {
   ) {}
 
   /** The `ask` function for one session's tool context; `partId` ties the question to the tool part. */
-  askFor(sessionId: string, partId?: string, root?: string): PermissionAsk {
+  askFor(sessionId: string, partId?: string, root?: string): AskPermission {
     return (request) => this.ask(sessionId, request, partId, root);
   }
 
@@ -101,28 +107,35 @@ export class PermissionGate {
       };
     const requestId = newId('per');
     return new Promise((resolve) => {
-      this.waiting.set(requestId, { sessionId, request, ...(bash ? { bash } : {}), resolve });
-      this.store.logPermission({
-        type: 'permission.asked',
-        requestId,
-        sessionId,
-        partId,
-        tool: request.tool,
-        permission: request.permission,
-        patterns: request.patterns,
-        title: request.title,
-        preview: request.preview,
-        always: alwaysOffer(request, bash),
-        reasons: verdict.reasons,
+      // one transaction: the question is kept before its event goes out (events leave when it commits), so a
+      // listener that asks for the pending questions already sees it
+      this.store.tx(() => {
+        const asked = this.store.logPermission({
+          type: 'permission.asked',
+          requestId,
+          sessionId,
+          partId,
+          tool: request.tool,
+          permission: request.permission,
+          patterns: request.patterns,
+          title: request.title,
+          preview: request.preview,
+          always: alwaysOffer(request, bash),
+          reasons: verdict.reasons,
+        });
+        this.waiting.set(requestId, { sessionId, request, asked, ...(bash ? { bash } : {}), resolve });
       });
     });
   }
 
-  /** Questions waiting for an answer (for a UI that (re)connects). */
-  pending(sessionId?: string): { requestId: string; sessionId: string; request: PermissionRequest }[] {
-    return [...this.waiting.entries()]
-      .filter(([, w]) => sessionId === undefined || w.sessionId === sessionId)
-      .map(([requestId, w]) => ({ requestId, sessionId: w.sessionId, request: w.request }));
+  /**
+   * Questions waiting for an answer, oldest first, each as the `permission.asked` event that asked it — of one
+   * session, or of all. What a window that (re)connects shows.
+   */
+  pending(sessionId?: string): PermissionAsk[] {
+    return [...this.waiting.values()]
+      .filter((w) => sessionId === undefined || w.sessionId === sessionId)
+      .map((w) => w.asked);
   }
 
   /**

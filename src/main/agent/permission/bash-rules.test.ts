@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyseBash } from './bash-command';
-import { decidePermission } from './permission';
-import type { PermissionAction, PermissionRule } from './permission';
+import { decidePermission } from './rules';
+import type { PermissionAction, PermissionRule } from './rules';
 
 const bash = (command: string) => ({ tool: 'bash', permission: 'bash' as const, patterns: [command], title: command });
 const GIT_STATUS: PermissionRule[] = [{ permission: 'bash', pattern: 'git status*', action: 'allow' }];

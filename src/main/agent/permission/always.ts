@@ -1,5 +1,5 @@
 /**
- * What an "always" answer saves (permission.ts PermissionGrant), and what the prompt says it will save.
+ * What an "always" answer saves (rules.ts PermissionGrant), and what the prompt says it will save.
  *
  * - Paths (read, edit, external_directory): exactly the paths the prompt showed — compared as strings, never as
  *   globs (a file named `src/[id].tsx` does not grant `src/i.tsx`).
@@ -10,23 +10,14 @@
  *   (never lets an unproven line through). A pattern sent for any other line is refused.
  * - `git_dir`: no "always" at all; every write into a `.git` folder is asked.
  */
-import { fail, ok } from '../../shared/errors';
-import type { Result } from '../../shared/errors';
-import type { PermissionRequest } from '../tools/types';
+import { fail, ok } from '../../../shared/errors';
+import type { Result } from '../../../shared/errors';
+import type { AlwaysOffer } from '../../../shared/permission-schemas';
+import type { PermissionRequest } from '../../tools/types';
 import type { BashAnalysis } from './bash-command';
 import { neverWidenReason } from './bash-risk';
-import { bashPatternMatches } from './permission';
-import type { PermissionGrant } from './permission';
-
-/** What the prompt offers under "always" (shown to the user; mirrored in the `permission.asked` event). */
-export interface AlwaysOffer {
-  /** What is allowed for the rest of the session when the user does not edit it: exact commands or paths. */
-  exact: string[];
-  /** True when the user may replace it with a pattern (bash, one proven command). */
-  editable: boolean;
-  /** Why it is exact only, or how a pattern is read. */
-  note: string;
-}
+import { bashPatternMatches } from './rules';
+import type { PermissionGrant } from './rules';
 
 /** The "always" offer for a request (null: no "always" for it). `bash` is the line's analysis for bash requests. */
 export function alwaysOffer(request: PermissionRequest, bash?: BashAnalysis): AlwaysOffer | null {

@@ -3,14 +3,15 @@
  * stamp (size, mtime, ctime, inode) changed, so a rule added by hand in a text editor applies at the next tool
  * call, in the app, the web host and `landfall run` alike (they share AgentService).
  *
- * A file that becomes unusable (bad JSON, bad fields, unreadable) keeps the last good settings AND is reported:
+ * It is read by the one settings reader (read.ts: JSON with comments and trailing commas). A file that becomes
+ * unusable (bad syntax, bad fields, unreadable) keeps the last good settings AND is reported:
  * `broken` says why, and the gate then asks for every call that a rule does not deny (a deny rule the user was
  * just adding must not be silently ignored while the file is broken). A deleted file means the defaults.
  */
 import { promises as fsp } from 'node:fs';
-import type { PermissionRule } from './permission';
-import type { Settings } from './service-types';
-import { loadSettings } from './settings';
+import type { PermissionRule } from '../permission/rules';
+import { loadSettings } from './read';
+import type { Settings } from './schema';
 
 /** The permission rules for one call; `broken` is why settings.json could not be used (then everything asks). */
 export interface RulesInForce {

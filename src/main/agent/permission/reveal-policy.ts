@@ -9,9 +9,9 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import type { RevealGuard } from '../tools/types';
-import { decidePermission, pathPatternMatches } from './permission';
-import type { PermissionGrant, PermissionRule } from './permission';
+import type { RevealGuard } from '../../tools/types';
+import { decidePermission, pathPatternMatches } from './rules';
+import type { PermissionGrant, PermissionRule } from './rules';
 
 /** The guard for one tool call: `rules` as read for it, `grants` of its session. */
 export function revealGuard(rules: PermissionRule[], grants: PermissionGrant[]): RevealGuard {

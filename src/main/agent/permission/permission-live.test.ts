@@ -1,14 +1,14 @@
 /**
- * Rules follow settings.json while the service runs (settings-live.ts): a deny rule added by hand in a text
+ * Rules follow settings.json while the service runs (settings/live.ts): a deny rule added by hand in a text
  * editor applies at the very next tool call of the running turn; a file broken by hand keeps the last good
  * rules, and until it is fixed every call a rule does not deny is asked — with the reason in the question.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../shared/events';
-import { harness, scripted } from './testing/fixtures';
-import type { Harness } from './testing/fixtures';
+import type { EventOf } from '../../../shared/events';
+import { harness, scripted } from '../testing/fixtures';
+import type { Harness } from '../testing/fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => {

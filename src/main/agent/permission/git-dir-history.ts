@@ -3,8 +3,8 @@
  * such write was asked as `git_dir`). Snapshots never hold `.git`, so moving the session back leaves them as the
  * agent left them — and the result must say so instead of reporting success (tools/git-dir.ts).
  */
-import type { MessageWithParts } from './service-types';
-import { inGitDir } from '../tools/git-dir';
+import type { MessageWithParts } from '../../../shared/model';
+import { inGitDir } from '../../tools/git-dir';
 import { analyseBash } from './bash-command';
 import { namesGitDir, readsOnly, writesGitConfig } from './bash-risk';
 

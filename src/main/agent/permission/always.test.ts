@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysOffer, grantFromAnswer } from './always';
 import { analyseBash } from './bash-command';
-import { decidePermission } from './permission';
-import type { PermissionGrant } from './permission';
+import { decidePermission } from './rules';
+import type { PermissionGrant } from './rules';
 
 const bash = (command: string) => ({ tool: 'bash', permission: 'bash' as const, patterns: [command], title: command });
 

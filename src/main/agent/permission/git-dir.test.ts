@@ -7,10 +7,10 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../shared/events';
-import { planSeed } from './replay/seed';
-import { harness, scripted } from './testing/fixtures';
-import type { Harness } from './testing/fixtures';
+import type { EventOf } from '../../../shared/events';
+import { planSeed } from '../replay/seed';
+import { harness, scripted } from '../testing/fixtures';
+import type { Harness } from '../testing/fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => {

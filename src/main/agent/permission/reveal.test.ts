@@ -7,9 +7,9 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../shared/events';
-import { harness, scripted } from './testing/fixtures';
-import type { Harness } from './testing/fixtures';
+import type { EventOf } from '../../../shared/events';
+import { harness, scripted } from '../testing/fixtures';
+import type { Harness } from '../testing/fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -1,0 +1,77 @@
+/**
+ * History moves of a session — revert, unrevert, undo, redo (DESIGN §5; the moves themselves are the session
+ * core's, src/main/session/revert.ts). Here: one move at a time per session (a second is refused `busy`), the
+ * session's snapshot store found for it, a store failure (e.g. a tree hash the store does not hold) turned into
+ * data, and what moving back could not put back (files the agent wrote inside a repository's own `.git` folder,
+ * permission/git-dir-history.ts) added to revert and undo results.
+ */
+import { fail, isFailure, ok } from '../../shared/errors';
+import type { Result } from '../../shared/errors';
+import * as history from '../session/revert';
+import type { RevertOptions, RevertResult, UndoResult } from '../session/revert-types';
+import { unrestorableGitWrites } from './permission/git-dir-history';
+import type { ServiceCore } from './service-core';
+
+type Boundary = { messageId: string; partId?: string };
+
+/** Run one history move with the session's deps (module docstring). */
+async function withHistory<T>(
+  core: ServiceCore,
+  sessionId: string,
+  op: (deps: history.RevertDeps) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  if (core.reverting.has(sessionId))
+    return fail('busy', 'Another revert of this session is in progress.', 'Wait for it to finish.');
+  core.reverting.add(sessionId);
+  try {
+    const found = await core.runtimes.forSession(sessionId);
+    if (!found.ok) return found;
+    return await op({ store: core.store, snapshot: found.value.rt.snapshot, busy: (id) => core.running.has(id) });
+  } catch (e) {
+    if (isFailure(e)) return e.toFail();
+    throw e;
+  } finally {
+    core.reverting.delete(sessionId);
+  }
+}
+
+/** Adds `unrestorable` to a revert or undo result: what moving back to `boundary` left as the agent left it. */
+async function sayUnrestorable<T extends RevertResult>(
+  core: ServiceCore,
+  sessionId: string,
+  r: Result<T>,
+  boundary: Boundary | undefined = r.ok ? r.value.session.revert : undefined,
+): Promise<Result<T>> {
+  if (!r.ok) return r;
+  return ok({ ...r.value, unrestorable: await unrestorableGitWrites(core.store.messages(sessionId), boundary) });
+}
+
+/** Revert to before a message (or a part of it); errors and conflicts as session/revert.ts `revertTo`. */
+export async function revert(
+  core: ServiceCore,
+  sessionId: string,
+  boundary: Boundary,
+  options: RevertOptions,
+): Promise<Result<RevertResult>> {
+  const r = await withHistory(core, sessionId, (d) => history.revertTo(d, sessionId, boundary, options));
+  return sayUnrestorable(core, sessionId, r, boundary);
+}
+
+/** Clear the revert boundary, putting back the files it covered (session/revert.ts `unrevert`). */
+export function unrevert(core: ServiceCore, sessionId: string): Promise<Result<RevertResult>> {
+  return withHistory(core, sessionId, (d) => history.unrevert(d, sessionId));
+}
+
+/** Revert to the last user message before the boundary and give back its text (session/revert.ts `undo`). */
+export async function undo(core: ServiceCore, sessionId: string, options: RevertOptions): Promise<Result<UndoResult>> {
+  return sayUnrestorable(
+    core,
+    sessionId,
+    await withHistory(core, sessionId, (d) => history.undo(d, sessionId, options)),
+  );
+}
+
+/** Move the boundary forward one turn, unreverting at the last (session/revert.ts `redo`). */
+export function redo(core: ServiceCore, sessionId: string, options: RevertOptions): Promise<Result<RevertResult>> {
+  return withHistory(core, sessionId, (d) => history.redo(d, sessionId, options));
+}

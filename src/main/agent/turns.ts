@@ -1,0 +1,153 @@
+/**
+ * Starting, running and stopping turns (DESIGN §6). A turn is ADMITTED when no turn or history move of its
+ * session runs and its project's snapshot store opens; then, in this order: the session is marked running and a
+ * `session.state busy` event goes out, a staged revert is committed (cleanup, DESIGN §5), the title is taken from
+ * the first prompt, the user message and its text part are stored, and the assistant message is created. Only
+ * then does `startTurn` answer, with a handle naming both messages — the loop (loop.ts) runs on in the background
+ * and the handle's `done` settles when it ends, with `session.state idle` (or `error`) sent just before.
+ *
+ * A failure before admission is the answer (`busy`, `invalid_input`, the store's); nothing was stored. A failure
+ * after it is the turn's result (`finishReason: 'error'`), never a rejection, so a caller that does not wait
+ * (the app answers the window at once) cannot leave an unhandled rejection behind.
+ */
+import path from 'node:path';
+import type { LanguageModel } from 'ai';
+import { fail, isFailure, ok } from '../../shared/errors';
+import type { LandfallError, Result } from '../../shared/errors';
+import * as history from '../session/revert';
+import { toSdkTools } from '../tools/registry';
+import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
+import { runTurn, type TurnInput } from './loop';
+import type { ProjectRuntime } from './project';
+import type { ServiceCore } from './service-core';
+import type { TurnHandle, TurnResult } from './service-types';
+
+/** The error a turn ends with when something threw inside it: the failure's own, else `internal` (a bug). */
+function thrownError(e: unknown): LandfallError {
+  if (isFailure(e)) return e.error;
+  return {
+    code: 'internal',
+    message: `The turn failed: ${e instanceof Error ? e.message : String(e)}`,
+    hint: 'This is a bug; the session is stored as far as it got.',
+  };
+}
+
+/** The loop's input for one turn of `sessionId` in `rt`. */
+function turnInput(
+  core: ServiceCore,
+  sessionId: string,
+  rt: ProjectRuntime,
+  model: LanguageModel,
+  maxSteps: number,
+  signal: AbortSignal,
+): TurnInput {
+  const { options, store } = core;
+  return {
+    store,
+    snapshot: rt.snapshot,
+    gate: core.gate,
+    model,
+    tools: core.tools,
+    sdkTools: toSdkTools(core.tools),
+    ctx: {
+      root: rt.project.root,
+      sessionId,
+      observed: core.observed,
+      diagnostics: options.diagnostics?.(rt.project),
+      scratchDir: path.join(options.dataDir, 'scratch'),
+      journalDir: path.join(options.dataDir, 'journal'),
+    },
+    writes: rt.writes,
+    system: SYSTEM_PROMPT,
+    signal,
+    emit: (e) => core.emit(e),
+    maxSteps,
+    retry: options.retry,
+    onStepOverhead: options.onStepOverhead,
+    othersActive: () => [...core.runningProject].some(([id, p]) => id !== sessionId && p === rt.project.id),
+  };
+}
+
+/** Stores what a turn starts with (module docstring, after "in this order"); returns both message ids. */
+function storeStart(core: ServiceCore, sessionId: string, title: string, text: string) {
+  const { store } = core;
+  history.cleanup(store, sessionId);
+  if (title === DEFAULT_TITLE && text.trim() !== '') store.updateSession(sessionId, { title: titleFrom(text) });
+  const user = store.addMessage(sessionId, 'user', text);
+  store.putPart({ id: `${user.id}_text`, sessionId, messageId: user.id, time: user.time, type: 'text', text });
+  const assistant = store.addMessage(sessionId, 'assistant');
+  return { userMessageId: user.id, messageId: assistant.id };
+}
+
+/** The session's state event for how the turn ended. */
+function endState(core: ServiceCore, sessionId: string, error: LandfallError | undefined): void {
+  core.emit(
+    error
+      ? {
+          type: 'session.state',
+          sessionId,
+          state: 'error',
+          error: { code: error.code, message: error.message, hint: error.hint },
+        }
+      : { type: 'session.state', sessionId, state: 'idle' },
+  );
+}
+
+/**
+ * Admit and start one turn of `sessionId` with `model` for the user's `text` (module docstring). Errors: `busy`
+ * when a turn or a history move of the session runs; `invalid_input` for an unknown session; the snapshot
+ * store's failure. Throws only for a bug before admission.
+ */
+export async function startTurn(
+  core: ServiceCore,
+  sessionId: string,
+  model: LanguageModel,
+  text: string,
+  maxSteps = 50,
+): Promise<Result<{ turn: TurnHandle }>> {
+  if (core.running.has(sessionId) || core.reverting.has(sessionId))
+    return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
+  const abort = new AbortController();
+  // claimed before the first await, so two prompts sent at once cannot both be admitted
+  core.running.set(sessionId, abort);
+  const release = (): void => {
+    core.running.delete(sessionId);
+    core.runningProject.delete(sessionId);
+  };
+  const found = await core.runtimes.forSession(sessionId);
+  if (!found.ok) {
+    release();
+    return found;
+  }
+  const { session, rt } = found.value;
+  core.runningProject.set(sessionId, rt.project.id);
+  core.emit({ type: 'session.state', sessionId, state: 'busy' });
+  let ids: { userMessageId: string; messageId: string };
+  try {
+    ids = storeStart(core, sessionId, session.title, text);
+  } catch (e) {
+    release();
+    endState(core, sessionId, thrownError(e));
+    if (isFailure(e)) return e.toFail();
+    throw e;
+  }
+  const done = runTurn(turnInput(core, sessionId, rt, model, maxSteps, abort.signal), ids)
+    .catch((e: unknown): TurnResult => ({ ...ids, finishReason: 'error', steps: 0, error: thrownError(e) }))
+    .then((result) => {
+      release();
+      endState(core, sessionId, result.error);
+      return result;
+    });
+  core.turnsDone.add(done);
+  void done.then(() => core.turnsDone.delete(done));
+  return ok({ turn: { ...ids, done } });
+}
+
+/** Stop a running turn (the running tool becomes `interrupted`, partial text is kept). False when idle. */
+export function stopTurn(core: ServiceCore, sessionId: string): boolean {
+  const abort = core.running.get(sessionId);
+  if (!abort) return false;
+  core.gate.cancel(sessionId);
+  abort.abort(new Error('stopped by the user'));
+  return true;
+}
