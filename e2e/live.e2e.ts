@@ -175,6 +175,28 @@ describe('what is happening', () => {
     expect(ui.errors).toEqual([]);
   });
 
+  test('the slash menu lists commands; an unknown /word is refused and never sent to the model', async () => {
+    await page.fill('[data-testid=composer]', '');
+    await page.locator('[data-testid=composer]').click();
+    await page.keyboard.type('/re');
+    const menu = page.locator('[data-testid=slash-menu] li');
+    await menu.first().waitFor();
+    expect(await menu.allTextContents()).toEqual([
+      '/redo — Bring the last undone turn back',
+      '/replay <folder | sample> — Play a recorded session into this project',
+    ]);
+    await page.fill('[data-testid=composer]', '/frobnicate the code');
+    const before = model.bodies.length;
+    await page.press('[data-testid=composer]', 'Enter');
+    await page.locator('.error-banner', { hasText: '/frobnicate is not a command' }).waitFor();
+    expect(await page.locator('[data-testid=composer]').inputValue()).toBe('/frobnicate the code');
+    expect(model.bodies.length).toBe(before);
+    await shot(page, 'live-slash-unknown');
+    await page.locator('.error-banner button').click();
+    await page.fill('[data-testid=composer]', '');
+    expect(ui.errors).toEqual([]);
+  });
+
   test('a write shows "written, waiting for diagnostics" until the language server answers', async () => {
     const bad = 'export const count: number = "three";\n';
     model.queue.push({ tool: 'write', args: { filePath: 'src/bad.ts', content: bad } }, { chunks: ['Wrote it.'] });

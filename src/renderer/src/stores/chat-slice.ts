@@ -8,6 +8,7 @@ import type { MessageWithParts, Part } from '../../../shared/contract';
 import type { ChatSlice, Slice } from './types';
 import { upsertPart } from './parts';
 import { mentionsOf } from './mentions';
+import { commandWord, SLASH_COMMANDS } from './slash';
 
 const DOUBLE_ESCAPE_MS = 1500;
 
@@ -35,6 +36,13 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
         set({ draft: '' });
         return get().replay((replay[1] as string).trim());
       }
+      const word = commandWord(text);
+      if (word !== null && !SLASH_COMMANDS.some((c) => c.name === word))
+        return get().showError({
+          code: 'invalid_input',
+          message: `/${word} is not a command; nothing was sent.`,
+          hint: `Commands: ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(', ')}. To send it to the model as text, start with a space.`,
+        });
       if (get().busy) return;
       // Sending makes a revert final (cleanup): a kept-files notice about it has nothing left to overwrite.
       set({ draft: '', historyNotice: null, overwriteAsked: false });

@@ -1,12 +1,14 @@
 /**
  * The input: Enter sends, Shift+Enter is a newline; `/undo` and `/redo` are commands (the store decides). Typing
  * `@` suggests project files (Tab or Enter picks one; `:10-20` after it attaches lines); the store attaches them.
+ * Typing `/` at the start opens the slash-command menu.
  */
 import { memo, useRef, useState } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
 import { completeMention, mentionQuery } from '../../stores/mentions';
 import { quickOpenMatches } from '../files/tree-model';
+import { slashMatches } from '../../stores/slash';
 
 // memo: no props, so the chat's re-render per streamed frame skips it; its store selectors alone wake it.
 export const Composer = memo(function Composer(): React.JSX.Element {
@@ -20,8 +22,20 @@ export const Composer = memo(function Composer(): React.JSX.Element {
   const [caret, setCaret] = useState(0);
   const [index, setIndex] = useState(0);
   const query = mentionQuery(draft, caret);
-  const suggestions = query === null ? [] : quickOpenMatches(tree ?? [], query, 8);
-  const pick = (path: string): void => {
+  const commands = slashMatches(draft);
+  const suggestions =
+    commands.length > 0
+      ? commands.map((c) => `/${c.name}`)
+      : query === null
+        ? []
+        : quickOpenMatches(tree ?? [], query, 8);
+  const pick = (item: string): void => {
+    if (item.startsWith('/')) {
+      setDraft(`${item} `);
+      setIndex(0);
+      return;
+    }
+    const path = item;
     const next = completeMention(draft, caret, path);
     setDraft(next.text);
     setCaret(next.caret);
@@ -56,7 +70,12 @@ export const Composer = memo(function Composer(): React.JSX.Element {
   return (
     <div className="composer">
       {suggestions.length > 0 && (
-        <ul className="mention-list" role="listbox" aria-label="Attach a file" data-testid="mention-list">
+        <ul
+          className="mention-list"
+          role="listbox"
+          aria-label={commands.length > 0 ? 'Commands' : 'Attach a file'}
+          data-testid={commands.length > 0 ? 'slash-menu' : 'mention-list'}
+        >
           {suggestions.map((p, i) => (
             <li
               key={p}
@@ -69,6 +88,11 @@ export const Composer = memo(function Composer(): React.JSX.Element {
               }}
             >
               {p}
+              {commands[i] && (
+                <span className="mention-hint">
+                  {commands[i].args ? ` ${commands[i].args}` : ''} — {commands[i].description}
+                </span>
+              )}
             </li>
           ))}
         </ul>
