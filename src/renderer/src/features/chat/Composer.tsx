@@ -56,7 +56,9 @@ export const Composer = memo(function Composer(): React.JSX.Element {
         setIndex((i) => (i + step + suggestions.length) % suggestions.length);
         return;
       }
-      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey)) {
+      // A command typed in full runs on Enter (the menu only completes a partial one; Tab always completes).
+      const complete = commands.some((c) => `/${c.name}` === draft.trim());
+      if (e.key === 'Tab' || (e.key === 'Enter' && !e.shiftKey && !complete)) {
         e.preventDefault();
         pick(suggestions[index] ?? (suggestions[0] as string));
         return;
