@@ -164,12 +164,8 @@ describe('what is happening', () => {
     expect(await page.locator('[data-testid=stopped]').textContent()).toBe('Stopped by you');
     await shots('live-stopped');
     await page.reload();
-    await page.fill('[data-testid=project-path]', root);
-    await page.click('[data-testid=open-project]');
-    await page
-      .locator('[data-testid=session-item]', { hasText: 'Start something long' })
-      .locator('.session-title')
-      .click();
+    // The reload returns to the same project and session.
+    await page.locator('[data-testid=session-item].active', { hasText: 'Start something long' }).waitFor();
     await page.locator('[data-testid=stopped]').waitFor();
     await page.evaluate(OBSERVE);
     expect(ui.errors).toEqual([]);
