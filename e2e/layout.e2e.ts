@@ -75,14 +75,16 @@ beforeAll(async () => {
     { chunks: [`Changed the answer. ${LONG}\n\n${CODE}`] },
   );
   await page.locator('[data-testid=chat]').waitFor();
+  // A turn is over when its idle state arrived (events, not the DOM: the list is virtualized).
+  const turnsDone = (): number => ui.events.filter((e) => e.type === 'session.state').length / 2;
   await send(page, 'Fix the answer');
-  await page.locator('[data-testid=turn-stats]').first().waitFor({ timeout: 60_000 });
+  await expect.poll(turnsDone, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
   await idle();
   // More turns, so the transcript scrolls.
   for (let i = 1; i <= 5; i++) {
     model.queue.push({ chunks: [`Reply ${i}.\n\n${'A paragraph of text that takes some room. '.repeat(12)}`] });
     await send(page, `Question ${i}`);
-    await page.locator('.message.assistant .markdown', { hasText: `Reply ${i}.` }).waitFor({ timeout: 60_000 });
+    await expect.poll(turnsDone, { timeout: 60_000 }).toBeGreaterThanOrEqual(i + 1);
     await idle();
   }
 });
