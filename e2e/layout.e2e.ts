@@ -6,7 +6,7 @@
  * each sees the other's new session and its messages live. Screenshots at 1440, 1024, 800 and 390 px, light and
  * dark.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -76,15 +76,21 @@ beforeAll(async () => {
   );
   await page.locator('[data-testid=chat]').waitFor();
   // A turn is over when its idle state arrived (events, not the DOM: the list is virtualized).
-  const turnsDone = (): number => ui.events.filter((e) => e.type === 'session.state').length / 2;
+  const turnsDone = (n: number): Promise<void> =>
+    vi.waitFor(
+      () => {
+        if (ui.events.filter((e) => e.type === 'session.state').length < 2 * n) throw new Error(`turn ${n} not over`);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
   await send(page, 'Fix the answer');
-  await expect.poll(turnsDone, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await turnsDone(1);
   await idle();
   // More turns, so the transcript scrolls.
   for (let i = 1; i <= 5; i++) {
     model.queue.push({ chunks: [`Reply ${i}.\n\n${'A paragraph of text that takes some room. '.repeat(12)}`] });
     await send(page, `Question ${i}`);
-    await expect.poll(turnsDone, { timeout: 60_000 }).toBeGreaterThanOrEqual(i + 1);
+    await turnsDone(i + 1);
     await idle();
   }
 });
