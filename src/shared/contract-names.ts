@@ -23,6 +23,7 @@ export const CALL_NAMES = [
   'sessions.importBegin',
   'sessions.importPart',
   'sessions.importEnd',
+  'context.get',
   'chat.prompt',
   'chat.replay',
   'chat.stop',

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Result } from './errors';
 import { IMPORT_PART_MAX_CHARS } from './limits';
+import { ContextViewSchema } from './context-schemas';
 import type { CallName, EventName } from './contract-names';
 import { coreEventSchema } from './events';
 import type { CoreEventType, EventOf } from './events';
@@ -97,6 +98,15 @@ export const calls = {
     output: z.object({ received: z.number().int() }),
   },
   'sessions.importEnd': { input: z.object({ uploadId: id }), output: SessionSchema },
+  /**
+   * What the model is told in the session: the baseline's sources (instruction files, their size, what the
+   * per-file cap cut) and one request of the ledger (default the last) — the exact request, its tokens by
+   * category, the model's window, the tokens in use (the context meter) and the change against the request before.
+   */
+  'context.get': {
+    input: z.object({ sessionId: id, step: z.number().int().min(1).optional() }),
+    output: ContextViewSchema,
+  },
   /** Sends a user message; resolves once the turn has started (progress arrives as events) or failed to start. */
   /** `attachments`: project files (or line ranges of them) the user @-mentioned; their text goes with the message. */
   'chat.prompt': {

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'too_broad',
   'already_applied',
   'search_budget',
+  'indentation_conflict', // a tolerant rung found the place, but newString fits no single indentation there
   // files (src/main/fs) and tools
   'stale',
   'not_observed',

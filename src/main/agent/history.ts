@@ -45,8 +45,16 @@ function stepMessages(parts: Part[]): ModelMessage[] {
   return out;
 }
 
-/** ModelMessage[] for the stored messages, in order. `userText(id)` gives a user message's prompt text. */
-export function buildHistory(messages: MessageWithParts[], userText: (messageId: string) => string): ModelMessage[] {
+/**
+ * ModelMessage[] for the stored messages, in order. `userText(id)` gives a user message's prompt text.
+ * `notices` (context/turn-context.ts): change notices by the step-start part they precede; each becomes a user
+ * message placed just before that step's messages, where the loop first sent it.
+ */
+export function buildHistory(
+  messages: MessageWithParts[],
+  userText: (messageId: string) => string,
+  notices?: Map<string, string[]>,
+): ModelMessage[] {
   const out: ModelMessage[] = [];
   for (const m of messages) {
     if (m.role === 'user') {
@@ -59,6 +67,8 @@ export function buildHistory(messages: MessageWithParts[], userText: (messageId:
         out.push(...stepMessages(step));
         step = [];
       }
+      if (p.type === 'step-start')
+        for (const text of notices?.get(p.id) ?? []) out.push({ role: 'user', content: text });
       step.push(p);
     }
     out.push(...stepMessages(step));

@@ -25,6 +25,7 @@ import { runTools } from './tool-runner';
 import type { RunToolsResult } from './tool-runner';
 import type { RetryPolicy } from './retry';
 import type { TurnResult } from './service-types';
+import type { TurnContext } from './context/turn-context';
 
 /** Files written by tools per project, with the session that wrote them and when (ms). */
 export class ProjectWrites {
@@ -51,6 +52,8 @@ export interface TurnInput {
   ctx: Omit<ToolContext, 'ask' | 'signal'>;
   writes: ProjectWrites;
   system?: string;
+  /** The conversation layer (context/turn-context.ts): system + baseline, change notices, the request ledger. */
+  context?: TurnContext;
   signal: AbortSignal;
   emit: (e: CoreEvent) => void;
   maxSteps: number;
@@ -189,7 +192,7 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
       total += performance.now() - t0;
     });
   const timed: SnapshotPort = {
-    track: () => time(port.track()),
+    track: (o) => time(port.track(o)),
     patch: (h) => time(port.patch(h)),
     diff: (h) => time(port.diff(h)),
     diffFull: (from, to) => time(port.diffFull(from, to)),
@@ -205,22 +208,35 @@ function timedSnapshot(port: SnapshotPort): { port: SnapshotPort; ms: () => numb
   return { port: timed, ms: () => total };
 }
 
-async function runStep(turn: TurnInput, messageId: string, prev: Tracked | undefined): Promise<StepOutcome> {
+async function runStep(
+  turn: TurnInput,
+  messageId: string,
+  prev: Tracked | undefined,
+  step: number,
+): Promise<StepOutcome> {
   const timed = timedSnapshot(turn.snapshot);
   const input: TurnInput = { ...turn, snapshot: timed.port };
   const { store, snapshot, ctx } = input;
   const sessionId = ctx.sessionId;
   let t0 = performance.now();
   const fresh = prev !== undefined && performance.now() - prev.at < TREE_REUSE_MS && input.othersActive?.() !== true;
-  const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(), at: performance.now() };
+  // A turn's first track walks the whole tree: a watcher is only a hint (snapshot/watch.ts).
+  const verify = prev === undefined ? { verify: true } : undefined;
+  const beforeTracked: Tracked = fresh ? prev : { tree: await snapshot.track(verify), at: performance.now() };
   const before = beforeTracked.tree;
   const stepStarted = Date.now();
-  store.putPart({ id: newId('prt'), sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
-  const history = buildHistory(store.messages(sessionId), (id) => store.messageText(id));
+  const stepPartId = newId('prt');
+  store.putPart({ id: stepPartId, sessionId, messageId, time: stepStarted, type: 'step-start', snapshot: before });
+  const stored = store.messages(sessionId);
+  input.context?.beforeStep(
+    stepPartId,
+    stored.flatMap((m) => m.parts),
+  );
+  const history = buildHistory(stored, (id) => store.messageText(id), input.context?.notices());
   let overhead = performance.now() - t0;
   const streamed = await streamStep({
-    model: input.model,
-    system: input.system,
+    model: input.context ? input.context.wrap(input.model, messageId, step) : input.model,
+    system: input.context?.system ?? input.system,
     messages: history,
     tools: input.sdkTools,
     signal: input.signal,
@@ -290,7 +306,7 @@ export async function runTurn(
   while (last.continue) {
     if (steps >= input.maxSteps) return { userMessageId, messageId: message.id, finishReason: 'max-steps', steps };
     steps++;
-    last = await runStep(input, message.id, last.tree);
+    last = await runStep(input, message.id, last.tree, steps);
     if (input.signal.aborted) return { userMessageId, messageId: message.id, finishReason: 'aborted', steps };
   }
   return { userMessageId, messageId: message.id, finishReason: last.finishReason, steps, error: last.error };

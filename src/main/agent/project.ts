@@ -20,7 +20,7 @@ export interface ProjectRuntime {
 
 /**
  * Open the runtime of a project (its snapshot store lives under `dataDir`). With `worker`, the store runs in a
- * worker thread (same API). Throws LandfallFailure from the store.
+ * worker thread (same API), watching the work tree (snapshot/watch.ts) and taking its first track on open. Throws LandfallFailure from the store.
  */
 export async function openProjectRuntime(
   project: Project,
@@ -28,8 +28,10 @@ export async function openProjectRuntime(
   worker?: boolean | { workerUrl: URL },
 ): Promise<ProjectRuntime> {
   const options = { worktree: project.root, dataDir, projectId: project.id };
+  // In the worker (the app and the web host) the work tree is watched, so a step's tracks follow what changed.
+  const watched = { ...options, watch: true };
   const store = worker
-    ? await SnapshotWorker.open(typeof worker === 'object' ? { ...options, workerUrl: worker.workerUrl } : options)
+    ? await SnapshotWorker.open(typeof worker === 'object' ? { ...watched, workerUrl: worker.workerUrl } : watched)
     : await SnapshotStore.open(options);
   return {
     project,

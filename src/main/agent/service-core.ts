@@ -15,6 +15,7 @@ import type { Session } from '../../shared/model';
 import type { ObservedVersions } from '../fs/observed';
 import type { SessionStore } from '../session/store';
 import type { ToolDefinition } from '../tools/types';
+import type { ConversationContext } from './context/conversation';
 import type { PermissionGate } from './permission/gate';
 import { openProjectRuntime, type ProjectRuntime } from './project';
 import type { KeyLookup } from './providers/keys';
@@ -29,6 +30,8 @@ export interface ServiceCore {
   readonly live: LiveSettings;
   readonly observed: ObservedVersions;
   readonly tools: ToolDefinition[];
+  /** The request ledger, baselines and change notices (context/conversation.ts). */
+  readonly context: ConversationContext;
   readonly keyFor: KeyLookup;
   readonly runtimes: Runtimes;
   /** Sessions running a turn, with the controller that stops it. */

@@ -8,6 +8,7 @@
 import type { LanguageModel } from 'ai';
 import type { Project } from '../../shared/model';
 import type { LandfallError, Result } from '../../shared/errors';
+import type { ConversationOptions } from './context/conversation';
 import type { RetryPolicy } from './retry';
 import type { ToolDefinition } from '../tools/types';
 import type { DiagnosticsHook } from '../lsp/hook';
@@ -121,6 +122,8 @@ export interface ReplayReport {
 
 /** Extra knobs for embedding and tests; none is needed in normal use. */
 export interface ServiceExtras {
+  /** The conversation layer's date source and model-window lookup (agent/context/conversation.ts). */
+  context?: ConversationOptions;
   /** Language-server hook per project (src/main/lsp LspManager); none → no diagnostics. */
   diagnostics?: (project: Project) => DiagnosticsHook | undefined;
   tools?: ToolDefinition[];

@@ -58,6 +58,9 @@ import { saveSettings } from './settings/save';
 import { DEFAULT_SETTINGS, type ProviderSettings, type Settings } from './settings/schema';
 import { testConnection } from './test-connection';
 import { startTurn, stopTurn } from './turns';
+import { ConversationContext } from './context/conversation';
+import { skillTool } from './context/skill-tool';
+import type { ToolDefinition } from '../tools/types';
 
 export type { ServiceExtras } from './service-types';
 export { DEFAULT_TITLE, SYSTEM_PROMPT } from './defaults';
@@ -72,6 +75,8 @@ export class AgentService {
   /** Removes this service's key-variable names from the child-environment scrub (proc/child-env.ts). */
   private readonly forgetSecretNames: () => void;
   readonly store: SessionStore;
+  /** The request ledger, baselines and change notices of this service's sessions (context/conversation.ts). */
+  readonly context: ConversationContext;
 
   private constructor(
     readonly options: ServiceOptions & ServiceExtras,
@@ -80,13 +85,15 @@ export class AgentService {
     const store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
     const live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.store = store;
+    this.context = new ConversationContext(store, options.dataDir, options.context);
     this.core = {
       options,
       store,
       live,
       gate: new PermissionGate(store, () => live.rules()),
       observed: new ObservedVersions(),
-      tools: options.tools ?? defaultTools(),
+      tools: options.tools ?? [...defaultTools(), skillTool(options.dataDir) as unknown as ToolDefinition],
+      context: this.context,
       keyFor: options.keyFor ?? environmentKey(),
       runtimes: new Runtimes(store, options),
       running: new Map(),

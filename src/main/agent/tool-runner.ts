@@ -6,9 +6,13 @@
  * - the step finished with `length` (output limit): the call is not run, its part is `error: truncated` and the
  *   model is told to send it again smaller (fixtures/bugs/README.md B23: cut-off arguments are never "repaired" and written);
  * - input that did not parse or fit the tool's schema: `invalid_input`;
- * - a path argument outside the project asks `external_directory` first; the read-only tools (read, list, glob,
- *   grep) are judged against `read` rules by the path as given AND its real path (a symlink alias of a denied
- *   file is denied; default allow, so no question unless a rule says ask or deny);
+ * - a path argument outside the project is refused at once (`outside_root`), with no question: every tool works
+ *   only inside the project root (fs/workspace.ts), so a question would grant what the tool then refuses anyway
+ *   (a permission grants exactly what its prompt showed). Refusing is the safer of the two ways to keep that
+ *   promise: no answer, "always" or `external_directory` rule ever lets the model read ~/.ssh or another project;
+ *   a symlink inside the project that leads out is refused by the tool itself, also `outside_root`;
+ * - the read-only tools (read, list, glob, grep) are judged against `read` rules by the path as given AND its real
+ *   path (a symlink alias of a denied file is denied; default allow, so no question unless a rule says ask or deny);
  * - every tool gets the read policy in force (`ctx.reveal`, reveal-policy.ts): grep, glob and list leave out the
  *   files a read rule withholds and say how many, file tools refuse them, apply_patch refuses to touch them.
  * Rules are those of settings.json at this very call (settings/live.ts).
@@ -90,19 +94,24 @@ function outsideRoot(root: string, input: unknown): string | undefined {
   return rel.startsWith('..') || path.isAbsolute(rel) ? abs : undefined;
 }
 
+/** The refusal of a call whose path argument `outside` (absolute) lies outside the project `root`. */
+function outsideRefusal(part: ToolPart, root: string, outside: string): ToolPart {
+  const message = `${outside} is outside the project root ${root}.`;
+  const hint =
+    'Only files inside the project can be read or changed. Ask the user to copy what you need into the project, or to open that folder as a project.';
+  return {
+    ...part,
+    state: 'error',
+    error: { code: 'outside_root', message },
+    output: `Error (outside_root): ${message}\n${hint}`,
+  };
+}
+
 /**
- * The permission question a call needs before it runs (outside the project; reads — by the path as given and by
- * its real path, so a symlink alias is judged as what it leads to), or undefined.
+ * The permission question a call needs before it runs (reads — by the path as given and by its real path, so a
+ * symlink alias is judged as what it leads to), or undefined.
  */
 async function preAsk(root: string, tool: string, input: unknown): Promise<PermissionRequest | undefined> {
-  const outside = outsideRoot(root, input);
-  if (outside)
-    return {
-      tool,
-      permission: 'external_directory',
-      patterns: [outside],
-      title: `${tool} outside the project: ${outside}`,
-    };
   if (!READ_TOOLS.has(tool)) return undefined;
   const given = pathArg(input) ?? '.';
   const forms = await relForms(root, given);
@@ -162,16 +171,15 @@ async function runOne(
       aborted: false,
     };
   }
+  const outside = outsideRoot(input.ctx.root, parsed.data);
+  if (outside) return { part: finish(outsideRefusal(part, input.ctx.root, outside)), aborted: false };
   const ask = input.gate.askFor(input.ctx.sessionId, part.id, input.ctx.root);
   const question = await preAsk(input.ctx.root, call.toolName, parsed.data);
   if (question) {
     const answer = await ask(question);
     if (!answer.allow) {
       const reason = answer.reason ?? 'Not allowed.';
-      const what =
-        question.permission === 'external_directory'
-          ? `${question.patterns[0]} is outside the project.`
-          : `Reading ${question.patterns[0]} is not allowed.`;
+      const what = `Reading ${question.patterns[0]} is not allowed.`;
       return {
         part: finish({
           ...part,
@@ -185,7 +193,7 @@ async function runOne(
   }
   let latest = finish({ ...part, state: 'running', input: parsed.data });
   const running = latest;
-  const reveal = await input.gate.guardFor(input.ctx.sessionId);
+  const reveal = await input.gate.guardFor(input.ctx.sessionId, input.ctx.root);
   const progress = (p: ToolProgress): void => {
     const next = withProgress(latest, p);
     if (!next) return;

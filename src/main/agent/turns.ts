@@ -6,7 +6,9 @@
  * then does `startTurn` answer, with a handle naming both messages — the loop (loop.ts) runs on in the background
  * and the handle's `done` settles when it ends, with `session.state idle` (or `error`) sent just before.
  *
- * A failure before admission is the answer (`busy`, `invalid_input`, the store's); nothing was stored. A failure
+ * A failure before admission is the answer (`busy`, `invalid_input`, the store's); nothing was stored. When the
+ * session's first baseline cannot be built (context/turn-context.ts) the answer is `unavailable`: the user message
+ * is stored and kept for the next try, no request is sent. A failure
  * after it is the turn's result (`finishReason: 'error'`), never a rejection, so a caller that does not wait
  * (the app answers the window at once) cannot leave an unhandled rejection behind.
  */
@@ -20,6 +22,7 @@ import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
 import { runTurn, type TurnInput } from './loop';
 import type { ProjectRuntime } from './project';
 import type { ServiceCore } from './service-core';
+import type { TurnContext } from './context/turn-context';
 import type { TurnHandle, TurnResult } from './service-types';
 
 /** The error a turn ends with when something threw inside it: the failure's own, else `internal` (a bug). */
@@ -40,6 +43,7 @@ function turnInput(
   model: LanguageModel,
   maxSteps: number,
   signal: AbortSignal,
+  context: TurnContext,
 ): TurnInput {
   const { options, store } = core;
   return {
@@ -59,6 +63,7 @@ function turnInput(
     },
     writes: rt.writes,
     system: SYSTEM_PROMPT,
+    context,
     signal,
     emit: (e) => core.emit(e),
     maxSteps,
@@ -131,7 +136,14 @@ export async function startTurn(
     if (isFailure(e)) return e.toFail();
     throw e;
   }
-  const done = runTurn(turnInput(core, sessionId, rt, model, maxSteps, abort.signal), ids)
+  // the baseline is built on the session's first model call; when it cannot be, the turn waits (message kept)
+  const context = core.context.openTurn(sessionId, rt.project.root, SYSTEM_PROMPT);
+  if (!context.ok) {
+    release();
+    endState(core, sessionId, context.error);
+    return context;
+  }
+  const done = runTurn(turnInput(core, sessionId, rt, model, maxSteps, abort.signal, context.value), ids)
     .catch((e: unknown): TurnResult => ({ ...ids, finishReason: 'error', steps: 0, error: thrownError(e) }))
     .then((result) => {
       release();

@@ -28,8 +28,8 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { dataDirOf, journalDirOf } from './data-dir';
 
 /** What a step puts at its target: a file's blob id (git's sha1 of `blob <size>\0<bytes>`) and size (-1 unknown), a link's text, or nothing. */
 export type PlannedNew = { kind: 'file'; oid: string; size: number } | { kind: 'link'; target: string } | null;
@@ -62,9 +62,13 @@ export interface Plan {
   steps: PlanStep[];
 }
 
-/** Where transactions are journaled when the caller names no data folder (CLI one-shot tools, libraries). */
+/**
+ * Where transactions are journaled when the caller names no journal folder (a library caller): the `journal/`
+ * folder of the default data folder (fs/data-dir.ts `dataDirOf`: `$LANDFALL_DATA_DIR`, else `~/.landfall`) — never
+ * a folder in the shared OS temp dir, where the next start would not look and other programs could.
+ */
 export function defaultJournalDir(): string {
-  return path.join(os.tmpdir(), `landfall-journal-${typeof process.getuid === 'function' ? process.getuid() : 0}`);
+  return journalDirOf(dataDirOf());
 }
 
 /** Start time of process `pid` as the kernel counts it ('' where /proc is not available or the process is gone). */

@@ -17,7 +17,8 @@
  */
 import { appendFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { defaultJournalDir, ownerAlive, readJournal, type Plan } from './journal';
+import { journalDirOf } from './data-dir';
+import { ownerAlive, readJournal, type Plan } from './journal';
 import { PinnedDirs } from './pinned-dir';
 import { rollBack, settle, type KeptPath } from './rollback';
 
@@ -115,11 +116,11 @@ export function recoverJournals(journalDir: string, options: { root?: string } =
 }
 
 /**
- * Recovery as a service opening runs it: the data folder's journals (`<dataDir>/journal`), then those of one-shot
- * runs without a data folder (journal.ts `defaultJournalDir`). Each report is also written to stderr as one line.
+ * Recovery as a service opening runs it: the data folder's journals (`<dataDir>/journal`, where the app, the web
+ * host and the one-shot tool commands all journal their writes). Each report is also written to stderr as one line.
  */
 export function recoverWrites(dataDir: string): RecoveryReport[] {
-  const reports = [...recoverJournals(path.join(dataDir, 'journal')), ...recoverJournals(defaultJournalDir())];
+  const reports = recoverJournals(journalDirOf(dataDir));
   for (const r of reports) process.stderr.write(`landfall: ${describeRecovery(r)}\n`);
   return reports;
 }

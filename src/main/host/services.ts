@@ -117,6 +117,7 @@ export async function createServices(options: {
     'sessions.create': async (i) => svc.createSession(i.projectId, i.title),
     'sessions.get': async (i) => svc.getSession(i.sessionId),
     'sessions.rename': async (i) => svc.renameSession(i.sessionId, i.title),
+    'context.get': async (i) => svc.context.view(i.sessionId, i.step),
     'sessions.delete': async (i) => {
       const r = svc.deleteSession(i.sessionId);
       return r.ok ? ok({ deleted: true as const }) : r;

@@ -118,6 +118,52 @@ describe('childEnv', () => {
     expect(childEnv({}, parent)).toEqual({ ...ORDINARY, VERBOSE: '1' });
   });
 
+  test('a key wrapped in a header, a config line or a command is removed with its wrapper', () => {
+    const key = 'plain-looking-key-1234';
+    cleanups.push(registerSecretSource(() => ({ values: ['stored-secret-abcdefgh'] })));
+    const parent = {
+      ...ORDINARY,
+      MY_LLM_KEY: key,
+      HDR: `Bearer ${key}`,
+      CURL_ARGS: `-H "x-api: ${key}" -s`,
+      FROM_STORE_WRAPPED: 'Authorization=stored-secret-abcdefgh;',
+      KEYTAB_DIR: '/usr/local', // a path: PATH contains it and is kept
+    };
+    expect(childEnv({}, parent)).toEqual(ORDINARY);
+  });
+
+  test('values carrying a credential-shaped token are removed; ordinary look-alikes are kept', () => {
+    const carrying = [
+      'Bearer abcdefghijklmnop',
+      'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9',
+      'Basic dXNlcjpodW50ZXIy',
+      '//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789',
+      '//registry.example/:_authToken=${NPM_TOKEN}',
+      '_auth=dXNlcjpwYXNz',
+      'token=0123456789abcdef',
+      '--api-key=abcdefgh1234 --verbose',
+      'password: hunter2hunter2',
+      'export GH=ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      'git clone https://bot:s3cr3t@git.example/repo.git',
+      'AKIAIOSFODNN7EXAMPLE,us-east-1',
+    ];
+    for (const v of carrying) expect(looksLikeSecretValue(v), v).toBe(true);
+    const ordinary = [
+      '/home/dev/task-runner/bin',
+      'token',
+      'Bearer',
+      'mask-abcdefghijklmnopqrstuv',
+      'npm_config_cache',
+    ];
+    for (const v of ordinary) expect(looksLikeSecretValue(v), v).toBe(false);
+    const parent: Record<string, string> = { ...ORDINARY };
+    carrying.forEach((v, i) => (parent[`HARMLESS_${i}`] = v));
+    ordinary.forEach((v, i) => (parent[`PLAIN_${i}`] = v));
+    const env = childEnv({}, parent);
+    expect(Object.keys(env).filter((n) => n.startsWith('HARMLESS_'))).toEqual([]);
+    ordinary.forEach((v, i) => expect(env[`PLAIN_${i}`]).toBe(v));
+  });
+
   test('a source that throws does not stop the spawn; the other rules still apply', () => {
     cleanups.push(
       registerSecretSource(() => {
@@ -132,7 +178,15 @@ describe('hostile environments (property)', () => {
   const envName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,24}$/);
   const secretValue = fc.stringMatching(/^[A-Za-z0-9_-]{12,40}$/).map((s) => `K${s}`);
 
-  test('no secret value survives, however it is named or copied; every ordinary variable survives', () => {
+  test('no secret value survives, however it is named, copied or wrapped; every ordinary variable survives', () => {
+    const wrapper = fc.constantFrom(
+      (k: string) => k,
+      (k: string) => `Bearer ${k}`,
+      (k: string) => `//registry.npmjs.org/:_authToken=${k}`,
+      (k: string) => `-H "Authorization: token ${k}"`,
+      (k: string) => `prefix-${k}-suffix`,
+      (k: string) => `${k}\n`,
+    );
     let attempts = 0;
     let held = 0;
     fc.assert(
@@ -141,7 +195,7 @@ describe('hostile environments (property)', () => {
           keyName: envName,
           storeKey: secretValue,
           envKey: secretValue,
-          aliases: fc.array(envName, { maxLength: 4 }),
+          aliases: fc.array(fc.tuple(envName, wrapper), { maxLength: 4 }),
           noise: fc.dictionary(envName, fc.stringMatching(/^[a-z/.:]{0,7}$/), { maxKeys: 8 }),
         }),
         ({ keyName, storeKey, envKey, aliases, noise }) => {
@@ -149,13 +203,16 @@ describe('hostile environments (property)', () => {
           const off = registerSecretSource(() => ({ names: [keyName], values: [storeKey] }));
           try {
             const parent: Record<string, string> = { ...noise, [keyName]: envKey };
-            // An alias is a copy under ANOTHER name: one spelled like the key variable would overwrite the key
-            // itself, and a value that then stands only under a plain name is not known to be a secret.
-            for (const [i, a] of aliases.entries()) if (a !== keyName) parent[a] = i % 2 ? storeKey : envKey;
+            // An alias is a copy under ANOTHER name, bare or wrapped (a header, an .npmrc line, a flag): one spelled
+            // like the key variable would overwrite the key itself, and a value that then stands only under a
+            // plain name is not known to be a secret.
+            for (const [i, [a, wrap]] of aliases.entries())
+              if (a !== keyName) parent[a] = wrap(i % 2 ? storeKey : envKey);
             const env = childEnv({}, parent);
-            const values = Object.values(env);
-            expect(values).not.toContain(envKey);
-            expect(values).not.toContain(storeKey);
+            for (const v of Object.values(env)) {
+              expect(v).not.toContain(envKey);
+              expect(v).not.toContain(storeKey);
+            }
             // Noise that is not named like a secret (and was not overwritten by a key) reaches the child.
             for (const [n, v] of Object.entries(noise))
               if (parent[n] === v && !isSecretName(n) && n !== keyName) expect(env[n]).toBe(v);

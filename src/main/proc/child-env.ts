@@ -13,11 +13,17 @@
  *     COOKIE, PRIVATE or JWT; or has AUTH as a `_`-separated word (NPM_CONFIG__AUTH, BASIC_AUTH_USER); or starts
  *     with AWS_ or AZURE_ (whole credential families). Kept on purpose: SSH_AUTH_SOCK (a socket path, not a
  *     secret; git over ssh needs it).
- *  4. A value that looks like a credential whatever its name: a URL with a password (`scheme://user:pass@`), a PEM
- *     private key, a JSON Web Token, or a token with a vendor prefix (sk-, sk-ant-, ghp_/gho_/ghu_/ghs_/ghr_,
- *     github_pat_, glpat-, xox?-, hf_, npm_, AKIA…).
- *  5. A value equal to a secret: the value of any variable removed by 1–4, or a value a source reports (keys held
- *     in the OS secret store), when it is at least 8 characters long (so `1` or `true` never empties a variable).
+ *  4. A value that carries a credential anywhere in it, whatever its name: a URL with a password
+ *     (`scheme://user:pass@`), a PEM private key, a JSON Web Token, a token with a vendor prefix (sk-, sk-ant-,
+ *     ghp_/gho_/ghu_/ghs_/ghr_, github_pat_, glpat-, xox?-, hf_, npm_, AKIA…), an HTTP credential
+ *     (`Bearer <token>`, `Basic <base64>`), or a credential assignment (`_authToken=`, `_auth=`, `_password=`, and
+ *     `token=` / `apikey=` / `secret=` / `password=` with a value of 8+ characters) — so `HDR="Bearer <key>"` and
+ *     `NPMRC="//registry.npmjs.org/:_authToken=npm_…"` are removed like the bare key.
+ *  5. A value that CONTAINS a secret: the value of any variable removed by 1–4, or a value a source reports (keys
+ *     held in the OS secret store), when that secret is at least 8 characters long (so `1` or `true` never empties
+ *     a variable). A key wrapped in a header, a config line or a command is removed with its wrapper. Containment
+ *     is judged only for key-shaped secrets (no whitespace, not starting with `/`, `~` or `.`): a path kept in a
+ *     secret-named variable (`KEYTAB_DIR=/home/dev`) removes only variables EQUAL to it, never HOME or PATH.
  * `ELECTRON_RUN_AS_NODE` is removed too: it is the app binary's own mode switch, not the child's business.
  *
  * Why a scrub wins over "safer for the user's secrets" only when combined with 4 and 5: an allow-list would break
@@ -42,19 +48,27 @@ const LANDFALL_KEY = /^LANDFALL_(API_KEY$|KEY_)/i;
 const KEEP = new Set(['SSH_AUTH_SOCK']);
 const ALWAYS_DROP = new Set(['ELECTRON_RUN_AS_NODE']);
 const MIN_SECRET_VALUE = 8;
+/** A secret value that is a path or has spaces: only an equal value is removed with it (rule 5). */
+const PATH_LIKE = /^[/~.]|\s/;
 
+/** Not preceded by a letter or digit: a vendor prefix starts a token, it is not the tail of a word (`task-…`). */
+const B = '(?<![A-Za-z0-9])';
 const SECRET_VALUE = [
-  /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i, // URL with user:password@
+  /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i, // URL with user:password@
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-  /^eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]+$/, // JSON Web Token
-  /^sk-(ant-)?[\w-]{16,}$/,
-  /^gh[pousr]_[A-Za-z0-9]{20,}$/,
-  /^github_pat_\w{20,}$/,
-  /^glpat-[\w-]{16,}$/,
-  /^xox[abposr]-[\w-]{10,}$/,
-  /^hf_[A-Za-z0-9]{20,}$/,
-  /^npm_[A-Za-z0-9]{30,}$/,
-  /^(AKIA|ASIA)[0-9A-Z]{16}$/,
+  new RegExp(`${B}eyJ[\\w-]{8,}\\.eyJ[\\w-]{8,}\\.[\\w-]+`), // JSON Web Token
+  new RegExp(`${B}sk-(ant-)?[\\w-]{16,}`),
+  new RegExp(`${B}gh[pousr]_[A-Za-z0-9]{20,}`),
+  new RegExp(`${B}github_pat_\\w{20,}`),
+  new RegExp(`${B}glpat-[\\w-]{16,}`),
+  new RegExp(`${B}xox[abposr]-[\\w-]{10,}`),
+  new RegExp(`${B}hf_[A-Za-z0-9]{20,}`),
+  new RegExp(`${B}npm_[A-Za-z0-9]{30,}`),
+  new RegExp(`${B}(AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])`),
+  /\bBearer\s+[\w~+/.=-]{8,}/i, // an Authorization header's credential
+  /\bBasic\s+[A-Za-z0-9+/]{8,}={0,2}/, // HTTP basic credentials (base64 of user:password)
+  /_(authToken|auth|password)\s*=\s*\S/i, // .npmrc / .yarnrc credential lines
+  /\b[\w-]*(token|api[_-]?key|secret|passw(or)?d|pwd)\s*[=:]\s*["']?[^\s"'&;,]{8,}/i, // token=…, apikey: …
 ];
 
 /**
@@ -94,7 +108,7 @@ export function isSecretName(name: string): boolean {
   );
 }
 
-/** True when `value` has the shape of a credential (rule 4), whatever the variable is called. */
+/** True when `value` carries something shaped like a credential anywhere in it (rule 4), whatever its name. */
 export function looksLikeSecretValue(value: string): boolean {
   return SECRET_VALUE.some((re) => re.test(value));
 }
@@ -117,7 +131,9 @@ export function childEnv(
       if (value.length >= MIN_SECRET_VALUE) secretValues.add(value);
     } else kept.push([name, value]);
   }
+  const keyShaped = [...secretValues].filter((v) => !PATH_LIKE.test(v));
   const env: Record<string, string> = {};
-  for (const [name, value] of kept) if (!secretValues.has(value)) env[name] = value;
+  for (const [name, value] of kept)
+    if (!secretValues.has(value) && !keyShaped.some((key) => value.includes(key))) env[name] = value;
   return { ...env, ...extra };
 }

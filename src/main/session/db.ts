@@ -35,6 +35,23 @@ const MIGRATIONS: string[] = [
    CREATE INDEX parts_state ON parts(state) WHERE state IS NOT NULL;
    CREATE TABLE events (
      seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT, type TEXT NOT NULL, data TEXT NOT NULL, time INTEGER NOT NULL);`,
+  // The request ledger (session/ledger.ts): every model request as sent, its pieces stored once per session by hash.
+  `CREATE TABLE ledger_blobs (
+     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, hash TEXT NOT NULL,
+     json TEXT NOT NULL, tokens INTEGER NOT NULL, PRIMARY KEY (session_id, hash));
+   CREATE TABLE ledger (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+     message_id TEXT NOT NULL, step INTEGER NOT NULL, time INTEGER NOT NULL, model TEXT NOT NULL,
+     system TEXT NOT NULL, tools TEXT NOT NULL, messages TEXT NOT NULL, usage TEXT);
+   CREATE INDEX ledger_session ON ledger(session_id, seq);`,
+  // The baseline and change notices (session/baseline-store.ts): what the model was told about its environment.
+  `CREATE TABLE baselines (
+     session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+     text TEXT NOT NULL, sources TEXT NOT NULL, time INTEGER NOT NULL);
+   CREATE TABLE context_notices (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+     before_part TEXT NOT NULL, text TEXT NOT NULL, sources TEXT NOT NULL, time INTEGER NOT NULL);
+   CREATE INDEX context_notices_session ON context_notices(session_id, seq);`,
 ];
 
 /** Schema version this code writes. */

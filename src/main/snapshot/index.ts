@@ -20,4 +20,5 @@ export {
   type RestoreReport,
   type SkippedFile,
   type SnapshotOptions,
+  type TrackOptions,
 } from './types';

@@ -14,12 +14,15 @@
  */
 import type { FileDiff } from '../../shared/model';
 import type { ChangedPath, TreeFile } from './git/tree-read';
-import type { GcOptions, GcReport, PatchInfo, RestoreReport } from './types';
+import type { GcOptions, GcReport, PatchInfo, RestoreReport, TrackOptions } from './types';
 
 /** The calls of a shadow snapshot store of one work tree. */
 export interface Snapshots {
-  /** Stages the work tree (one walk with the stat cache) and answers its tree hash; no commit, no ref. */
-  track(): Promise<string>;
+  /**
+   * Stages the work tree and answers its tree hash; no commit, no ref. One walk with the stat cache, or with a
+   * watcher only the paths it reported (watch.ts); `verify` walks the whole tree (a turn's first track).
+   */
+  track(options?: TrackOptions): Promise<string>;
   /** Files that differ between tree `hash` and the work tree now (walks the work tree). */
   patch(hash: string): Promise<PatchInfo>;
   /** Unified diff text (git style, a/ b/ prefixes) from tree `hash` to the work tree now; '' when equal. */

@@ -44,6 +44,66 @@ import { LeftOutRecords } from './left-out';
 import { revertFiles, restoreChanges } from './restore';
 import { describeRecovery, recoverJournals } from '../fs/recovery';
 import type { Snapshots } from './snapshots';
+import { TreeWatcher } from './watch';
+import { forgetTouched, guideFor, treeIds, untouched, type WalkGuide } from './walk-guide';
+import type { TrackOptions } from './types';
+
+/**
+ * Gap (ms) between wall-clock and monotonic time elapsed since the last walk above which the machine is taken to
+ * have been suspended (the monotonic clock stops while suspended): the watcher may have missed changes, so the
+ * next track walks everything.
+ */
+export const SUSPEND_GAP_MS = 2000;
+
+/** What the last walk that produced the stat cache left out, and what a guided walk must find unchanged. */
+interface LastWalk {
+  leftOut: string[];
+  skipped: SkippedFile[];
+  /** The user's git dir, info/exclude and index as stat'ed then: any change means a full walk. */
+  rulesKey: string;
+  wall: number;
+  mono: number;
+}
+
+/**
+ * True when a folder of the last track moved to another reported path inside the work tree (its inode now stands
+ * at a reported path that it did not before). Watchers (parcel's inotify backend among them) can keep naming a
+ * moved folder's contents by their old paths, so the store trusts no report after such a move.
+ */
+function folderMoved(root: string, cache: StatCacheData, paths: Set<string>): boolean {
+  const gone = new Set<number>();
+  for (const p of paths) {
+    const rec = cache.dirs.get(p);
+    if (!rec) continue;
+    let st;
+    try {
+      st = lstatSync(`${root}/${p}`);
+    } catch {
+      st = undefined;
+    }
+    if (!st || !st.isDirectory() || st.ino !== rec.ino) gone.add(rec.ino);
+  }
+  if (gone.size === 0) return false;
+  for (const p of paths) {
+    let st;
+    try {
+      st = lstatSync(`${root}/${p}`);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory() && gone.has(st.ino) && cache.dirs.get(p)?.ino !== st.ino) return true;
+  }
+  return false;
+}
+
+function statKey(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+  } catch {
+    return '-';
+  }
+}
 
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
@@ -65,6 +125,15 @@ export class SnapshotStore implements Snapshots {
   private readonly reader: TreeReader;
   private readonly indexCache = new UserIndexCache();
   private readonly prefetcher = sharedPrefetcher;
+  /** The work-tree watcher (watch.ts) when the store was opened with `watch` and it could start. */
+  private watcher: TreeWatcher | undefined;
+  private lastWalk: LastWalk | undefined;
+  /** True after a guided walk: `cache.trees` may name trees no longer in the last track (gc recomputes it). */
+  private treesApprox = false;
+  /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
+  lastTrackKind: 'full' | 'guided' | 'none' = 'full';
+  /** How long (ms) the last track waited for the watcher to report everything (watch.ts settle); 0 without. */
+  lastSettleMs = 0;
 
   private constructor(
     /** Real path of the work tree. */
@@ -124,6 +193,7 @@ export class SnapshotStore implements Snapshots {
         store.opts.log(`snapshot: ${describeRecovery(r)}`);
     });
     store.warmPrefetch();
+    if (options.watch) store.watcher = await TreeWatcher.start(worktree);
     return store;
   }
 
@@ -203,9 +273,19 @@ export class SnapshotStore implements Snapshots {
    * or remembered (the stat cache stays as it was: its entries must only name stored objects) — for a restore,
    * which only compares the work tree with its target.
    */
-  private trackNow(memory?: Map<string, { type: ObjectType; content: Buffer }>): string {
+  private trackNow(memory?: Map<string, { type: ObjectType; content: Buffer }>, watched = false): string {
     const cache = this.loadedCache();
     const userGit = userGitDir(this.worktree);
+    const rulesKey = userGit
+      ? `${userGit}|${statKey(join(userGit, 'info/exclude'))}|${statKey(join(userGit, 'index'))}`
+      : '';
+    const report = memory ? undefined : this.watcher?.take();
+    const guide = watched && report && !report.full ? this.guideNow(cache, report.paths, rulesKey) : undefined;
+    if (guide && report?.paths.size === 0 && cache.tree) {
+      this.lastTrackKind = 'none';
+      return cache.tree;
+    }
+    const last = guide && this.lastWalk;
     const sink = new ObjectSink(this.db, cache.entries.size === 0, memory);
     const ctx: WalkContext = {
       root: this.worktree,
@@ -217,19 +297,21 @@ export class SnapshotStore implements Snapshots {
       prevTrees: cache.trees,
       sink,
       prefetch: undefined,
+      guide,
       startedAt: Date.now(),
-      entries: new Map(),
-      dirs: new Map(),
-      trees: new Set(),
-      skipped: [],
-      leftOut: [],
+      entries: guide ? new Map(cache.entries) : new Map(),
+      dirs: guide ? new Map(cache.dirs) : new Map(),
+      trees: guide ? new Set(cache.trees) : new Set(),
+      skipped: last ? last.skipped.filter((f) => untouched([f.path], guide).length === 1) : [],
+      leftOut: last ? untouched(last.leftOut, guide) : [],
       hashed: 0,
       dirty: false,
     };
+    if (guide) forgetTouched(ctx.entries, ctx.dirs, guide);
     let tree: string;
     try {
       // Started after startedAt: every prefetched stat is taken during this track.
-      ctx.prefetch = this.prefetcher.start(this.worktree, cache.entries);
+      if (!guide) ctx.prefetch = this.prefetcher.start(this.worktree, cache.entries);
       tree = walkDir(ctx, '', false, lstatSync(this.worktree)).oid ?? EMPTY_TREE;
       if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
       sink.finish();
@@ -246,31 +328,93 @@ export class SnapshotStore implements Snapshots {
       ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
     this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
     if (changed) this.persist(cache);
+    this.treesApprox = guide !== undefined || (this.treesApprox && !changed);
+    this.lastTrackKind = guide ? 'guided' : 'full';
+    const clocks = { wall: Date.now(), mono: performance.now() };
+    this.lastWalk = { leftOut: ctx.leftOut, skipped: ctx.skipped, rulesKey, ...clocks };
     this.lastSkipped = ctx.skipped;
     for (const s of ctx.skipped)
       this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
     return tree;
   }
 
-  /** Snapshots the work tree; returns its tree hash (40 hex, equal to `git write-tree` for the same content). */
-  track(): Promise<string> {
-    return this.run(() => this.trackNow());
+  /**
+   * The guide for a watched track, or undefined when only a full walk is exact: no walk since the store opened
+   * (the watcher knows nothing from before), the rules' files changed, or the machine was suspended since.
+   */
+  private guideNow(cache: StatCacheData, paths: Set<string>, rulesKey: string): WalkGuide | undefined {
+    const last = this.lastWalk;
+    if (!last || cache.tree === undefined || last.rulesKey !== rulesKey) return undefined;
+    if (Math.abs(Date.now() - last.wall - (performance.now() - last.mono)) > SUSPEND_GAP_MS) return undefined;
+    if (folderMoved(this.worktree, cache, paths)) {
+      // The watcher may go on naming the moved folder's files by their old paths: walk, and watch afresh.
+      if (this.watcher) this.watcher.broken = true;
+      return undefined;
+    }
+    return guideFor(paths);
+  }
+
+  /** True when the watcher runs and has reported every change finished before this call (watch.ts settle). */
+  private async settled(options?: TrackOptions): Promise<boolean> {
+    if (this.watcher?.broken) {
+      // A failed subscription calls back no more: start a new one (its first report asks for a full walk).
+      const old = this.watcher;
+      this.watcher = undefined;
+      await old.close();
+      this.watcher = await TreeWatcher.start(this.worktree);
+    }
+    if (!this.watcher || options?.verify === true) return false;
+    const t0 = performance.now();
+    const ok = await this.watcher.settle();
+    this.lastSettleMs = performance.now() - t0;
+    return ok;
+  }
+
+  /**
+   * Snapshots the work tree; returns its tree hash (40 hex, equal to `git write-tree` for the same content). With
+   * a watcher, only what it reported is looked at (walk-guide.ts); `verify` (a turn's first track) walks it all.
+   */
+  async track(options?: TrackOptions): Promise<string> {
+    const watched = await this.settled(options);
+    return this.run(() => this.trackNow(undefined, watched));
+  }
+
+  /**
+   * Forgets what the watcher reported so far, as if those events were lost (fault injection: tests and the
+   * benchmark check that the next verifying track still finds every change). No-op without a watcher.
+   */
+  async dropWatchEvents(): Promise<void> {
+    if (!this.watcher) return;
+    await this.watcher.settle();
+    this.watcher.dropReported();
+  }
+
+  /** The watcher's counters (events delivered, settles timed out), undefined without a watcher. */
+  get watchStats(): { delivered: number; settleTimeouts: number } | undefined {
+    return this.watcher && { ...this.watcher.stats };
+  }
+
+  /** True when the store runs with a watcher (opened with `watch` and it could start here). */
+  get watching(): boolean {
+    return this.watcher !== undefined;
   }
 
   /** Files (worktree-relative) that differ between tree `hash` and the work tree now. */
-  patch(hash: string): Promise<PatchInfo> {
+  async patch(hash: string): Promise<PatchInfo> {
+    const watched = await this.settled();
     return this.run(() => {
       this.checkHash(hash);
-      const now = this.trackNow();
+      const now = this.trackNow(undefined, watched);
       return { hash, files: this.reader.diff(hash, now).map((c) => c.path) };
     });
   }
 
   /** Unified diff text (git style, a/ b/ prefixes) from tree `hash` to the work tree now; '' when equal. */
-  diff(hash: string): Promise<string> {
+  async diff(hash: string): Promise<string> {
+    const watched = await this.settled();
     return this.run(() => {
       this.checkHash(hash);
-      return unifiedText(this.db, this.reader.diff(hash, this.trackNow()), this.opts.maxFileBytes);
+      return unifiedText(this.db, this.reader.diff(hash, this.trackNow(undefined, watched)), this.opts.maxFileBytes);
     });
   }
 
@@ -394,6 +538,12 @@ export class SnapshotStore implements Snapshots {
       for (const k of options.keep)
         if (!isObjectId(k))
           throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
+      // After guided walks the tree set may name trees gc is about to prune: make it exactly the last track's.
+      if (this.treesApprox && cache.tree) {
+        cache.trees = treeIds(this.reader, cache.tree);
+        this.treesApprox = false;
+        this.diskInSync = false;
+      }
       // The cache file must name only objects gc keeps: bring it in line with the last track first.
       if (!this.diskInSync) this.persist(cache);
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
@@ -409,6 +559,7 @@ export class SnapshotStore implements Snapshots {
     if (this.closed) return;
     await this.lock.run(() => undefined);
     this.closed = true;
+    await this.watcher?.close();
     this.db.close();
   }
 }

@@ -21,6 +21,17 @@ export interface SnapshotOptions {
   ignoreDefaults?: readonly string[];
   /** Where skipped-file notices go (never silent). Default console.warn. Not passed to a worker thread. */
   log?: (line: string) => void;
+  /**
+   * Watch the work tree (watch.ts) so a track looks only at what changed. Default false (every track walks);
+   * when the watcher cannot start here the store walks on every track, as without it.
+   */
+  watch?: boolean;
+}
+
+/** Options of one track. */
+export interface TrackOptions {
+  /** Walk the whole work tree even when a watcher runs (a turn's first track: the watcher is a hint only). */
+  verify?: boolean;
 }
 
 /** A file the last track left out, with the reason (never silent). */

@@ -31,6 +31,7 @@ import { encodeTree, type EntryMode, type TreeEntry } from './git/tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 import type { Prefetch } from './stat-prefetch';
+import { walkedWhole, type WalkGuide } from './walk-guide';
 
 /** Everything one walk needs. `entries`, `dirs`, `trees`, `skipped` are filled in. */
 export interface WalkContext {
@@ -42,6 +43,11 @@ export interface WalkContext {
   prevDirs: Map<string, DirRecord>;
   prevTrees: Set<string>;
   sink: ObjectSink;
+  /**
+   * Guided walk (walk-guide.ts): only these folders and paths are looked at again; `entries`, `dirs` and `trees`
+   * then start as copies of the last track's, and an untouched folder or file keeps its record without a syscall.
+   */
+  guide?: WalkGuide;
   /** lstat results from the helper thread (stat-prefetch.ts) for files of the last track, when it runs. */
   prefetch: Prefetch | undefined;
   /** Date.now() when the walk started; records whose mtime is near it are marked racy. */
@@ -154,6 +160,12 @@ function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult
     if (!holdsTracked) return undefined;
     only = true; // git: inside an ignored folder only what the index tracks counts
   }
+  const kept = ctx.guide && !ctx.guide.dirs.has(path) && !walkedWhole(ctx.guide, path) && ctx.prevDirs.get(path);
+  if (kept) {
+    if (kept.oid) ctx.trees.add(kept.oid);
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    return { entry: kept.oid ? { name, mode: '40000', oid: kept.oid } : undefined, same: true };
+  }
   let st: Stats;
   try {
     st = lstatSync(`${ctx.root}/${path}`);
@@ -174,6 +186,10 @@ function file(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult |
     ctx.leftOut.push(path);
     return undefined;
   }
+  const kept = ctx.guide && !walkedWhole(ctx.guide, path) ? ctx.prev.get(path) : undefined;
+  const keptMode = kept && modeOfBits(kept.mode);
+  if (kept && keptMode)
+    return { entry: { name: path.slice(path.lastIndexOf('/') + 1), mode: keptMode, oid: kept.oid }, same: true };
   const e = fileEntry(ctx, `${ctx.root}/${path}`, path, isTracked);
   if (e === 'dir') return subdir(ctx, path, forcedOnly); // became a folder since it was listed
   if (!e) return { entry: undefined, same: false };

@@ -15,7 +15,15 @@ import { LandfallFailure } from '../../shared/errors';
 import type { FileDiff } from '../../shared/model';
 import type { ChangedPath, TreeFile } from './git/tree-read';
 import type { SnapshotCall, Snapshots } from './snapshots';
-import type { GcOptions, GcReport, PatchInfo, RestoreReport, SkippedFile, SnapshotOptions } from './types';
+import type {
+  GcOptions,
+  GcReport,
+  PatchInfo,
+  RestoreReport,
+  SkippedFile,
+  SnapshotOptions,
+  TrackOptions,
+} from './types';
 import type { Reply, Request } from './worker-protocol';
 
 function defaultWorkerUrl(): URL {
@@ -122,8 +130,8 @@ export class SnapshotWorker implements Snapshots {
   }
 
   /** Snapshots.track, answered by the thread. */
-  track(): Promise<string> {
-    return this.call('track');
+  track(options?: TrackOptions): Promise<string> {
+    return options ? this.call('track', options) : this.call('track');
   }
   /** Snapshots.patch, answered by the thread. */
   patch(hash: string): Promise<PatchInfo> {

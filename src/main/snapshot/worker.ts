@@ -15,6 +15,12 @@ const options = workerData as SnapshotOptions;
 const ready = SnapshotStore.open({ ...options, log: (line) => port.postMessage({ log: line } satisfies Reply) });
 // The failure is reported to every call (each awaits `ready`); without this it would also kill the thread.
 ready.catch(() => undefined);
+// A watched store takes its first (full) track as soon as it opens, so a big project's first walk overlaps the
+// user's first message instead of delaying the first step; calls that arrive meanwhile queue behind it.
+if (options.watch)
+  void ready
+    .then((store) => store.track())
+    .catch((e: unknown) => port.postMessage({ log: `snapshot: first track failed: ${String(e)}` } satisfies Reply));
 
 port.on('message', (request: Partial<Request>) => {
   void (async () => {

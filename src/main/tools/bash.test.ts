@@ -151,3 +151,50 @@ describe('bash ends every process a command started (attempts / held)', () => {
     checkGone();
   });
 });
+
+/**
+ * Children that leave the session AND scrub their environment (hostile review: `setsid -f env -i sleep …`, `env -i
+ * setsid -f …`, `setsid -f env -u LANDFALL_BASH_RUN …`, `setsid -f env -i bash -c "sleep … & exit"` survived, since
+ * only the environment marker found them). Each writes its own pid from a shell with the scrubbed environment.
+ */
+const SCRUBBERS = [
+  `setsid -f env -i sh -c 'echo $$ > e1.pid; exec sleep 1000'`,
+  `env -i setsid -f sh -c 'echo $$ > e2.pid; exec sleep 1000'`,
+  `setsid -f env -u LANDFALL_BASH_RUN sh -c 'echo $$ > e3.pid; exec sleep 1000'`,
+  `setsid -f env -i bash -c "sh -c 'echo \\$\\$ > e4.pid; exec sleep 1000' & exit"`,
+  `setsid -f env -i nohup sh -c 'echo $$ > e5.pid; exec sleep 1000' > /dev/null 2>&1`,
+  `env -i setsid -f bash -c "(setsid sh -c 'echo \\$\\$ > e6.pid; exec sleep 1000' &); exit"`,
+];
+const SCRUB_PIDS = SCRUBBERS.map((_, i) => `e${i + 1}.pid`);
+const SCRUB_COMMAND = [...SCRUBBERS, `until ${SCRUB_PIDS.map((f) => `[ -s ${f} ]`).join(' && ')}; do :; done`].join(
+  '\n',
+);
+
+describe('bash ends children that scrubbed their environment (attempts / held)', () => {
+  const tally = { attempts: 0, held: 0 };
+  afterAll(() => console.log(`bash scrubbed-env children: ${tally.attempts} attempts / ${tally.held} held`));
+
+  function checkGone(): void {
+    const survivors: string[] = [];
+    for (const [i, f] of SCRUB_PIDS.entries()) {
+      const pid = Number(readFileSync(path.join(ws.root, f), 'utf8'));
+      tally.attempts++;
+      if (!alive(pid)) tally.held++;
+      else {
+        survivors.push(SCRUBBERS[i] ?? f);
+        process.kill(pid, 'SIGKILL'); // a failing run must not leave sleepers behind
+      }
+    }
+    expect(survivors).toEqual([]);
+  }
+
+  it('at the normal end and at a timeout, none of them survives', async () => {
+    const o = await ws.run(bashTool, { command: `${SCRUB_COMMAND}\necho ready` });
+    checkGone();
+    expect(o.ok && o.output).toMatch(/^ready\n\(exit code 0\)\n\(\d+ background process\(es\) /);
+    for (const f of SCRUB_PIDS) rmSync(path.join(ws.root, f), { force: true });
+    const t = await ws.run(bashTool, { command: `${SCRUB_COMMAND}\nsleep 1000`, timeout: 3000 });
+    checkGone();
+    expect(t.ok && t.output).toBe('(timed out after 3000 ms; the command and its child processes were stopped)');
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * The bash tool: runs a command with `bash -c` in the project folder, as the leader of its OWN session and process
- * group (detached) with a marker in its environment, so every process it started can be found — also those that
+ * group (detached) with its run's file as an inherited descriptor and a marker in its environment, so every
+ * process it started can be found — also those that
  * called setsid() or were re-parented (process-session.ts). On abort or timeout they all get SIGTERM, then SIGKILL
  * after a grace period; at the command's normal end whatever it left running (background jobs) is ended and the
  * status line says so. stdout and stderr are merged in arrival order. The model sees at most 30,000 characters (the
@@ -18,7 +19,14 @@ import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { childEnv } from '../proc/child-env';
 import { failed } from './file-access';
-import { commandProcesses, endCommand, RUN_MARKER } from './process-session';
+import {
+  commandProcesses,
+  createRunTag,
+  endCommand,
+  releaseRunTag,
+  runMarkerEnv,
+  type RunTag,
+} from './process-session';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { toolProse } from './prose';
 
@@ -55,25 +63,34 @@ interface Run {
   background: number;
 }
 
-/** `spawn` with this run's marker added to the environment (process-session.ts finds the run's processes by it). */
-function spawnMarked(
-  run: string,
+/**
+ * `spawn` with this run's tags: its file as the child's descriptor 3 and its marker in the environment
+ * (process-session.ts finds the run's processes by them). Landfall's own descriptor is released once spawned.
+ */
+function spawnTagged(
+  tag: RunTag,
   file: string,
   args: string[],
-  options: { cwd: string; detached: boolean; stdio: ['ignore', 'pipe', 'pipe']; env: NodeJS.ProcessEnv },
+  options: { cwd: string; detached: boolean; env: NodeJS.ProcessEnv },
 ): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(file, args, { ...options, env: { ...options.env, [RUN_MARKER]: run } });
+  try {
+    const stdio: ['ignore', 'pipe', 'pipe', number | 'ignore'] = [
+      'ignore',
+      'pipe',
+      'pipe',
+      tag.fd >= 0 ? tag.fd : 'ignore',
+    ];
+    const child = spawn(file, args, { ...options, stdio, env: { ...options.env, ...runMarkerEnv(tag) } });
+    return child as unknown as ChildProcessByStdio<null, Readable, Readable>;
+  } finally {
+    releaseRunTag(tag);
+  }
 }
 
 function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Run> {
   return new Promise((resolve) => {
-    const run = randomBytes(8).toString('hex');
-    const child = spawnMarked(run, 'bash', ['-c', command], {
-      cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: childEnv(),
-    });
+    const run = createRunTag();
+    const child = spawnTagged(run, 'bash', ['-c', command], { cwd, detached: true, env: childEnv() });
     const chunks: Buffer[] = [];
     let kept = 0;
     let capped = false;

@@ -27,7 +27,7 @@ function countOccurrences(text: string, needle: string): number {
 /**
  * Land `oldString` → `newString` on `text` (decoded, BOM removed). `stale` restricts landing to exact unique
  * occurrences. Errors: the engine's (`not_found`, `ambiguous`, `no_change`, `too_broad`, `already_applied`,
- * `search_budget`), and `stale` when `stale` is set and oldString is not exactly and uniquely present.
+ * `search_budget`, `indentation_conflict`), and `stale` when `stale` is set and oldString is not exactly and uniquely present.
  */
 export function landEdit(
   text: string,

@@ -8,7 +8,7 @@ import { fail, ok, type LandfallError, type Result } from '../../shared/errors';
 import type { FileChange } from '../../shared/model';
 import { readChecked } from '../fs/read-checked';
 import { resolveInRoot, type ResolvedPath } from '../fs/workspace';
-import { gitDirTitle, inGitDir } from './git-dir';
+import { gitControlled, gitDirTitle } from './git-dir';
 import type { DiagnosticsReport } from '../lsp/hook';
 import { toolFailure, type ToolContext, type ToolFailure } from './types';
 
@@ -85,7 +85,7 @@ export async function askToWrite(
   });
   // a repository's own .git folder: a second, dedicated question that no rule or "always" answer covers
   const answer =
-    edit.allow && inGitDir(resolved.rel)
+    edit.allow && (await gitControlled(ctx.root, resolved.rel))
       ? await ctx.ask({
           tool,
           permission: 'git_dir',

@@ -71,7 +71,7 @@ export interface ToolContext {
   scratchDir?: string;
   /**
    * Folder for the journals of work-tree writes (src/main/fs/journal.ts), inside the app's data folder; recovered
-   * when the service opens. Absent: a folder in the OS temp dir (fs/journal.ts `defaultJournalDir`).
+   * when the service opens. Absent: `journal/` of the default data folder (fs/journal.ts `defaultJournalDir`).
    */
   journalDir?: string;
 }

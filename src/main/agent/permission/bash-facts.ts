@@ -1,13 +1,15 @@
 /**
  * What the gate checks on a bash line beyond its rules, on the file system: which words name a repository's own
- * git folder (asked as `git_dir`, bash-risk.ts), and which name a file the model may not see (asked, with the
+ * git folder or its hooks folder (`core.hooksPath`, tools/git-dir.ts), or make git run other programs or write
+ * its configuration (asked as `git_dir`, bash-git.ts `gitConfigReason`), and which name a file the model may not see (asked, with the
  * reason in the prompt). Words are judged as written and by real path (reveal-policy.ts relForms), so a symlink
  * alias of `.git/hooks` or of `.env` counts.
  */
 import type { RevealGuard } from '../../tools/types';
-import { inGitDir } from '../../tools/git-dir';
+import { hooksFolders, inFolders, inGitDir } from '../../tools/git-dir';
 import type { BashAnalysis } from './bash-command';
-import { namesGitDir, readsOnly, writesGitConfig } from './bash-risk';
+import { gitConfigReason } from './bash-git';
+import { namesGitDir, readsOnly } from './bash-risk';
 import { relForms } from './reveal-policy';
 
 export interface BashFacts {
@@ -21,14 +23,19 @@ export interface BashFacts {
 export async function bashFacts(bash: BashAnalysis, root: string | undefined, guard: RevealGuard): Promise<BashFacts> {
   const gitDir = new Set<string>();
   const withheld = new Set<string>();
+  const hooks = root === undefined ? [] : await hooksFolders(root);
   const intoGit = async (w: string): Promise<string | undefined> => {
     if (namesGitDir(w)) return `${w} is inside a .git folder`;
     if (root === undefined) return undefined;
-    const rel = (await relForms(root, optionValue(w))).find(inGitDir);
-    return rel ? `${w} leads into ${rel}, inside a .git folder` : undefined;
+    const forms = await relForms(root, optionValue(w));
+    const rel = forms.find(inGitDir);
+    if (rel) return `${w} leads into ${rel}, inside a .git folder`;
+    const hook = forms.find((f) => inFolders(f, hooks));
+    return hook ? `${w} is in ${hook}, the repository's hooks folder (core.hooksPath)` : undefined;
   };
   for (const c of bash.commands) {
-    if (writesGitConfig(c.words)) gitDir.add(`${c.text} writes .git/config`);
+    const why = gitConfigReason(c.words);
+    if (why) gitDir.add(`${c.text}: ${why}`);
     if (readsOnly(c.words)) continue;
     for (const w of c.looseWords.slice(1)) {
       const why = await intoGit(w);

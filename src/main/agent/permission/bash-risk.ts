@@ -16,9 +16,13 @@
  * a `.git` segment; an argument naming such a path (`.git/hooks/pre-commit`, `vendor/lib/.git`,
  * `--git-dir=.git`) of any command but the read-only ones that often name `.git` to skip it (`ls`, `cat`, `head`,
  * `tail`, `wc`, `grep`, `rg`, `ag`, `tree`, `du`, `stat`, `file`, `diff`, `find` without `-exec`/`-delete`/
- * `-fprint`, and `git` itself); and `git config` that sets or removes a value (anything but `--get*`,
- * `--list`/`-l`, `get`, `list`), which writes `.git/config`.
+ * `-fprint`, and `git` itself); git lines that make git run other programs (`-c`, `--config-env`, `--exec-path`
+ * before the subcommand; also never widened) and git subcommands that write configuration or hooks
+ * (bash-git.ts `gitConfigReason`: `config` in any scope, `remote add`, `submodule`, `branch --set-upstream-to`, `init`,
+ * `worktree add` …).
  */
+
+import { base, gitArgs, gitRunsProgramsReason, isGit } from './bash-git';
 
 const INTERPRETERS = new Set([
   'bash',
@@ -134,25 +138,6 @@ const GIT_DISCARDING: Array<(args: string[]) => boolean> = [
   (a) => a[0] === 'filter-branch' || a[0] === 'filter-repo' || a[0] === 'rebase',
 ];
 
-function base(word: string | undefined): string {
-  return (word ?? '').split('/').pop() ?? '';
-}
-
-/** git's subcommand words, after global options (`-C dir`, `-c k=v`, `--git-dir=…` …). */
-function gitArgs(words: string[]): string[] {
-  let i = 1;
-  while (i < words.length && (words[i] as string).startsWith('-')) {
-    const w = words[i] as string;
-    i += w === '-C' || w === '-c' || w === '--git-dir' || w === '--work-tree' || w === '--namespace' ? 2 : 1;
-  }
-  return words.slice(i);
-}
-
-/** True for a git command line (`words[0]` is git). */
-function isGit(words: string[]): boolean {
-  return base(words[0]) === 'git';
-}
-
 /**
  * Why an "always" answer for this command must be the exact command only, or undefined when a pattern may be
  * saved. `words` are the command's literal words (a command without literal words is never widened either).
@@ -169,6 +154,8 @@ export function neverWidenReason(words: string[] | undefined): string | undefine
   if ((name === 'sed' || name === 'perl') && words.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith('--in-place')))
     return `${name} -i rewrites files in place`;
   if (isGit(words)) {
+    const runs = gitRunsProgramsReason(words);
+    if (runs) return runs;
     const args = gitArgs(words);
     if (GIT_DISCARDING.some((f) => f(args))) return `git ${args[0]} can throw work away`;
   }
@@ -214,32 +201,5 @@ export function namesGitDir(word: string): boolean {
       .split(/[\\/]+/)
       .filter((s) => s !== '')
       .some((s) => s.toLowerCase() === '.git'),
-  );
-}
-
-/** True when `git config …` would write `.git/config` (sets, adds, unsets, renames or edits a value). */
-export function writesGitConfig(words: string[] | undefined): boolean {
-  if (!words || !isGit(words)) return false;
-  const args = gitArgs(words);
-  if (args[0] !== 'config') return false;
-  const rest = args.slice(1);
-  const reads = [
-    '--get',
-    '--get-all',
-    '--get-regexp',
-    '--get-urlmatch',
-    '--list',
-    '-l',
-    'get',
-    'list',
-    '--show-origin',
-  ];
-  if (rest.some((w) => reads.includes(w))) return false;
-  if (rest.some((w) => w === '--global' || w === '--system')) return false;
-  return (
-    rest.filter((w) => !w.startsWith('-')).length >= 2 ||
-    rest.some((w) =>
-      /^--(unset|add|replace|rename|remove|edit)|^-e$|^(set|unset|rename-section|remove-section|edit)$/.test(w),
-    )
   );
 }

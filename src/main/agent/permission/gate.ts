@@ -62,10 +62,13 @@ export class PermissionGate {
     return (request) => this.ask(sessionId, request, partId, root);
   }
 
-  /** Which files the model may not see, by the read rules in force now and this session's grants. */
-  async guardFor(sessionId: string): Promise<RevealGuard> {
+  /**
+   * Which files the model may not see, by the read rules in force now and this session's grants; with `root`
+   * (the project folder) hard links of denied files are withheld too.
+   */
+  async guardFor(sessionId: string, root?: string): Promise<RevealGuard> {
     const inForce = await this.rules();
-    return revealGuard(inForce.rules, this.grants.get(sessionId) ?? []);
+    return revealGuard(inForce.rules, this.grants.get(sessionId) ?? [], root);
   }
 
   private async judge(sessionId: string, request: PermissionRequest, root?: string): Promise<Judged> {
@@ -75,7 +78,7 @@ export class PermissionGate {
     if (request.permission !== 'bash')
       return { request, verdict: withBroken(decidePermission(inForce.rules, grants, request), broken) };
     const bash = await analyseBash(request.patterns.join('\n'));
-    const facts = await bashFacts(bash, root, revealGuard(inForce.rules, grants));
+    const facts = await bashFacts(bash, root, revealGuard(inForce.rules, grants, root));
     if (facts.gitDir.length > 0) {
       const denied = decidePermission(inForce.rules, [], request, bash);
       const asGit: PermissionRequest = { ...request, permission: 'git_dir' };

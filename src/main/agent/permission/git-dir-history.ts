@@ -6,7 +6,8 @@
 import type { MessageWithParts } from '../../../shared/model';
 import { inGitDir } from '../../tools/git-dir';
 import { analyseBash } from './bash-command';
-import { namesGitDir, readsOnly, writesGitConfig } from './bash-risk';
+import { writesGitConfig } from './bash-git';
+import { namesGitDir, readsOnly } from './bash-risk';
 
 /** Parts after a boundary (the boundary part itself included when it is a part boundary). */
 function after(messages: MessageWithParts[], boundary: { messageId: string; partId?: string }) {

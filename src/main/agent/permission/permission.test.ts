@@ -1,9 +1,9 @@
 /**
  * Permissions: the rule evaluation (pure) and the gate inside real sessions — ask becomes an event with the
  * preview diff; once / always (this session) / reject with a reason the model reads; a configured deny beats a
- * saved "always"; a path outside the project asks `external_directory`.
+ * saved "always"; a path outside the project is refused without a question.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../../shared/events';
@@ -195,16 +195,52 @@ describe('permission gate in a session', () => {
     expect(seen).toEqual([]);
   });
 
-  it('a path outside the project asks external_directory; rejecting it refuses the call', async () => {
-    h = await harness();
-    const seen: EventOf<'permission.asked'>[] = [];
-    answerWith(h, ['reject'], seen);
-    const s = h.newSession();
-    const outside = path.join(path.dirname(h.root), 'elsewhere.txt');
-    await h.svc.runWithModel(s, scripted([[{ callId: 'o', toolName: 'read', input: { filePath: outside } }]]), 'go');
-    expect(seen.map((e) => [e.permission, e.patterns])).toEqual([['external_directory', [outside]]]);
-    const v = h.svc.getSession(s);
-    const tool = v.ok ? v.value.messages[1]?.parts.find((p) => p.type === 'tool') : undefined;
-    expect(tool?.type === 'tool' && tool.error?.code).toBe('permission_denied');
+  it('a path outside the project is refused up front (outside_root), never asked and then refused', async () => {
+    // Hostile review: an outside read was asked as external_directory and, after "once" or "always", refused
+    // anyway with outside_root. Every file tool, by an absolute path and by a relative escape, under every answer
+    // the user could give and under an allow rule for external_directory: no question, the same refusal.
+    const tally = { attempts: 0, held: 0 };
+    for (const answer of ['once', 'always', 'allow rule'] as const) {
+      h = await harness();
+      if (answer === 'allow rule')
+        await withEditAsk(h, [{ permission: 'external_directory', pattern: '**', action: 'allow' }]);
+      const seen: EventOf<'permission.asked'>[] = [];
+      answerWith(
+        h,
+        Array.from({ length: 8 }, () => (answer === 'allow rule' ? 'once' : answer)),
+        seen,
+      );
+      const outside = path.join(path.dirname(h.root), `elsewhere-${answer.replace(' ', '-')}.txt`);
+      writeFileSync(outside, 'secret outside\n');
+      const rel = `../${path.basename(outside)}`;
+      const calls = [
+        { toolName: 'read', input: { filePath: outside } },
+        { toolName: 'read', input: { filePath: rel } },
+        { toolName: 'list', input: { path: path.dirname(h.root) } },
+        { toolName: 'grep', input: { pattern: 'secret', path: '..' } },
+        { toolName: 'glob', input: { pattern: '*.txt', path: '..' } },
+        { toolName: 'write', input: { filePath: outside, content: 'x' } },
+        { toolName: 'edit', input: { filePath: rel, oldString: 'secret', newString: 'x' } },
+      ].map((c, i) => ({ callId: `o${i}`, ...c }));
+      const s = h.newSession();
+      await h.svc.runWithModel(s, scripted([calls]), 'go');
+      expect(seen.map((e) => e.permission)).toEqual([]);
+      const v = h.svc.getSession(s);
+      const parts = v.ok ? (v.value.messages[1]?.parts ?? []).filter((p) => p.type === 'tool') : [];
+      expect(parts).toHaveLength(calls.length);
+      for (const p of parts) {
+        tally.attempts++;
+        const code = p.type === 'tool' ? p.error?.code : undefined;
+        if (code === 'outside_root' && !(p.type === 'tool' && (p.output ?? '').includes('secret outside')))
+          tally.held++;
+        expect(code).toBe('outside_root');
+      }
+      expect(readFileSync(outside, 'utf8')).toBe('secret outside\n');
+      rmSync(outside);
+      await h.close();
+      h = undefined;
+    }
+    console.log(`[hostile] outside paths refused without a question: ${tally.attempts} attempts / ${tally.held} held`);
+    expect(tally.held).toBe(tally.attempts);
   });
 });

@@ -99,6 +99,13 @@ export function pathPatternMatches(pattern: string, value: string): boolean {
   return picomatch.isMatch(value, pattern, { dot: true });
 }
 
+/** pathPatternMatches with `pattern` compiled once: for judging many paths against one rule (a walk). */
+export function pathPatternMatcher(pattern: string): (value: string) => boolean {
+  if (pattern === '*' || pattern === '**') return () => true;
+  const matches = picomatch(pattern, { dot: true });
+  return (value) => matches(value);
+}
+
 function ruleKindApplies(rule: PermissionRule, request: PermissionRequest): boolean {
   if (rule.permission !== '*' && rule.permission !== request.permission) return false;
   return rule.tool === undefined || rule.tool === request.tool;

@@ -16,6 +16,13 @@
  *   standing byte for byte is what the model asked for).
  * - when nothing fits: newString standing at exactly one place, near where oldString's own surviving lines point
  *   (give or take two lines), or anywhere when none survive, turns not_found into already_applied.
+ *
+ * And one moment before any rung runs (replace.ts prepare, readsAsNew): when newString holds oldString (an append,
+ * a wrapper) and EVERY occurrence of oldString in the file lies inside an occurrence of newString at that same
+ * offset, the text already reads as newString wherever oldString stands: a retried `x = 1\ny = 2\n` →
+ * `x = 1\ny = 2\nz = 3\n` would otherwise match oldString exactly and add `z = 3` a second time. One occurrence
+ * outside newString is a place the edit can still mean, and the ladder decides as usual; so does a newString that
+ * only adds blanks around oldString (an indentation change: rebased, or no_change when the bytes stay).
  */
 import type { SearchContext } from './types';
 import type { TextIndex } from './text';
@@ -82,4 +89,25 @@ export function appliedInsteadOfMissing(ctx: SearchContext, replacement: string)
   const voted = votedWindow(ctx);
   const near = !voted || (voted.first + 1 <= last + 2 && voted.last + 1 >= first - 2);
   return near ? stands : undefined;
+}
+
+/**
+ * The first place newString stands when every occurrence of `old` in `text` lies inside an occurrence of
+ * `replacement` at the same offset (see module doc), else undefined. Both strings LF-normalised like `text`.
+ * Cost: nothing unless `replacement` contains `old`; then one scan over the occurrences of `old`.
+ */
+export function readsAsNew(text: string, old: string, replacement: string): Standing | undefined {
+  const offsets: number[] = [];
+  for (let k = replacement.indexOf(old); k !== -1; k = replacement.indexOf(old, k + 1)) {
+    // only blanks around oldString: an indentation change, which the ladder rebases or answers no_change
+    if ((replacement.slice(0, k) + replacement.slice(k + old.length)).trim().length > 0) offsets.push(k);
+  }
+  if (offsets.length === 0) return undefined;
+  let first: Standing | undefined;
+  for (let at = text.indexOf(old); at !== -1; at = text.indexOf(old, at + 1)) {
+    const k = offsets.find((o) => o <= at && text.startsWith(replacement, at - o));
+    if (k === undefined) return undefined;
+    first ??= { start: at - k, end: at - k + replacement.length };
+  }
+  return first;
 }

@@ -9,7 +9,8 @@
  *    oldString had before (after) its core, i.e. the model put the same boundary around both;
  * 4. trailing_newline — the span holds whole lines without the last line break: a newString ending in a line
  *    break loses that one, and an empty newString (deletion) takes the line break with it;
- * 5. indentation — for line-aligned spans, rebase newString into the file's indentation frame (indentation.ts).
+ * 5. indentation — for line-aligned spans, rebase newString into the file's indentation frame (indentation.ts);
+ *    when no single indentation fits, the replacement carries `indentConflict` and the place is refused.
  * The exact rung tolerates nothing, so its newString is written verbatim (fixtures/bugs/README.md B13) — unless the match began inside a
  * line's indentation and was widened to the line start (gates.ts alignToIndentation), where step 5 applies.
  */
@@ -23,6 +24,8 @@ export interface Replacement {
   text: string;
   end: number;
   corrections: readonly string[];
+  /** Set when newString cannot be written in one indentation at this place (indentation.ts): refuse, never land. */
+  indentConflict?: string;
 }
 
 function cutPrefixes(text: string): string | undefined {
@@ -73,6 +76,7 @@ export function buildReplacement(
   }
   if (candidate.lineAligned) {
     const rebased = rebaseIndentation(candidate.matched, content.slice(candidate.start, end), text);
+    if (rebased.conflict !== undefined) return { text, end, corrections, indentConflict: rebased.conflict };
     if (rebased.changed) {
       text = rebased.text;
       corrections.push("newString's indentation rebased to the file's");

@@ -5,7 +5,7 @@
  *
  * Codes: not_found, ambiguous, no_change, too_broad, already_applied, search_budget (the search hit its work
  * limit before it could decide: distinct from not_found so a give-up is never silent), and conflict (applyEdits:
- * two edits of one batch overlap).
+ * two edits of one batch overlap), indentation_conflict (newString fits no single indentation at the place found).
  */
 import type { Fail } from '../../../shared/errors';
 import { fail } from '../../../shared/errors';
@@ -150,13 +150,37 @@ export function spanTooBroad(rung: RungName, startLine: number, endLine: number)
   );
 }
 
-/** already_applied: oldString is gone but newString stands at these 1-based lines; nothing was written. */
-export function alreadyApplied(startLine: number, endLine: number): Fail<'already_applied'> {
+/**
+ * already_applied: newString stands at these 1-based lines; nothing was written. `inside`: oldString is still in
+ * the file, but only as part of newString (a retried append); else oldString is gone.
+ */
+export function alreadyApplied(startLine: number, endLine: number, inside = false): Fail<'already_applied'> {
+  const old = inside
+    ? 'oldString occurs only inside newString, which already stands in the file'
+    : 'oldString is not in the file, but newString already is';
   return fail(
     'already_applied',
-    `oldString is not in the file, but newString already is (lines ${startLine}-${endLine}): this edit seems to have landed before. Nothing was written.`,
+    `${old} (lines ${startLine}-${endLine}): this edit seems to have landed before. Nothing was written.`,
     'Read those lines to confirm, then go on with the next change.',
     { startLine, endLine },
+  );
+}
+
+/**
+ * indentation_conflict: `rung` found the place (1-based lines) but newString cannot be written in the file's
+ * indentation there (`why`, from indentation.ts); nothing was written rather than a mix of two indentations.
+ */
+export function indentConflict(
+  rung: RungName,
+  startLine: number,
+  endLine: number,
+  why: string,
+): Fail<'indentation_conflict'> {
+  return fail(
+    'indentation_conflict',
+    `oldString was found at lines ${startLine}-${endLine} (${rung} match) with other indentation than the file has, and ${why}; nothing was written.`,
+    'Read those lines again and copy their indentation exactly into oldString and newString.',
+    { rung, startLine, endLine },
   );
 }
 

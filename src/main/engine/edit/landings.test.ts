@@ -94,6 +94,54 @@ describe('a retry of an edit that already landed never lands again', () => {
   });
 });
 
+describe('a block recalled in another indentation is written in the file indentation, level by level', () => {
+  const file = 'def f():\n    x = 1\n    y = 2\n    return x + y\n';
+  const oldString = 'def f():\n  x = 1\n  y = 2\n';
+  const newString = 'def f():\n  x = 1\n  y = 2\n  z = 3\n';
+
+  it('2 spaces per level in the model, 4 in the file: the added line gets 4, the others stay as they were', () => {
+    const r = replace(file, oldString, newString);
+    expect(r.ok ? r.value.content : r.error.code).toBe('def f():\n    x = 1\n    y = 2\n    z = 3\n    return x + y\n');
+    if (!r.ok) return;
+    expect(r.value.corrections).toContain("newString's indentation rebased to the file's");
+    const retry = replace(r.value.content, oldString, newString);
+    expect(code(retry)).toBe('already_applied');
+  });
+
+  it('a deeper added line follows the file step, and tabs stand for the model spaces', () => {
+    const tabs = 'if a:\n\tb()\n\tc()\n';
+    const r = replace(tabs, 'if a:\n  b()\n  c()\n', 'if a:\n  b()\n  if d:\n    e()\n  c()\n');
+    expect(r.ok ? r.value.content : r.error.code).toBe('if a:\n\tb()\n\tif d:\n\t\te()\n\tc()\n');
+  });
+
+  it('levels that do not map one to one are refused (indentation_conflict), never written mixed', () => {
+    const r = replace(file, 'def f():\n  x = 1\n      y = 2\n', 'def f():\n  x = 1\n      y = 2\n  z = 3\n');
+    expect(code(r)).toBe('indentation_conflict');
+    if (!r.ok) expect(r.error.data).toMatchObject({ rung: 'line-trimmed', startLine: 1, endLine: 3 });
+  });
+});
+
+describe('a retried exact append is already_applied', () => {
+  it('oldString now stands only inside newString: the second identical call writes nothing', () => {
+    const first = replace('x = 1\ny = 2\n', 'x = 1\ny = 2\n', 'x = 1\ny = 2\nz = 3\n');
+    expect(first.ok ? first.value.content : first.error.code).toBe('x = 1\ny = 2\nz = 3\n');
+    if (!first.ok) return;
+    const retry = replace(first.value.content, 'x = 1\ny = 2\n', 'x = 1\ny = 2\nz = 3\n');
+    expect(code(retry)).toBe('already_applied');
+    if (!retry.ok) expect(retry.error.data).toMatchObject({ startLine: 1, endLine: 3 });
+  });
+
+  it('an occurrence of oldString outside newString is still a place the edit means (it lands there)', () => {
+    const r = replace('x = 1\ny = 2\nz = 3\n\nx = 1\ny = 2\nw = 0\n', 'x = 1\ny = 2\nw', 'x = 1\ny = 2\nz = 3\nw');
+    expect(r.ok ? r.value.content : r.error.code).toBe('x = 1\ny = 2\nz = 3\n\nx = 1\ny = 2\nz = 3\nw = 0\n');
+  });
+
+  it('in a CRLF file too', () => {
+    const r = replace('a()\r\nb()\r\n', 'a()', 'a()\r\nb()');
+    expect(code(r)).toBe('already_applied');
+  });
+});
+
 describe('uniqueness is judged across every cosmetic rung', () => {
   it('a whitespace fit and a quote fit on two lines are two places: ambiguous, both listed', () => {
     const file = 'a = 1\nmsg  =  "it\'s done"\nb = 2\nmsg = "it\u2019s done"\n';

@@ -4,7 +4,9 @@
  * Algorithm
  * 1. Normalise: the file's BOM is set aside and CRLF read as LF; oldString/newString get the same treatment (and
  *    lose a CR both end with: half of a CRLF cut on LF).
- *    old === new (or equal once line endings are normalised, fixtures/bugs/README.md B14) → no_change. Empty oldString: fills an empty
+ *    old === new (or equal once line endings are normalised, fixtures/bugs/README.md B14) → no_change. newString
+ *    holding oldString where every occurrence of oldString already reads as newString → already_applied
+ *    (already-applied.ts readsAsNew: a retried append). Empty oldString: fills an empty
  *    file, else too_broad (fixtures/bugs/README.md B10). An oldString holding the read tool's "line truncated" marker → not_found.
  * 2. Run the ladder (replacers/index.ts), strict to loose. For each rung, collect its distinct places and judge:
  *    - the replacement for each place is built by inverse distortion (distortion.ts);
@@ -21,6 +23,8 @@
  * 3. Nothing fits: too_broad if only span-gated places existed; already_applied if newString (not inside
  *    oldString) fits exactly one place where oldString's lines point; not_found naming the line when the only fit
  *    was part of a line; else not_found with the closest region.
+ *    A chosen place whose newString cannot be put in the file's indentation (indentation.ts: oldString's levels do
+ *    not map onto the file's one to one) → indentation_conflict; mixed indentation is never written.
  * 4. Land: splice the replacement into the raw text (landing.ts): bytes outside the span untouched, the span's
  *    line ending and the BOM kept. A landing that changes no byte is no_change.
  *
@@ -41,7 +45,7 @@ import type { Plan, ReplaceSuccess } from './landing';
 import { landingOf, lineRange, renderPlan } from './landing';
 import { LADDER } from './replacers/index';
 import { judge, type Judged, type Judgement } from './judge';
-import { appliedBeforeLanding, appliedInsteadOfMissing, type Standing } from './already-applied';
+import { appliedBeforeLanding, appliedInsteadOfMissing, readsAsNew, type Standing } from './already-applied';
 import { otherPlaces } from './cross-rung';
 import { Budget } from './similarity';
 import { TextIndex } from './text';
@@ -72,6 +76,11 @@ function prepare(text: string, oldString: string, newString: string): Prepared {
   }
   const marker = TRUNCATION_MARKER.exec(old);
   if (marker && !text.includes(marker[0])) return failures.truncatedMarker();
+  const stands = readsAsNew(text, old, replacement);
+  if (stands) {
+    const line = (at: number): number => text.slice(0, at).split('\n').length;
+    return failures.alreadyApplied(line(stands.start), line(Math.max(stands.start, stands.end - 1)), true);
+  }
   return { old, replacement };
 }
 
@@ -170,6 +179,16 @@ function climb(
     const decided = decide(ctx, judged, replaceAll);
     if (!decided.ok) return decided;
     const chosen = decided.value;
+    const conflicted = chosen.find((j) => j.replacement.indentConflict !== undefined);
+    if (conflicted) {
+      const range = lineRange(ctx.text, conflicted.candidate.start, conflicted.replacement.end);
+      return failures.indentConflict(
+        rung.name,
+        range.startLine,
+        range.endLine,
+        conflicted.replacement.indentConflict ?? '',
+      );
+    }
     const held = rung.kind === 'exact' ? undefined : holdTolerant(ctx, at, chosen, old, replacement);
     if (held) return held;
     const pieces = chosen.map((j) => ({ start: j.candidate.start, end: j.replacement.end, text: j.replacement.text }));
@@ -221,6 +240,8 @@ export function planEdit(
 function exactOnRawLines(view: RawLineView, oldString: string, newString: string, replaceAll: boolean) {
   const prepared = prepare(view.text, oldString, newString);
   if ('ok' in prepared || /[\r\n]/.test(prepared.old)) return undefined;
+  // newString holding oldString is judged on the LF text (readsAsNew compares newString's line breaks)
+  if (prepared.replacement.includes(prepared.old)) return undefined;
   return exactPlan(view.text, prepared.old, prepared.replacement, replaceAll);
 }
 

@@ -15,6 +15,10 @@ export interface CommandHelp {
 
 const DIR: [string, string] = ['--dir D', 'the project folder (default: the current folder)'];
 const DATA: [string, string] = ['--data DATA', 'the data folder (default: $LANDFALL_DATA_DIR, else ~/.landfall)'];
+const JOURNAL: [string, string] = [
+  '--data DATA',
+  'the data folder whose journal/ keeps the write until it lands (default: $LANDFALL_DATA_DIR, else ~/.landfall)',
+];
 
 /** Every command, in the order `--help` lists them. */
 export const COMMAND_HELP: Record<string, CommandHelp> = {
@@ -29,23 +33,29 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     example: 'landfall read --dir . --path src/app.ts --offset 40 --limit 20',
   },
   edit: {
-    usage: ['landfall edit --dir D --path P (--old TEXT | --old-file F) (--new TEXT | --new-file F) [--replace-all]'],
+    usage: [
+      'landfall edit --dir D --path P (--old TEXT | --old-file F) (--new TEXT | --new-file F) [--replace-all] [--data DATA]',
+    ],
     flags: [
       DIR,
       ['--path P', 'the file, relative to D'],
       ['--old TEXT', 'the text to replace (--old-file F: from a file, - for stdin)'],
       ['--new TEXT', 'the replacement (--new-file F: from a file, - for stdin)'],
       ['--replace-all', 'replace every occurrence, not exactly one'],
+      JOURNAL,
     ],
     example: "landfall edit --dir . --path src/app.ts --old 'port = 80' --new 'port = 8080'",
   },
   write: {
-    usage: ['landfall write --dir D --path P (--content TEXT | --content-file F | --content-file -) [--force]'],
+    usage: [
+      'landfall write --dir D --path P (--content TEXT | --content-file F | --content-file -) [--force] [--data DATA]',
+    ],
     flags: [
       DIR,
       ['--path P', 'the file, relative to D'],
       ['--content TEXT', 'the whole new content (--content-file F: from a file, - for stdin)'],
       ['--force', 'replace an existing file (the command line cannot know you have read it)'],
+      JOURNAL,
     ],
     example: 'landfall write --dir . --path notes/plan.md --content-file draft.md',
   },
@@ -71,10 +81,13 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     example: "landfall grep --dir . --pattern 'deprecated|legacy' --include '*.ts'",
   },
   apply_patch: {
-    usage: ['landfall apply_patch --dir D [--file patch.txt | --file -]   (no --file: the patch is read from stdin)'],
+    usage: [
+      'landfall apply_patch --dir D [--file patch.txt | --file -] [--data DATA]   (no --file: the patch is read from stdin)',
+    ],
     flags: [
       ['--dir D', 'the project folder (required)'],
       ['--file F', 'the patch (*** Begin Patch … *** End Patch); - for stdin'],
+      JOURNAL,
     ],
     example: 'landfall apply_patch --dir . --file fix.patch',
   },
@@ -108,6 +121,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: [
       'landfall sessions list --dir D',
       'landfall sessions show ID',
+      'landfall sessions context ID [--step N] [--json]',
       'landfall sessions revert ID MESSAGE [--part P] [--force] [--preview]',
       'landfall sessions unrevert ID',
       'landfall sessions undo ID [--force] [--preview]',
@@ -118,6 +132,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ['--part P', 'revert: start at this part of MESSAGE'],
       ['--force', "overwrite files you changed after the agent's step"],
       ['--preview', 'show what would change; change nothing'],
+      ['--step N', 'context: the Nth model request of the session (default the last)'],
+      ['--json', 'context: print the answer as JSON (the exact request, tokens, window, change)'],
       DATA,
     ],
     example: 'landfall sessions revert ses_abc123 msg_def456 --preview',

@@ -8,20 +8,22 @@
  *   landfall replay --dir D --session <corpus session folder> [--mode recorded|live] [--no-seed] [--force] [--data DATA]
  *     (seeding refuses, exit 1 with `exists`, to overwrite files that differ from the recording's base; --force
  *     backs them up into DATA/replay-backups/ first and prints where)
- *   landfall sessions list --dir D | show ID | revert ID MESSAGE [--part P] [--force] [--preview]
+ *   landfall sessions list --dir D | show ID | context ID [--step N] [--json]
+ *                     | revert ID MESSAGE [--part P] [--force] [--preview]
  *                     | unrevert ID | undo ID [--force] | redo ID [--force]        (all take --data DATA)
  * The data folder defaults to $LANDFALL_DATA_DIR, else ~/.landfall. Exit codes: 0 ok, 1 refused/failed, 2 usage.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Result } from '../../../shared/errors';
 import type { CoreEvent } from '../../../shared/events';
 import type { Part } from '../../../shared/model';
 import { AgentService } from '../../agent/service';
+import { dataDirOf } from '../../fs/data-dir';
 import type { ServiceExtras } from '../../agent/service-types';
 import { appLanguageServers } from '../services-lsp';
 import { commandUsage } from './help';
+import { formatContext } from './context';
 import { TerminalPermissions } from './permission-question';
 import { TerminalInput } from './terminal-input';
 
@@ -44,7 +46,11 @@ function parse(args: string[]): Args {
       continue;
     }
     const next = args[i + 1];
-    if (['--force', '--preview', '--no-seed', '--no-lsp'].includes(a) || next === undefined || next.startsWith('--'))
+    if (
+      ['--force', '--preview', '--no-seed', '--no-lsp', '--json'].includes(a) ||
+      next === undefined ||
+      next.startsWith('--')
+    )
       flags.set(a.slice(2), true);
     else {
       flags.set(a.slice(2), next);
@@ -73,7 +79,7 @@ function failed<T>(r: Result<T>): r is Extract<Result<T>, { ok: false }> {
 }
 
 async function openService(a: Args, extras: ServiceExtras = {}): Promise<AgentService | undefined> {
-  const dataDir = str(a, 'data') ?? process.env.LANDFALL_DATA_DIR ?? path.join(os.homedir(), '.landfall');
+  const dataDir = dataDirOf(str(a, 'data'));
   const svc = await AgentService.open({ dataDir, ...extras });
   return failed(svc) ? undefined : svc.value;
 }
@@ -214,7 +220,7 @@ function showSession(svc: AgentService, id: string): number {
 }
 
 /** How many positionals (ID, MESSAGE) each `sessions` verb needs: checked before the data folder is opened. */
-const VERB_ARGS: Record<string, number> = { list: 0, show: 1, revert: 2, unrevert: 1, undo: 1, redo: 1 };
+const VERB_ARGS: Record<string, number> = { list: 0, show: 1, context: 1, revert: 2, unrevert: 1, undo: 1, redo: 1 };
 
 async function runSessions(a: Args): Promise<number> {
   const [verb, id, messageId] = a.positional;
@@ -266,6 +272,8 @@ async function runSessions(a: Args): Promise<number> {
       }
       case 'show':
         return id ? showSession(svc, id) : 2;
+      case 'context':
+        return id ? showContext(svc, id, a) : 2;
       case 'revert':
         return id && messageId ? report(await svc.revert(id, messageId, str(a, 'part'), opts)) : 2;
       case 'unrevert':
@@ -286,6 +294,20 @@ async function runSessions(a: Args): Promise<number> {
   } finally {
     await svc.close();
   }
+}
+
+/** `sessions context ID [--step N] [--json]` (cli/context.ts). Exit 2 for a --step that is not a whole number. */
+function showContext(svc: AgentService, id: string, a: Args): number {
+  const raw = str(a, 'step');
+  const step = raw === undefined ? undefined : Number(raw);
+  if (step !== undefined && !Number.isInteger(step)) {
+    err(`landfall: --step takes a request number (1, 2, …), not "${raw}"\n${commandUsage('sessions')}\n`);
+    return 2;
+  }
+  const view = svc.context.view(id, step);
+  if (failed(view)) return 1;
+  out(`${a.flags.has('json') ? JSON.stringify(view.value, null, 2) : formatContext(view.value)}\n`);
+  return 0;
 }
 
 /** Entry point for the dispatcher (host/cli.ts). */

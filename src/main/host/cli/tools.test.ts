@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -115,5 +124,57 @@ describe('landfall tools: bad usage is reported, never a crash', () => {
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(() => readFileSync(path.join(dir, 'n.txt'))).toThrow();
+  });
+});
+
+describe('landfall tools: writes are journaled in the data folder', () => {
+  /** Every journal folder a CLI write may have used: `<data>/journal` and anything journal-like in the temp dir. */
+  function journals(data: string, tmp: string): { inData: boolean; inTmp: string[] } {
+    return {
+      inData: existsSync(path.join(data, 'journal')),
+      inTmp: readdirSync(tmp).filter((n) => n.includes('journal')),
+    };
+  }
+
+  it('edit, write and apply_patch use <data>/journal (--data, else $LANDFALL_DATA_DIR), never the shared temp dir', async () => {
+    const tmp = path.join(dir, 'tmp');
+    const flagData = path.join(dir, 'flag-data');
+    const envData = path.join(dir, 'env-data');
+    const project = path.join(dir, 'p');
+    for (const d of [tmp, project]) mkdirSync(d);
+    writeFileSync(path.join(project, 'a.txt'), 'one\n');
+    writeFileSync(
+      path.join(dir, 'fix.patch'),
+      '*** Begin Patch\n*** Update File: a.txt\n@@\n-ONE\n+uno\n*** End Patch\n',
+    );
+    vi.stubEnv('TMPDIR', tmp);
+    vi.stubEnv('LANDFALL_DATA_DIR', envData);
+    try {
+      const e = await cli(
+        'edit',
+        '--dir',
+        project,
+        '--path',
+        'a.txt',
+        '--old',
+        'one',
+        '--new',
+        'ONE',
+        '--data',
+        flagData,
+      );
+      expect(e.code).toBe(0);
+      expect(journals(flagData, tmp)).toEqual({ inData: true, inTmp: [] });
+      expect(journals(envData, tmp).inData).toBe(false);
+      expect((await cli('write', '--dir', project, '--path', 'b.txt', '--content', 'b\n')).code).toBe(0);
+      expect(journals(envData, tmp)).toEqual({ inData: true, inTmp: [] });
+      rmSync(envData, { recursive: true });
+      const p = await cli('apply_patch', '--dir', project, '--file', path.join(dir, 'fix.patch'));
+      expect(p.code).toBe(0);
+      expect(readFileSync(path.join(project, 'a.txt'), 'utf8')).toBe('uno\n');
+      expect(journals(envData, tmp)).toEqual({ inData: true, inTmp: [] });
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -8,12 +8,15 @@
  *   - write over an existing file: NOT implicit — the whole file would be replaced blindly. It answers
  *     `not_observed` unless `--force` is given (then the current version is recorded as observed first).
  *   - read/list/glob/grep need nothing.
+ * Writes are journaled in the data folder's `journal/` (`--data`, else $LANDFALL_DATA_DIR, else ~/.landfall), where
+ * the next start of any Landfall host rolls an interrupted one back.
  * No permission prompt: running the command is the user's consent. No language servers are started. Bad usage
  * (unknown option, missing --dir folder, unreadable or non-UTF-8 text file) prints an `invalid_input` error, exit 2;
  * it names the flags (`--path is required.`), never the tools' field names (filePath, oldString).
  */
 import { parseArgs } from 'node:util';
 import { ok, type Result } from '../../../shared/errors';
+import { dataDirOf, journalDirOf } from '../../fs/data-dir';
 import { ObservedVersions } from '../../fs/observed';
 import { readTextFile } from '../../fs/text-file';
 import { resolveInRoot } from '../../fs/workspace';
@@ -44,6 +47,7 @@ const OPTIONS = {
   include: { type: 'string' },
   'ignore-case': { type: 'boolean' },
   depth: { type: 'string' },
+  data: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: false }>>['values'];
@@ -125,7 +129,12 @@ export async function run(command: string, args: string[]): Promise<number> {
   }
   const root = await projectRoot(values.dir ?? process.cwd());
   if (!root.ok) return printUsageError(root.error);
-  const ctx: ToolContext = { root: root.value, sessionId: 'cli', observed: new ObservedVersions() };
+  const ctx: ToolContext = {
+    root: root.value,
+    sessionId: 'cli',
+    observed: new ObservedVersions(),
+    journalDir: journalDirOf(dataDirOf(values.data)),
+  };
   const call = await toolCall(command, values);
   if (!call.ok) return printUsageError(call.error);
   const { tool, input } = call.value;

@@ -18,7 +18,7 @@ import { parsePatch } from '../../engine/patch';
 import { applyPatch } from './apply';
 import type { PatchFileResult } from './report';
 import { diagnosticsAfterWrite, withDiagnostics, withheldPath } from '../file-access';
-import { gitDirTitle, inGitDir } from '../git-dir';
+import { gitControlled, gitDirTitle, inGitDir } from '../git-dir';
 import type { DiagnosticsReport } from '../../lsp/hook';
 import { toolFailure, type PermissionRequest, type ToolContext, type ToolDefinition, type ToolOutcome } from '../types';
 import { toolProse } from '../prose';
@@ -69,7 +69,7 @@ async function approve(ctx: ToolContext, files: PatchFileResult[]): Promise<Resu
   for (const p of patterns) {
     const real = await resolveInRoot(ctx.root, p); // a symlink into .git counts as what it leads to
     const rel = real.ok ? real.value.rel : p;
-    if (inGitDir(p) || inGitDir(rel)) git.push(rel);
+    if (inGitDir(p) || (await gitControlled(ctx.root, rel))) git.push(rel);
   }
   if (git.length === 0) return ok(undefined);
   return askPatch(ctx, {

@@ -83,6 +83,7 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (!mine(e.part.sessionId)) return;
       flush();
       get().applyEvent(e);
+      if (e.part.type === 'step-finish') void get().loadContext();
     }),
     on('message.added', (e) => {
       if (!mine(e.message.sessionId)) return;
@@ -116,6 +117,7 @@ export function connectEvents(get: Get, set: Set): () => void {
       flush();
       set({ busy: e.state === 'busy', ...(e.state === 'busy' ? { turnStart: Date.now() } : { asks: [] }) });
       if (e.state === 'idle') get().reviewChanged(e.sessionId);
+      if (e.state !== 'busy') void get().loadContext();
     }),
     on('session.updated', (e) => {
       if (e.session.projectId === get().project?.id) set({ sessions: withSession(get().sessions, e.session) });

@@ -16,6 +16,7 @@ import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
 import { createLayoutSlice } from './layout-slice';
 import { createFilesSlice } from './files-slice';
+import { createContextSlice } from './context-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -29,6 +30,7 @@ export function createAppStore() {
     ...createSettingsSlice(...a),
     ...createLayoutSlice(...a),
     ...createFilesSlice(...a),
+    ...createContextSlice(...a),
   }));
 }
 

@@ -40,6 +40,7 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       revertPreview: null,
       // One column (phone width): picking a session shows its chat.
       ...(get().layout === 'phone' ? { tab: 'chat' as const } : {}),
+      contextView: null,
     });
     writePlace({ sessionId: id });
     void get().openReview(id);
@@ -50,6 +51,7 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
     if (r.value.busy) running[id] ??= Date.now();
     else delete running[id];
     set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks, running, turnStart: running[id] ?? 0 });
+    void get().loadContext();
   },
   async renameSession(id, title) {
     const r = await call('sessions.rename', { sessionId: id, title });

@@ -21,6 +21,7 @@ import type { ImportProgress } from './import-upload';
 import type { ReviewSlice } from './review-types';
 import type { LayoutMode, PaneSizes, PaneTab } from './layout';
 import type { FileContent } from '../../../shared/files-schemas';
+import type { ContextView } from '../../../shared/context-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -174,6 +175,14 @@ export interface SettingsSlice {
   testConnection(input: Partial<SettingsInput>): Promise<void>;
 }
 
+/** What the open session's model is told (context-slice.ts): the context meter and the instruction files. */
+export interface ContextSlice {
+  /** The open session's context view, or null before it was fetched (or for no session). */
+  contextView: ContextView | null;
+  /** Fetch the open session's context view (an answer for a session no longer open is dropped). */
+  loadContext(): Promise<void>;
+}
+
 export type Store = AppSlice &
   ProjectsSlice &
   SessionsSlice &
@@ -182,5 +191,6 @@ export type Store = AppSlice &
   ReviewSlice &
   SettingsSlice &
   LayoutSlice &
-  FilesSlice;
+  FilesSlice &
+  ContextSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

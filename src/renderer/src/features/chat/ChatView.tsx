@@ -4,6 +4,7 @@ import { useStore } from '../../stores';
 import { MessageList } from './MessageList';
 import { Composer } from './Composer';
 import { HistoryNotice } from './HistoryNotice';
+import { ContextMeter } from './ContextMeter';
 import { PermissionPrompt } from '../permission/PermissionPrompt';
 import { FirstRunBanner } from '../firstrun/FirstRunBanner';
 import { ActivityLine } from './ActivityLine';
@@ -41,6 +42,7 @@ export function ChatView(): React.JSX.Element {
         {boundary && (
           <span className="reverted-note">Undone — /redo brings it back; your next message makes it final.</span>
         )}
+        <ContextMeter />
       </header>
       <MessageList
         key={sessionId}
