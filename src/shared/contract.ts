@@ -33,6 +33,15 @@ import {
   TalkSetSchema,
   TalkViewSchema,
 } from './talk-schemas';
+import {
+  FileContentSchema,
+  FileReadInputSchema,
+  FileSavedSchema,
+  FileSaveInputSchema,
+  FileTreeInputSchema,
+  FileTreeSchema,
+  AttachmentSchema,
+} from './files-schemas';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -108,8 +117,13 @@ export const calls = {
     output: ContextViewSchema,
   },
   /** Sends a user message; resolves once the turn has started (progress arrives as events) or failed to start. */
+  /** `attachments`: project files (or line ranges of them) the user @-mentioned; their text goes with the message. */
   'chat.prompt': {
-    input: z.object({ sessionId: id, text: z.string().min(1).max(200_000) }),
+    input: z.object({
+      sessionId: id,
+      text: z.string().min(1).max(200_000),
+      attachments: z.array(AttachmentSchema).max(20).optional(),
+    }),
     output: z.object({ started: z.literal(true) }),
   },
   /**
@@ -174,6 +188,11 @@ export const calls = {
   'review.undo': { input: UndoInputSchema, output: ReviewChangeSchema },
   /** What reverting to before a message would change, and the conflicts; writes nothing. */
   'review.revertPreview': { input: z.object({ sessionId: id, messageId: id }), output: RevertPreviewSchema },
+  /** The file view: the project's files (ignore rules applied), a file for the editor, saving the editor's text. */
+  'files.tree': { input: FileTreeInputSchema, output: FileTreeSchema },
+  'files.read': { input: FileReadInputSchema, output: FileContentSchema },
+  /** Saved through the agent's file layer (lock, atomic write, encoding kept); `stale` when the disk moved on. */
+  'files.save': { input: FileSaveInputSchema, output: FileSavedSchema },
   'settings.get': { input: empty, output: SettingsViewSchema },
   'settings.save': { input: SettingsInputSchema, output: SettingsViewSchema },
   /** Tries the configured (or given) provider with a tiny request; a failure is `provider_error` with the reason. */

@@ -56,6 +56,19 @@ export type ToolState = z.infer<typeof ToolStateSchema>;
 /** What every part carries: ids, and `time` in milliseconds since the epoch. */
 const partBase = { id: z.string(), sessionId: z.string(), messageId: z.string(), time: z.number() };
 
+/** Tokens of one model request as the provider reported them. */
+export const StepUsageSchema = z.object({ input: z.number(), output: z.number() });
+export type StepUsage = z.infer<typeof StepUsageSchema>;
+
+/** A step's failure as stored with it: `message` in plain words first, `raw` the provider's own text. */
+export const StepErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  hint: z.string(),
+  raw: z.string().optional(),
+});
+export type StepError = z.infer<typeof StepErrorSchema>;
+
 /**
  * A compaction (DESIGN §11): the history before `keptFrom` goes to the model as `summary`; nothing is deleted.
  * `keptFrom` is the id of the first history unit sent verbatim (a user message's id, or an assistant step's
@@ -101,7 +114,16 @@ export const PartSchema = z.discriminatedUnion('type', [
     model: z.string().optional(),
     mode: z.string().optional(),
   }),
-  z.object({ ...partBase, type: z.literal('step-finish'), snapshot: z.string(), reason: z.string().optional() }),
+  z.object({
+    ...partBase,
+    type: z.literal('step-finish'),
+    snapshot: z.string(),
+    reason: z.string().optional(),
+    /** Tokens the provider reported for this step's request (absent when it reported none). */
+    usage: StepUsageSchema.optional(),
+    /** Why the step failed (finish reason `error`): plain words, next step, the provider's raw text. */
+    error: StepErrorSchema.optional(),
+  }),
   z.object({ ...partBase, type: z.literal('patch'), hash: z.string(), files: z.array(z.string()) }),
   z.object({ ...partBase, type: z.literal('compaction'), ...compactionFields }),
 ]);

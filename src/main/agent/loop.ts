@@ -19,6 +19,7 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
 import type { CoreEvent } from '../../shared/events';
+import type { StepError, StepUsage } from '../../shared/model';
 import type { SessionStore } from '../session/store';
 import type { SnapshotPort } from '../session/snapshot-port';
 import { newId } from '../session/ids';
@@ -188,11 +189,24 @@ async function finishStep(
   before: Tracked,
   stepStarted: number,
   run: RunToolsResult,
-  reason: string,
+  outcome: StepEnd,
 ): Promise<Tracked> {
   const mayHaveWritten = run.opaque || run.written.length > 0;
   const tracked = mayHaveWritten ? { tree: await input.snapshot.track(), at: performance.now() } : before;
-  return writeFinish(input, messageId, before.tree, tracked, stepStarted, run, reason);
+  return writeFinish(input, messageId, before.tree, tracked, stepStarted, run, outcome);
+}
+
+/** How a step ended, as its step-finish part stores it: the reason, the provider's usage, the failure. */
+interface StepEnd {
+  reason: string;
+  usage?: StepUsage;
+  error?: LandfallError;
+}
+
+/** The stored form of a step's failure: plain words, the next step, and the provider's raw text when it sent one. */
+function storedError(error: LandfallError): StepError {
+  const raw = (error.data as { raw?: unknown } | undefined)?.raw;
+  return { code: error.code, message: error.message, hint: error.hint, ...(typeof raw === 'string' ? { raw } : {}) };
 }
 
 async function writeFinish(
@@ -202,7 +216,7 @@ async function writeFinish(
   tracked: Tracked,
   stepStarted: number,
   run: RunToolsResult,
-  reason: string,
+  outcome: StepEnd,
 ): Promise<Tracked> {
   const { store } = input;
   const sessionId = input.ctx.sessionId;
@@ -216,7 +230,9 @@ async function writeFinish(
       time: Date.now(),
       type: 'step-finish',
       snapshot: after,
-      reason,
+      reason: outcome.reason,
+      ...(outcome.usage ? { usage: outcome.usage } : {}),
+      ...(outcome.error ? { error: storedError(outcome.error) } : {}),
     });
     if (claimed.length > 0) {
       store.putPart({
@@ -384,14 +400,11 @@ async function runStep(
   });
   input.writes.add(sessionId, run.written);
   t0 = performance.now();
-  const tree = await finishStep(
-    input,
-    messageId,
-    beforeTracked,
-    stepStarted,
-    run,
-    run.aborted ? 'aborted' : streamed.finishReason,
-  );
+  const tree = await finishStep(input, messageId, beforeTracked, stepStarted, run, {
+    reason: run.aborted ? 'aborted' : streamed.finishReason,
+    ...(streamed.usage ? { usage: streamed.usage } : {}),
+    ...(streamed.error ? { error: streamed.error } : {}),
+  });
   overhead += performance.now() - t0;
   input.onStepOverhead?.(overhead, { snapshotMs: timed.ms() });
   return stepOutcome(streamed, run, tree);

@@ -57,27 +57,62 @@ export function backoffMs(
   return Math.round(exp / 2 + (random() * exp) / 2);
 }
 
-/** Turn a provider failure into the error the user and the session see. */
+/** A short reason from a failure with no HTTP status (a refused or reset connection, a DNS failure). */
+function connectionReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const text = textOf(error);
+  const m = /(ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|EHOSTUNREACH)[^\n]*/.exec(text);
+  return code ?? (m ? m[0].trim() : 'connection failed');
+}
+
+/** Plain words for a provider failure by HTTP status (what the user reads first; the raw text is in `data.raw`). */
+function plainWords(status: number | undefined, error: unknown): { message: string; hint: string } {
+  if (status === 429)
+    return {
+      message: 'Rate limited: the model provider is refusing more requests for now (HTTP 429).',
+      hint: 'Wait a minute and send the message again, or pick another model or provider.',
+    };
+  if (status === 401 || status === 403)
+    return {
+      message: `The model provider refused the API key (HTTP ${status}).`,
+      hint: 'Check the API key in settings.',
+    };
+  if (status !== undefined && status >= 500)
+    return {
+      message: `The model provider had a server error (HTTP ${status}).`,
+      hint: 'The provider may be overloaded or down: send the message again in a while.',
+    };
+  if (status !== undefined)
+    return {
+      message: `The model provider rejected the request (HTTP ${status}).`,
+      hint: 'Check the model name and the provider settings; the details say what the provider answered.',
+    };
+  return {
+    message: `Could not reach the model provider (${connectionReason(error)}).`,
+    hint: 'Check the provider settings and that the server is running, then send the message again.',
+  };
+}
+
+/**
+ * Turn a provider failure into the error the user and the session see: `message` in plain words by HTTP status
+ * (429 says "Rate limited"), `hint` the next step, `data.status` the status and `data.raw` the provider's own
+ * text (at most 2,000 characters) for a "details" toggle. A context-length failure is `context_length`.
+ */
 export function classifyProviderError(error: unknown): LandfallError {
   const status = statusOf(error);
   const text = textOf(error);
+  const raw = text.slice(0, 2000);
+  const data = { ...(status !== undefined ? { status } : {}), raw };
   if (CONTEXT_RE.test(text)) {
     return {
       code: 'context_length',
       message: `The conversation no longer fits the model's context window: ${text.slice(0, 300)}`,
       hint: 'Start a new session, or revert earlier turns to shorten this one; a model with a larger context also helps.',
-      data: status !== undefined ? { status } : undefined,
+      data,
     };
   }
-  return {
-    code: 'provider_error',
-    message: `The model provider failed${status !== undefined ? ` (HTTP ${status})` : ''}: ${text.slice(0, 500)}`,
-    hint:
-      status === 401 || status === 403
-        ? 'Check the API key in settings.'
-        : 'Check the provider settings and that the server is running, then send the message again.',
-    data: status !== undefined ? { status } : undefined,
-  };
+  return { code: 'provider_error', ...plainWords(status, error), data };
 }
 
 /** Resolve after `ms`, or reject early with the signal's reason when aborted. */

@@ -11,7 +11,7 @@ import { streamText, ToolChoiceViolationError } from 'ai';
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { LandfallError } from '../../shared/errors';
 import type { CoreEvent } from '../../shared/events';
-import type { Part } from '../../shared/model';
+import type { Part, StepUsage } from '../../shared/model';
 import type { SessionStore } from '../session/store';
 import { newId } from '../session/ids';
 import { backoffMs, classifyProviderError, DEFAULT_RETRY, isRetryable, sleep } from './retry';
@@ -30,6 +30,8 @@ export interface StepStreamResult {
   toolCalls: ModelToolCall[];
   finishReason: 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other' | 'aborted';
   error?: LandfallError;
+  /** Tokens the provider reported for the request (input, output); absent when it reported none. */
+  usage?: StepUsage;
   /** Number of requests made (1 + retries). */
   attempts: number;
   /** Input + output tokens the provider reported for the step (undefined when it reported none). */
@@ -72,11 +74,8 @@ class PartWriter {
       this.open.set(key, cur);
     }
     cur.part.text += delta;
-    const now = Date.now();
-    if (now - cur.savedAt >= SAVE_EVERY_MS) {
-      cur.savedAt = now;
-      this.input.store.putPart({ ...cur.part });
-    }
+    // The delta goes out BEFORE the save: a save emits part.updated with the whole text so far, and a listener
+    // that applies "stored text, then later deltas" would show this delta twice if it came after the save.
     this.input.emit({
       type: kind === 'text' ? 'text.delta' : 'reasoning.delta',
       sessionId: this.input.sessionId,
@@ -84,6 +83,11 @@ class PartWriter {
       partId: cur.part.id,
       delta,
     });
+    const now = Date.now();
+    if (now - cur.savedAt >= SAVE_EVERY_MS) {
+      cur.savedAt = now;
+      this.input.store.putPart({ ...cur.part });
+    }
   }
 
   close(kind: 'text' | 'reasoning', streamId: string): void {
@@ -109,6 +113,13 @@ interface AttemptState extends Attempt {
   toolCalls: ModelToolCall[];
   finishReason: StepStreamResult['finishReason'];
   tokens?: number;
+  usage?: StepUsage;
+}
+
+/** The provider's token counts of a finished step, or undefined when it sent none. */
+function usageOf(usage: { inputTokens?: number; outputTokens?: number } | undefined): StepUsage | undefined {
+  if (usage?.inputTokens === undefined && usage?.outputTokens === undefined) return undefined;
+  return { input: usage.inputTokens ?? 0, output: usage.outputTokens ?? 0 };
 }
 
 /** Record one part of the SDK's full stream (deltas → writer, tool calls, finish reason, error). */
@@ -146,6 +157,8 @@ function onPart(part: StreamPart, state: AttemptState, writer: PartWriter): void
       const { inputTokens, outputTokens } = part.usage;
       if (inputTokens !== undefined || outputTokens !== undefined)
         state.tokens = (state.tokens ?? 0) + (inputTokens ?? 0) + (outputTokens ?? 0);
+      const usage = usageOf(part.usage);
+      if (usage) state.usage = usage;
       break;
     }
     case 'abort':
@@ -227,8 +240,13 @@ async function attempt(input: StepStreamInput, writer: PartWriter): Promise<Atte
   refusedByToolChoice(state);
   writer.closeAll();
   if (state.error !== undefined && state.finishReason !== 'aborted') return state;
-  const done = { toolCalls: state.toolCalls, finishReason: state.finishReason };
-  return { started: state.started, result: state.tokens === undefined ? done : { ...done, tokens: state.tokens } };
+  const done = {
+    toolCalls: state.toolCalls,
+    finishReason: state.finishReason,
+    ...(state.tokens === undefined ? {} : { tokens: state.tokens }),
+    ...(state.usage ? { usage: state.usage } : {}),
+  };
+  return { started: state.started, result: done };
 }
 
 /**

@@ -30,7 +30,7 @@ import type { ModelToolCall } from './stream-step';
 import type { SessionStore } from '../session/store';
 import { newId } from '../session/ids';
 import type { Part } from '../../shared/model';
-import type { PermissionRequest, ToolContext, ToolDefinition, ToolOutcome } from '../tools/types';
+import type { PermissionRequest, ToolContext, ToolDefinition, ToolOutcome, ToolProgress } from '../tools/types';
 import type { PermissionGate } from './permission/gate';
 import type { CallResult, GuardedCall, Refusal } from './loop-guard';
 
@@ -219,9 +219,23 @@ async function runOne(
       };
     }
   }
-  const running = finish({ ...part, state: 'running', input: parsed.data });
+  let latest = finish({ ...part, state: 'running', input: parsed.data });
+  const running = latest;
   const reveal = await input.gate.guardFor(input.ctx.sessionId, input.ctx.root);
-  const exec = def.execute(parsed.data, { ...input.ctx, ask, reveal, signal: input.signal, partId: part.id });
+  const progress = (p: ToolProgress): void => {
+    const next = withProgress(latest, p);
+    if (!next) return;
+    const stored = store.updatePart(next) as ToolPart | undefined;
+    if (stored) latest = stored;
+  };
+  const exec = def.execute(parsed.data, {
+    ...input.ctx,
+    ask,
+    reveal,
+    progress,
+    signal: input.signal,
+    partId: part.id,
+  });
   const aborted = abortPromise(input.signal);
   const raced = await Promise.race([exec, aborted.promise]).finally(aborted.dispose);
   if (raced === 'aborted') {
@@ -251,7 +265,24 @@ async function runOne(
         error: { code: outcome.error.code, message: outcome.error.message },
         metadata: outcome.error.data ? { data: outcome.error.data } : undefined,
       };
-  return { part: finish(done), outcome, aborted: false };
+  latest = finish(done);
+  return { part: latest, outcome, aborted: false };
+}
+
+/**
+ * The tool part with a progress report folded in, or undefined when it does not apply: `diagnostics` marks a
+ * running part `phase: 'diagnostics'` with the servers waited for (its bytes are on disk); `late-diagnostics`
+ * merges diagnostics that came after the call finished into a completed part's `diagnostics` (per file).
+ */
+export function withProgress(part: ToolPart, p: ToolProgress): ToolPart | undefined {
+  const meta = part.metadata ?? {};
+  if (p.phase === 'diagnostics')
+    return part.state === 'running'
+      ? { ...part, metadata: { ...meta, phase: 'diagnostics', servers: p.servers } }
+      : undefined;
+  if (part.state !== 'completed') return undefined;
+  const had = (meta['diagnostics'] ?? {}) as Record<string, unknown>;
+  return { ...part, metadata: { ...meta, diagnostics: { ...had, ...p.report.diagnostics }, lateDiagnostics: true } };
 }
 
 /** Run every call of a step; see the module docstring. Tool exceptions (bugs) become `internal` errors. */

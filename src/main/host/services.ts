@@ -21,6 +21,8 @@ import { registerSecretSource } from '../proc/child-env';
 import type { Platform } from './platform';
 import type { Handlers } from './router';
 import { importUploads } from './services-import';
+import { followEventLog } from './event-follow';
+import { fileHandlers } from './services-files';
 import { appLanguageServers } from './services-lsp';
 import { setTrust, trustView } from './services-trust';
 import { approveProjectMcp, mcpView, toggleMcp } from './services-mcp';
@@ -91,7 +93,9 @@ export async function createServices(options: {
   }));
   const uploads = importUploads((projectId, json) => svc.importSession(projectId, json));
   const sampleDir = join(platform.resourcesDir, 'sample');
+  const files = fileHandlers(svc, dataDir);
   const handlers: Handlers = {
+    ...files.handlers,
     'app.info': async () => {
       const settingsError = (await readSettingsFile(settingsFile(dataDir))).error;
       return ok({
@@ -148,7 +152,10 @@ export async function createServices(options: {
     'sessions.importPart': async (i) => uploads.part(i.uploadId, i.offset, i.text),
     'sessions.importEnd': async (i) => uploads.end(i.uploadId),
     // the turn runs on; its `done` never rejects, so nothing is left unhandled
-    'chat.prompt': async (i) => started(await svc.startTurn(i.sessionId, i.text)),
+    'chat.prompt': async (i) => {
+      const text = await files.withAttachments(i.sessionId, i.text, i.attachments ?? []);
+      return text.ok ? started(await svc.startTurn(i.sessionId, text.value)) : text;
+    },
     'chat.replay': async (i) => {
       const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
       const text = i.text === undefined ? {} : { text: i.text };
@@ -236,12 +243,19 @@ export async function createServices(options: {
     'mcp.approve': (i) => approveProjectMcp(svc, i.projectId),
     'mcp.toggle': (i) => toggleMcp(svc, i),
   };
+  // Another window or the command line on this data folder: its stored changes reach this host's listeners too.
+  const follower = followEventLog(join(dataDir, 'landfall.db'), (l) => svc.on(l));
   const close = async (): Promise<void> => {
+    follower.close();
     forgetStoredKeys();
     await svc.close();
     await lsp?.shutdown();
   };
-  return ok({ handlers, subscribe: (listener) => svc.on(listener), close });
+  const subscribe = (listener: (e: AnyEvent) => void): (() => void) => {
+    const offs = [svc.on(listener), follower.on(listener)];
+    return () => offs.forEach((off) => off());
+  };
+  return ok({ handlers, subscribe, close });
 }
 
 /**

@@ -19,8 +19,17 @@ export interface DiagnosticsHook {
   /** A file was read: warm its server up. Never waits. */
   touch(absPath: string): void;
   /** Files were written (absolute paths): sync them and wait for fresh diagnostics. */
-  afterWrite(
-    absPaths: string[],
-    options: { reportOtherFiles: boolean; signal?: AbortSignal },
-  ): Promise<DiagnosticsReport>;
+  afterWrite(absPaths: string[], options: AfterWriteOptions): Promise<DiagnosticsReport>;
+}
+
+/**
+ * Options of DiagnosticsHook.afterWrite. `onWaiting` is called once the files are synced, with the ids of the
+ * servers now being waited for ("typescript"); `onLate` once per server whose diagnostics came after the wait
+ * timed out (at most a minute later), with a report of just those files — the call itself never waits for them.
+ */
+export interface AfterWriteOptions {
+  reportOtherFiles: boolean;
+  signal?: AbortSignal;
+  onWaiting?: (servers: string[]) => void;
+  onLate?: (report: DiagnosticsReport) => void;
 }

@@ -19,7 +19,7 @@ import type { Result } from '../../shared/errors';
 import { ok } from '../../shared/errors';
 import { readChecked } from '../fs/read-checked';
 import { decodeBytes, DEFAULT_MAX_BYTES } from '../fs/text-file';
-import type { DiagnosticsHook, DiagnosticsReport } from './hook';
+import type { AfterWriteOptions, DiagnosticsHook, DiagnosticsReport } from './hook';
 import { uriOf } from './client';
 import type { LspClient } from './client';
 import { findRoot } from './discover';
@@ -38,7 +38,14 @@ export interface LspManagerOptions extends Partial<Omit<PoolOptions, 'projectRoo
   settings?: LspSettings;
   /** Observer for every per-file outcome (UI status, benchmarks); called before afterWrite resolves. */
   onOutcome?: (outcome: FileOutcome) => void;
+  /** The wait for a written file's diagnostics in ms, instead of the server's budget (tests of a timed-out wait). */
+  waitMs?: number;
+  /** How long diagnostics are still awaited in the background after a timed-out wait (ms; default 60 s). */
+  lateMs?: number;
 }
+
+/** How long diagnostics are still awaited in the background after a timed-out wait (ms, before scaling). */
+const LATE_MS = 60_000;
 
 /** Open documents asked again per server for the other-files report (most recently synced first). */
 const MAX_OTHER_DOCS = 30;
@@ -72,6 +79,8 @@ export class LspManager {
   private readonly warming = new Set<Promise<void>>();
   private readonly exitHook = (): void => this.pool.killAllSync();
   private readonly onOutcome: ((outcome: FileOutcome) => void) | undefined;
+  private readonly lateMs: number;
+  private readonly waitMs: number | undefined;
 
   private constructor(
     readonly root: string,
@@ -81,6 +90,8 @@ export class LspManager {
     private readonly turnedOff: ServerSpec[] = [],
   ) {
     this.onOutcome = opts.onOutcome;
+    this.lateMs = opts.lateMs ?? LATE_MS * (opts.timeoutScale ?? 1);
+    this.waitMs = opts.waitMs;
     this.pool = new ServerPool({
       projectRoot: root,
       projectTrusted: opts.projectTrusted ?? false,
@@ -150,13 +161,12 @@ export class LspManager {
   }
 
   /** Sync written files and wait for their fresh diagnostics; see the module docstring. Never throws. */
-  async afterWrite(
-    absPaths: string[],
-    options: { reportOtherFiles: boolean; signal?: AbortSignal },
-    sessionId = 'default',
-  ): Promise<DiagnosticsReport> {
+  async afterWrite(absPaths: string[], options: AfterWriteOptions, sessionId = 'default'): Promise<DiagnosticsReport> {
     const files = [...new Set(absPaths)];
     const before = new Map<LspClient, number>();
+    const waiting = [...new Set(files.flatMap((abs) => serversFor(this.catalog, abs).map((spec) => spec.id)))];
+    if (waiting.length > 0) options.onWaiting?.(waiting);
+    const late = options.onLate ? (o: FileOutcome) => options.onLate?.(buildReport(this.root, [o], [])) : undefined;
     const outcomes = await Promise.all(
       files.flatMap((abs) => {
         const specs = serversFor(this.catalog, abs);
@@ -165,7 +175,7 @@ export class LspManager {
           return serversFor(this.turnedOff, abs)
             .slice(0, 1)
             .map(async (spec) => turnedOffOutcome(spec, abs));
-        return specs.map((spec) => this.diagnose(spec, abs, sessionId, before, options.signal, 0));
+        return specs.map((spec) => this.diagnose(spec, abs, sessionId, before, options.signal, 0, late));
       }),
     );
     const others = options.reportOtherFiles && !options.signal?.aborted ? await this.otherFiles(files, before) : [];
@@ -180,6 +190,7 @@ export class LspManager {
     before: Map<LspClient, number>,
     signal: AbortSignal | undefined,
     attempt: number,
+    late?: (outcome: FileOutcome) => void,
   ): Promise<FileOutcome> {
     const base = { absPath: abs, serverId: spec.id };
     const got = await this.pool.client(spec, findRoot(abs, this.root, spec.rootMarkers), signal);
@@ -187,7 +198,7 @@ export class LspManager {
       const status = got.error.code === 'unavailable' ? 'unavailable' : got.error.data?.broken ? 'broken' : 'crashed';
       // A failed start is retried once within the call (after the pool's backoff), like a crash mid-wait.
       if (status === 'crashed' && attempt === 0 && !signal?.aborted)
-        return this.diagnose(spec, abs, sessionId, before, signal, 1);
+        return this.diagnose(spec, abs, sessionId, before, signal, 1, late);
       return { ...base, status, diagnostics: [], ms: 0, reason: got.error.message };
     }
     const client = got.value;
@@ -211,9 +222,12 @@ export class LspManager {
       const doc = await client.sync(uri, languageIdOf(spec, abs), text);
       await client.didSave(uri);
       const t = this.pool.timeouts(spec);
-      const timeout = client.answered.has(uri) ? t.changeMs : t.firstMs;
+      const timeout = this.waitMs ?? (client.answered.has(uri) ? t.changeMs : t.firstMs);
       result = await waitFresh(client, doc, timeout, signal);
-      if (result.status === 'timeout') result.ms = timeout;
+      if (result.status === 'timeout') {
+        result.ms = timeout;
+        if (late) this.waitLate(client, doc, base, late);
+      }
       if (result.status === 'fresh') client.answered.add(uri);
     } catch {
       result = { status: 'crashed', diagnostics: [], ms: 0 };
@@ -228,11 +242,31 @@ export class LspManager {
         ]))
       )
         await client.kill();
-      return this.diagnose(spec, abs, sessionId, before, signal, 1);
+      return this.diagnose(spec, abs, sessionId, before, signal, 1, late);
     }
     const timing =
       result.answeredAt === undefined || !result.via ? {} : { serverMs: result.answeredAt - sentAt, via: result.via };
     return { ...base, status: result.status, diagnostics: result.diagnostics, ms: result.ms, ...timing };
+  }
+
+  /**
+   * After a timed-out wait: keep waiting (at most `lateMs`: LATE_MS scaled like the other budgets) in the background and
+   * hand diagnostics that arrive to `late` — the tool call already returned, its card updates. Never throws.
+   */
+  private waitLate(
+    client: LspClient,
+    doc: Parameters<typeof waitFresh>[1],
+    base: { absPath: string; serverId: string },
+    late: (outcome: FileOutcome) => void,
+  ): void {
+    const started = performance.now();
+    void waitFresh(client, doc, this.lateMs)
+      .then((r) => {
+        if (r.status !== 'fresh') return;
+        client.answered.add(doc.uri);
+        late({ ...base, status: 'fresh', diagnostics: r.diagnostics, ms: performance.now() - started });
+      })
+      .catch(() => undefined);
   }
 
   private async otherFiles(changed: string[], before: Map<LspClient, number>): Promise<OtherFile[]> {

@@ -243,6 +243,23 @@ export class SessionStore {
     });
   }
 
+  /**
+   * Store a new version of a part that is still stored (a late update: diagnostics that arrived after the tool
+   * finished). Returns undefined — writing and logging nothing — when the part is gone (its message was reverted
+   * and cleaned up, or the session deleted), so a late update never brings a removed part back.
+   */
+  updatePart(part: Part): Part | undefined {
+    return this.tx(() => {
+      const state = part.type === 'tool' ? part.state : null;
+      const r = this.db
+        .prepare('UPDATE parts SET state = ?, data = ? WHERE id = ? AND session_id = ?')
+        .run(state, JSON.stringify(part), part.id, part.sessionId);
+      if (r.changes === 0) return undefined;
+      this.log({ type: 'part.updated', part });
+      return part;
+    });
+  }
+
   /** Log a snapshot-added event (in the caller's transaction when there is one). */
   logSnapshot(sessionId: string, messageId: string, hash: string, files: string[]): void {
     this.tx(() => {

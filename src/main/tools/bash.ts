@@ -10,7 +10,6 @@
  * 16 MB stops the command (as a timeout does), so a runaway `yes` cannot fill the app's memory. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';

@@ -150,7 +150,12 @@ export async function diagnosticsAfterWrite(
 ): Promise<{ text: string; report?: DiagnosticsReport }> {
   if (!ctx.diagnostics) return { text: '' };
   try {
-    const report = await ctx.diagnostics.afterWrite(realPaths, { reportOtherFiles, signal: ctx.signal });
+    const report = await ctx.diagnostics.afterWrite(realPaths, {
+      reportOtherFiles,
+      signal: ctx.signal,
+      onWaiting: (servers) => ctx.progress?.({ phase: 'diagnostics', servers }),
+      onLate: (late) => ctx.progress?.({ phase: 'late-diagnostics', report: late }),
+    });
     return { text: report.text, report };
   } catch (e) {
     return { text: `(diagnostics unavailable: ${(e as Error).message})` };

@@ -13,7 +13,7 @@ import type { LandfallError } from '../../shared/errors';
 import type { FileChange } from '../../shared/model';
 import type { PermissionKind } from '../../shared/permission-schemas';
 import type { ObservedStore } from '../fs/observed';
-import type { DiagnosticsHook } from '../lsp/hook';
+import type { DiagnosticsHook, DiagnosticsReport } from '../lsp/hook';
 import type { QuestionPort } from './question-types';
 import type { TodoItem } from '../../shared/todo';
 
@@ -52,6 +52,13 @@ export interface RevealGuard {
  */
 export type AskPermission = (request: PermissionRequest) => Promise<PermissionAnswer>;
 
+/**
+ * What a running tool reports before it returns (the tool card shows it): its bytes are on disk and it waits for
+ * the named language servers' diagnostics, or diagnostics that came after the tool had finished.
+ */
+export type ToolProgress =
+  { phase: 'diagnostics'; servers: string[] } | { phase: 'late-diagnostics'; report: DiagnosticsReport };
+
 export interface ToolContext {
   /** Absolute, real (symlink-resolved) path of the project root. */
   root: string;
@@ -61,6 +68,8 @@ export interface ToolContext {
   /** Files the model may not see (read rules, by real path); see RevealGuard. */
   reveal?: RevealGuard;
   diagnostics?: DiagnosticsHook;
+  /** Progress of the running call for the UI (ToolProgress); absent means nobody listens. */
+  progress?: (p: ToolProgress) => void;
   signal?: AbortSignal;
   /** Folder for tool scratch output (e.g. bash's full output); inside the app's data folder. */
   scratchDir?: string;

@@ -6,7 +6,8 @@ import { installShortcuts } from './features/layout/keyboard';
 import { ProjectPicker } from './features/projects/ProjectPicker';
 import { ChatView } from './features/chat/ChatView';
 import { SettingsView } from './features/settings/SettingsView';
-import { ReviewPanel } from './features/review/ReviewPanel';
+import { RightPane } from './features/files/RightPane';
+import { QuickOpen } from './features/files/QuickOpen';
 
 /** Top-level: boots the store once, installs shortcuts, and picks the screen. Features live in features/. */
 export function App(): React.JSX.Element {
@@ -19,6 +20,11 @@ export function App(): React.JSX.Element {
   }, []);
   const main =
     screen === 'settings' ? <SettingsView /> : screen === 'chat' && project ? <ChatView /> : <ProjectPicker />;
-  const review = screen === 'chat' && project && sessionId ? <ReviewPanel /> : undefined;
-  return <Shell main={main} review={review} />;
+  const review = screen === 'chat' && project && sessionId ? <RightPane /> : undefined;
+  return (
+    <>
+      <Shell main={main} review={review} />
+      <QuickOpen />
+    </>
+  );
 }

@@ -127,7 +127,8 @@ describe('OpenAI-compatible provider against a local server', () => {
     const s = h.newSession();
     const r = await h.svc.prompt(s, 'hi');
     expect(r.ok && r.value.error?.code).toBe('provider_error');
-    expect(r.ok && r.value.error?.data).toEqual({ status: 503 });
+    expect(r.ok && r.value.error?.data).toEqual({ status: 503, raw: expect.stringContaining('overloaded') });
+    expect(r.ok && r.value.error?.message).toBe('The model provider had a server error (HTTP 503).');
     expect(requests).toHaveLength(3);
   });
 

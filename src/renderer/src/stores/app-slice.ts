@@ -2,6 +2,21 @@
 import { call } from '../rpc';
 import type { AppSlice, Slice } from './types';
 import { connectEvents } from './events';
+import { readPlace } from './place';
+import type { Store } from './types';
+
+/**
+ * After a reload: reopen the project and the session this window had open (stores/place.ts), when they still
+ * exist. A project folder that is gone, or a deleted session, leaves the picker or the session list as usual.
+ */
+async function returnToPlace(get: () => Store): Promise<void> {
+  const place = readPlace();
+  if (!place.root || get().project) return;
+  if (!get().projects.some((p) => p.root === place.root)) return;
+  if (!(await get().openProject(place.root))) return;
+  if (place.sessionId && get().sessions.some((s) => s.id === place.sessionId))
+    await get().selectSession(place.sessionId);
+}
 
 export const createAppSlice: Slice<AppSlice> = (set, get) => {
   let booted = false;
@@ -19,6 +34,7 @@ export const createAppSlice: Slice<AppSlice> = (set, get) => {
       if (!info.ok) return get().showError(info.error);
       set({ info: info.value });
       await Promise.all([get().loadProjects(), get().loadSettings(), get().loadTrust()]);
+      await returnToPlace(get);
     },
     setScreen(screen) {
       set({ screen, paletteOpen: false });

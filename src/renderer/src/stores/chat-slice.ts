@@ -7,6 +7,8 @@ import { call } from '../rpc';
 import type { MessageWithParts, Part } from '../../../shared/contract';
 import type { ChatSlice, Slice } from './types';
 import { upsertPart } from './parts';
+import { mentionsOf } from './mentions';
+import { commandWord, SLASH_COMMANDS } from './slash';
 
 const DOUBLE_ESCAPE_MS = 1500;
 
@@ -14,6 +16,9 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
   return {
     messages: [],
     busy: false,
+    turnStart: 0,
+    running: {},
+    turnErrors: {},
     asks: [],
     draft: '',
     lastEscape: 0,
@@ -31,11 +36,20 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
         set({ draft: '' });
         return get().replay((replay[1] as string).trim());
       }
+      const word = commandWord(text);
+      if (word !== null && !SLASH_COMMANDS.some((c) => c.name === word))
+        return get().showError({
+          code: 'invalid_input',
+          message: `/${word} is not a command; nothing was sent.`,
+          hint: `Commands: ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(', ')}. To send it to the model as text, start with a space.`,
+        });
       // while a turn runs the message is admitted to the queue (main stores it at once)
       if (get().busy) return get().queueDraft(false);
       // Sending makes a revert final (cleanup): a kept-files notice about it has nothing left to overwrite.
       set({ draft: '', historyNotice: null, overwriteAsked: false });
-      const r = await call('chat.prompt', { sessionId, text });
+      if (text.includes('@') && get().tree === null) await get().loadTree();
+      const attachments = mentionsOf(text, new Set(get().tree ?? []));
+      const r = await call('chat.prompt', { sessionId, text, ...(attachments.length > 0 ? { attachments } : {}) });
       if (!r.ok) {
         set({ draft: text });
         get().showError(r.error);

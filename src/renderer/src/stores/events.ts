@@ -8,10 +8,37 @@
  */
 import { on, onReconnect } from '../rpc';
 import type { Store } from './types';
+import type { EventPayload } from '../../../shared/contract';
 import { runCommand } from './commands';
 import { withSession } from './sessions-slice';
 
 type Get = () => Store;
+
+/** The file a completed tool call wrote (its commit diff's `file`), so an open editor tab can follow it. */
+function writtenFile(part: EventPayload<'part.updated'>['part']): string | undefined {
+  if (part.type !== 'tool' || part.state !== 'completed') return undefined;
+  const diff = part.metadata?.['diff'] as { file?: unknown } | undefined;
+  return typeof diff?.file === 'string' ? diff.file : undefined;
+}
+
+/**
+ * The running map and the per-session turn errors after a session.state event of ANY session: busy marks it
+ * running (the list's indicator) and clears its last error; an ended turn unmarks it; an error other than the
+ * user's own stop is kept for that session's transcript (never a banner over another session).
+ */
+export function sessionRunning(
+  store: Pick<Store, 'running' | 'turnErrors'>,
+  e: { sessionId: string; state: 'idle' | 'busy' | 'error'; error?: { code: string; message: string; hint: string } },
+): Pick<Store, 'running' | 'turnErrors'> {
+  const running = { ...store.running };
+  const turnErrors = { ...store.turnErrors };
+  if (e.state === 'busy') {
+    running[e.sessionId] = Date.now();
+    delete turnErrors[e.sessionId];
+  } else delete running[e.sessionId];
+  if (e.error && e.error.code !== 'interrupted') turnErrors[e.sessionId] = e.error;
+  return { running, turnErrors };
+}
 type Set = (partial: Partial<Store>) => void;
 type Buffer = Map<string, { messageId: string; text: string; reasoning: boolean }>;
 
@@ -51,6 +78,8 @@ export function connectEvents(get: Get, set: Set): () => void {
     on('text.delta', (e) => delta(e, false)),
     on('reasoning.delta', (e) => delta(e, true)),
     on('part.updated', (e) => {
+      const wrote = writtenFile(e.part);
+      if (wrote) void get().filesChanged([wrote]);
       if (!mine(e.part.sessionId)) return;
       flush();
       get().applyEvent(e);
@@ -74,6 +103,7 @@ export function connectEvents(get: Get, set: Set): () => void {
     }),
     on('snapshot.added', (e) => {
       if (mine(e.sessionId)) get().reviewChanged(e.sessionId);
+      void get().filesChanged(e.files);
     }),
     on('permission.asked', (e) => {
       if (mine(e.sessionId)) set({ asks: [...get().asks.filter((a) => a.requestId !== e.requestId), e] });
@@ -82,13 +112,12 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (mine(e.sessionId)) set({ asks: get().asks.filter((a) => a.requestId !== e.requestId) });
     }),
     on('session.state', (e) => {
+      set(sessionRunning(get(), e));
       if (!mine(e.sessionId)) return;
       flush();
-      set({ busy: e.state === 'busy', ...(e.state === 'busy' ? {} : { asks: [] }) });
+      set({ busy: e.state === 'busy', ...(e.state === 'busy' ? { turnStart: Date.now() } : { asks: [] }) });
       if (e.state === 'idle') get().reviewChanged(e.sessionId);
       if (e.state !== 'busy') void get().loadContext();
-      if (e.error && e.error.code !== 'interrupted')
-        get().showError({ code: e.error.code as never, message: e.error.message, hint: e.error.hint });
     }),
     on('queue.updated', (e) => {
       if (mine(e.sessionId)) set({ queued: e.items });

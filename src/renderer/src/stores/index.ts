@@ -14,6 +14,8 @@ import { createChatSlice } from './chat-slice';
 import { createHistorySlice } from './history-slice';
 import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
+import { createLayoutSlice } from './layout-slice';
+import { createFilesSlice } from './files-slice';
 import { createContextSlice } from './context-slice';
 import { createTrustSlice } from './trust-slice';
 import { createMcpSlice } from './mcp-slice';
@@ -29,6 +31,8 @@ export function createAppStore() {
     ...createHistorySlice(...a),
     ...createReviewSlice(...a),
     ...createSettingsSlice(...a),
+    ...createLayoutSlice(...a),
+    ...createFilesSlice(...a),
     ...createContextSlice(...a),
     ...createTrustSlice(...a),
     ...createMcpSlice(...a),

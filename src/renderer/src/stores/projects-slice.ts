@@ -1,6 +1,7 @@
 /** Projects slice: the recent list, the open project, opening by path, by dialog, or the bundled sample. */
 import { call } from '../rpc';
 import type { ProjectsSlice, Slice } from './types';
+import { writePlace } from './place';
 
 export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
   projects: [],
@@ -16,7 +17,20 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
       get().showError(r.error);
       return false;
     }
-    set({ project: r.value, sessionId: null, messages: [], asks: [], busy: false, screen: 'chat', error: null });
+    set({
+      project: r.value,
+      sessionId: null,
+      messages: [],
+      asks: [],
+      busy: false,
+      screen: 'chat',
+      error: null,
+      tree: null,
+      file: null,
+      edited: null,
+      conflict: null,
+    });
+    writePlace({ root: r.value.root, sessionId: null });
     void get().openReview(null);
     await Promise.all([get().loadSessions(), get().loadProjects()]);
     return true;
@@ -30,6 +44,7 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
     const r = await call('projects.openSample', {});
     if (!r.ok) return get().showError(r.error);
     set({ project: r.value.project, screen: 'chat', error: null });
+    writePlace({ root: r.value.project.root, sessionId: null });
     await get().loadSessions();
     await get().selectSession(r.value.session.id);
     await get().replay('sample');

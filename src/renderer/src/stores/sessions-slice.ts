@@ -3,6 +3,7 @@ import { call } from '../rpc';
 import { readImportFile, uploadImport } from './import-upload';
 import type { Session } from '../../../shared/contract';
 import type { SessionsSlice, Slice } from './types';
+import { writePlace } from './place';
 
 /** The list with `session` in place of the row of the same id (or added), newest change first. */
 export function withSession(sessions: readonly Session[], session: Session): Session[] {
@@ -37,16 +38,29 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       historyNotice: null,
       overwriteAsked: false,
       revertPreview: null,
+      // One column (phone width): picking a session shows its chat.
+      ...(get().layout === 'phone' ? { tab: 'chat' as const } : {}),
       contextView: null,
       talk: null,
       queued: [],
     });
+    writePlace({ sessionId: id });
     void get().openReview(id);
     void get().loadTalk();
     const r = await call('sessions.get', { sessionId: id });
     if (!r.ok) return get().showError(r.error);
     if (get().sessionId !== id) return;
-    set({ messages: r.value.messages, busy: r.value.busy, asks: r.value.asks, queued: r.value.queued ?? [] });
+    const running = { ...get().running };
+    if (r.value.busy) running[id] ??= Date.now();
+    else delete running[id];
+    set({
+      messages: r.value.messages,
+      busy: r.value.busy,
+      asks: r.value.asks,
+      queued: r.value.queued ?? [],
+      running,
+      turnStart: running[id] ?? 0,
+    });
     void get().loadContext();
   },
   async renameSession(id, title) {

@@ -21,6 +21,8 @@ import type { RevertPreview } from '../../../shared/review-schemas';
 import type { HistoryNotice } from './history-notice';
 import type { ImportProgress } from './import-upload';
 import type { ReviewSlice } from './review-types';
+import type { LayoutMode, PaneSizes, PaneTab } from './layout';
+import type { FileContent } from '../../../shared/files-schemas';
 import type { ContextView } from '../../../shared/context-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
@@ -66,6 +68,12 @@ export interface SessionsSlice {
 export interface ChatSlice {
   messages: MessageWithParts[];
   busy: boolean;
+  /** When the open session's turn started (ms since the epoch; the live line's elapsed time). */
+  turnStart: number;
+  /** Sessions running a turn (any project shown), with when it started: the list's running indicator. */
+  running: Record<string, number>;
+  /** The last turn error per session (plain words, hint), shown in that session's transcript until its next turn. */
+  turnErrors: Record<string, { code: string; message: string; hint: string }>;
   asks: PermissionAsk[];
   draft: string;
   /** Esc presses: the second within 1.5 s stops the turn. */
@@ -112,6 +120,52 @@ export interface HistorySlice {
   /** After confirmation: reverts to the same boundary with `force`, overwriting the kept files. */
   overwriteKept(): Promise<void>;
   dismissHistoryNotice(): void;
+}
+
+/** The window's arrangement by width, pane sizes (remembered), and the shown tab (layout.ts). */
+export interface LayoutSlice {
+  windowWidth: number;
+  layout: LayoutMode;
+  paneSizes: PaneSizes;
+  tab: PaneTab;
+  /** The window was resized: the arrangement and sizes follow (the remembered sizes, clamped). */
+  setWindowWidth(width: number): void;
+  /** The user dragged a divider (or pressed an arrow on it): the size is clamped and remembered. */
+  resizePane(pane: keyof PaneSizes, px: number): void;
+  setTab(tab: PaneTab): void;
+}
+
+/** The file view: the tree, the open file and its unsaved text, the merge view's disk side (files-slice.ts). */
+export interface FilesSlice {
+  /** What the right-hand pane shows. */
+  rightPane: 'review' | 'files';
+  tree: string[] | null;
+  treeTruncated: boolean;
+  /** The open file as on disk when last read or saved. */
+  file: FileContent | null;
+  /** The editor's text when it differs from `file.text` (unsaved), else null. */
+  edited: string | null;
+  /** The line to reveal (a link from a tool card, a diagnostic or a hunk). */
+  line: number | null;
+  saveState: 'idle' | 'saving' | 'saved';
+  /** The disk's newer version while the editor holds unsaved edits: the merge view shows both. */
+  conflict: FileContent | null;
+  quickOpen: boolean;
+  setRightPane(pane: 'review' | 'files'): void;
+  loadTree(): Promise<void>;
+  /** Opens `path` in the editor (at `line`), showing the file pane; refused while another file has unsaved edits. */
+  openFile(path: string, line?: number): Promise<void>;
+  editFile(text: string): void;
+  /** Saves the unsaved text on the version it was made on (`stale` → the merge view). */
+  saveFile(): Promise<void>;
+  /** Merge view: save the user's text over the disk's newer version. */
+  keepMine(): Promise<void>;
+  /** Merge view: drop the user's edits and show the disk's version. */
+  takeTheirs(): void;
+  discardEdits(): void;
+  /** Files changed on disk (an agent step): the open one is re-read, or goes to the merge view when edited. */
+  filesChanged(paths: string[]): Promise<void>;
+  setQuickOpen(open: boolean): void;
 }
 
 export interface SettingsSlice {
@@ -178,5 +232,7 @@ export type Store = AppSlice &
   ContextSlice &
   TrustSlice &
   McpSlice &
-  TalkSlice;
+  TalkSlice &
+  LayoutSlice &
+  FilesSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -19,13 +19,17 @@ function openQuestions(messages: MessageWithParts[]): Extract<Part, { type: 'too
     (p): p is Extract<Part, { type: 'tool' }> => p.type === 'tool' && p.tool === 'question' && p.state === 'running',
   );
 }
+import { ActivityLine } from './ActivityLine';
+import { ErrorBlock } from './ErrorBlock';
+import { sessionStats, statsText } from '../../stores/turn-stats';
+import './live.css';
 
 export function ChatView(): React.JSX.Element {
   const sessionId = useStore((s) => s.sessionId);
   const session = useStore((s) => s.sessions.find((x) => x.id === s.sessionId));
   const messages = useStore((s) => s.messages);
   const asks = useStore((s) => s.asks);
-  const busy = useStore((s) => s.busy);
+  const turnError = useStore((s) => (s.sessionId ? s.turnErrors[s.sessionId] : undefined));
   const newSession = useStore((s) => s.newSession);
   if (!sessionId) {
     return (
@@ -44,11 +48,9 @@ export function ChatView(): React.JSX.Element {
     <section className="chat" data-testid="chat">
       <header className="chat-head">
         <h2>{session?.title ?? 'Session'}</h2>
-        {busy && (
-          <span className="busy" data-testid="busy">
-            working…
-          </span>
-        )}
+        <span className="session-stats" data-testid="session-stats">
+          {messages.some((m) => m.role === 'assistant') ? statsText(sessionStats(messages)) : ''}
+        </span>
         {boundary && (
           <span className="reverted-note">Undone — /redo brings it back; your next message makes it final.</span>
         )}
@@ -56,12 +58,22 @@ export function ChatView(): React.JSX.Element {
       </header>
       <div className="chat-body">
         <MessageList
+          key={sessionId}
+          sessionId={sessionId}
           messages={messages}
           revertedFrom={revertedFrom}
-          footer={[
-            ...asks.map((a) => <PermissionPrompt key={a.requestId} ask={a} />),
-            ...openQuestions(messages).map((p) => <QuestionCard key={p.id} part={p} />),
-          ]}
+          footer={
+            <>
+              {asks.map((a) => (
+                <PermissionPrompt key={a.requestId} ask={a} />
+              ))}
+              {openQuestions(messages).map((p) => (
+                <QuestionCard key={p.id} part={p} />
+              ))}
+              {turnError && !storedError(messages, turnError.code) && <ErrorBlock error={turnError} />}
+              <ActivityLine />
+            </>
+          }
         />
         <TodoPanel todos={todosOf(messages, session?.revert)} />
       </div>
@@ -69,4 +81,10 @@ export function ChatView(): React.JSX.Element {
       <Composer />
     </section>
   );
+}
+
+/** True when the last turn's step-finish already shows an error of `code` (so the live one is not shown twice). */
+function storedError(messages: ReturnType<typeof useStore.getState>['messages'], code: string): boolean {
+  const last = messages[messages.length - 1];
+  return !!last?.parts.some((p) => p.type === 'step-finish' && p.error?.code === code);
 }

@@ -8,12 +8,15 @@ import type React from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MessageWithParts } from '../../../../shared/contract';
 import { MessageRow } from './MessageRow';
+import { readPlace, writePlace } from '../../stores/place';
 
 export function MessageList({
+  sessionId,
   messages,
   revertedFrom,
   footer,
 }: {
+  sessionId: string;
   messages: MessageWithParts[];
   revertedFrom: number;
   footer?: React.ReactNode;
@@ -49,9 +52,24 @@ export function MessageList({
     });
   }, [tail, total]);
   useEffect(() => () => cancelAnimationFrame(follow.current), []);
+  // Back to the row the user was reading in this session (a reload, a reconnect, switching back): once per
+  // session, when its messages are in.
+  const restored = useRef<string | null>(null);
+  useEffect(() => {
+    if (restored.current === sessionId || messages.length === 0) return;
+    restored.current = sessionId;
+    const row = readPlace().rows[sessionId];
+    if (!row || row.atBottom) return;
+    atBottom.current = false;
+    virtualizer.scrollToIndex(Math.min(row.index, messages.length - 1), { align: 'start' });
+  }, [sessionId, messages.length, virtualizer]);
   const onScroll = (): void => {
     const el = scroller.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    if (restored.current !== sessionId) return;
+    const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
+    writePlace({ rows: { [sessionId]: { index: first?.index ?? 0, atBottom: atBottom.current } } });
   };
   return (
     <div className="message-list" ref={scroller} onScroll={onScroll} data-testid="message-list">

@@ -5,11 +5,39 @@ import type { MessageWithParts, Part } from '../../../../shared/contract';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { RevertButton } from '../review/RevertControls';
+import { ErrorBlock } from './ErrorBlock';
+import { useStore } from '../../stores';
+import { splitAttached } from '../../stores/mentions';
+import { statsText, turnStats } from '../../stores/turn-stats';
+
+/** The user's words, with the files they attached (@-mentions) as chips that open the file. */
+function UserText({ text }: { text: string }): React.JSX.Element {
+  const openFile = useStore((s) => s.openFile);
+  return (
+    <div className="user-text">
+      {splitAttached(text).map((p, i) =>
+        p.kind === 'text' ? (
+          <span key={i}>{p.text}</span>
+        ) : (
+          <button
+            key={i}
+            className="attached-chip"
+            data-testid="attached-chip"
+            onClick={() => void openFile(p.path, p.lines ? Number(p.lines.split('-')[0]) : undefined)}
+          >
+            {p.path}
+            {p.lines ? `:${p.lines}` : ''}
+          </button>
+        ),
+      )}
+    </div>
+  );
+}
 
 function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): React.JSX.Element | null {
   switch (part.type) {
     case 'text':
-      return role === 'user' ? <div className="user-text">{part.text}</div> : <Markdown text={part.text} />;
+      return role === 'user' ? <UserText text={part.text} /> : <Markdown text={part.text} />;
     case 'reasoning':
       return (
         <details className="reasoning">
@@ -25,6 +53,13 @@ function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): R
       return part.model || part.mode ? (
         <div className="step-meta" data-testid="step-model">
           {[part.model, part.mode].filter(Boolean).join(' · ')}
+        </div>
+      ) : null;
+    case 'step-finish':
+      if (part.error) return <ErrorBlock error={part.error} />;
+      return part.reason === 'aborted' ? (
+        <div className="stopped-mark" data-testid="stopped">
+          Stopped by you
         </div>
       ) : null;
     default:
@@ -61,6 +96,11 @@ export const MessageRow = memo(function MessageRow({
           <PartView key={p.id} part={p} role={message.role} />
         ),
       )}
+      {message.role === 'assistant' && message.parts.some((p) => p.type === 'step-finish') ? (
+        <div className="turn-stats" data-testid="turn-stats" title="Tokens the provider reported, and the turn's time">
+          {statsText(turnStats(message))}
+        </div>
+      ) : null}
       {message.role === 'user' && !reverted ? <RevertButton messageId={message.id} /> : null}
     </article>
   );

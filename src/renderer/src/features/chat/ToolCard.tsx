@@ -3,6 +3,8 @@ import { memo, useState } from 'react';
 import type React from 'react';
 import type { Part } from '../../../../shared/contract';
 import { toolView } from './tool-view';
+import { waitingServers } from '../../stores/activity';
+import { useStore } from '../../stores';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
@@ -39,10 +41,18 @@ function PatchText({ patch }: { patch: string }): React.JSX.Element {
   );
 }
 
+/** The first changed line of a unified patch (its first hunk's new-side start), for "open at the change". */
+function firstLine(patch: string | undefined): number | undefined {
+  const m = patch ? /^@@ -\d+(?:,\d+)? \+(\d+)/m.exec(patch) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
 export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): React.JSX.Element {
   const [open, setOpen] = useState(false);
   const view = toolView(part);
   const errors = view.diagnostics.filter((d) => d.severity === 1);
+  const written = waitingServers(part).join(', ');
+  const openFile = useStore((s) => s.openFile);
   return (
     <div className={`tool-card state-${part.state}`} data-tool={part.tool} data-state={part.state}>
       <button className="tool-head" onClick={() => setOpen(!open)} aria-expanded={open}>
@@ -63,7 +73,13 @@ export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): Re
             {errors.length} error{errors.length > 1 ? 's' : ''}
           </span>
         )}
-        <span className={`state state-${part.state}`}>{STATE_LABEL[part.state]}</span>
+        {written ? (
+          <span className="state state-written" data-testid="written-waiting" title={`Waiting for ${written}`}>
+            written, waiting for diagnostics
+          </span>
+        ) : (
+          <span className={`state state-${part.state}`}>{STATE_LABEL[part.state]}</span>
+        )}
       </button>
       {part.error && (
         <div className="tool-error" title="What the model was told">
@@ -76,11 +92,27 @@ export const ToolCard = memo(function ToolCard({ part }: { part: ToolPart }): Re
             <ul className="diagnostics">
               {view.diagnostics.map((d, i) => (
                 <li key={i} className={d.severity === 1 ? 'error' : 'warning'}>
-                  {d.file}:{d.line}:{d.col} {d.message}
+                  <button
+                    className="file-link"
+                    onClick={() => void openFile(d.file, d.line)}
+                    title="Open in the editor"
+                  >
+                    {d.file}:{d.line}:{d.col}
+                  </button>{' '}
+                  {d.message}
                 </li>
               ))}
             </ul>
           )}
+          {view.changes.map((c) => (
+            <button
+              key={`open-${c.file}`}
+              className="file-link"
+              onClick={() => void openFile(c.file, firstLine(c.patch))}
+            >
+              Open {c.file}
+            </button>
+          ))}
           {view.changes.map((c) =>
             c.patch ? (
               <PatchText key={c.file} patch={c.patch} />

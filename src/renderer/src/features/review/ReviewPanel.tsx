@@ -141,6 +141,16 @@ export function ReviewPanel(): React.JSX.Element {
               >
                 Reject file
               </button>
+              {file.status !== 'deleted' && (
+                <button
+                  type="button"
+                  onClick={() => void useStore.getState().openFile(file.path, (focused ?? file.hunks[0])?.newStart)}
+                  data-testid="open-in-editor"
+                  title="Open this file in the editor at the change"
+                >
+                  Open in editor
+                </button>
+              )}
             </div>
           ) : null}
         </div>

@@ -10,6 +10,7 @@ function SessionItem({ session, active }: { session: Session; active: boolean })
   const rename = useStore((s) => s.renameSession);
   const remove = useStore((s) => s.deleteSession);
   const exportSession = useStore((s) => s.exportSession);
+  const running = useStore((s) => s.running[session.id] !== undefined);
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(session.title);
   const [confirm, setConfirm] = useState(false);
@@ -37,6 +38,7 @@ function SessionItem({ session, active }: { session: Session; active: boolean })
   return (
     <li className={`session${active ? ' active' : ''}`} data-testid="session-item">
       <button className="session-title" onClick={() => void select(session.id)} onDoubleClick={() => setEditing(true)}>
+        {running && <span className="running-dot" data-testid="session-running" title="Running a turn" />}
         {session.title}
       </button>
       <span className="session-actions">
