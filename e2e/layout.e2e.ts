@@ -175,14 +175,14 @@ describe('layout', () => {
         await expect
           .poll(() => page.locator('.shell').getAttribute('data-layout'))
           .toBe(w >= 1000 ? 'wide' : w >= 600 ? 'tabs' : 'phone');
-        expect(await sideways()).toEqual([]);
+        await expect.poll(sideways, { timeout: 10_000 }).toEqual([]); // the panes settle after the resize
         await shot(page, `layout-${w}-${scheme}`);
         if (w >= 1000) continue;
         expect(await page.locator('.review').isVisible()).toBe(false);
         await page.click('[data-testid=tab-review]');
         expect(await page.locator('.review').isVisible()).toBe(true);
         expect(await page.locator('.main').isVisible()).toBe(false);
-        expect(await sideways()).toEqual([]);
+        await expect.poll(sideways, { timeout: 10_000 }).toEqual([]); // the panes settle after the resize
         await shot(page, `layout-${w}-${scheme}-review`);
         if (w < 600) {
           expect(await page.locator('.sidebar').isVisible()).toBe(false);

@@ -188,6 +188,11 @@ describe('never land elsewhere (fast-check over distorted blocks)', () => {
 });
 
 describe('replaceAll on exact occurrences', () => {
+  it('oldString twice inside newString is not taken for already applied (fast-check counterexample)', () => {
+    const r = replace(';;a', ';', ';;', { replaceAll: true });
+    expect(r.ok && [r.value.rung, r.value.content]).toEqual(['simple', ';;;;a']);
+  });
+
   it('equals a left-to-right non-overlapping replacement when every occurrence is whole-token', () => {
     const unit = fc.constantFrom('a', 'b', ' ', '\n', '(', ')', ';');
     const text = fc.array(unit, { minLength: 1, maxLength: 30 }).map((xs) => xs.join(''));

@@ -93,20 +93,21 @@ export function appliedInsteadOfMissing(ctx: SearchContext, replacement: string)
 
 /**
  * The first place newString stands when every occurrence of `old` in `text` lies inside an occurrence of
- * `replacement` at the same offset (see module doc), else undefined. Both strings LF-normalised like `text`.
+ * `replacement` at the offset where `old` stands in `replacement` (see module doc), else undefined; undefined too
+ * when `old` stands in `replacement` more than once (the mapping is not provable). Both strings LF-normalised like `text`.
  * Cost: nothing unless `replacement` contains `old`; then one scan over the occurrences of `old`.
  */
 export function readsAsNew(text: string, old: string, replacement: string): Standing | undefined {
-  const offsets: number[] = [];
-  for (let k = replacement.indexOf(old); k !== -1; k = replacement.indexOf(old, k + 1)) {
-    // only blanks around oldString: an indentation change, which the ladder rebases or answers no_change
-    if ((replacement.slice(0, k) + replacement.slice(k + old.length)).trim().length > 0) offsets.push(k);
-  }
-  if (offsets.length === 0) return undefined;
+  const k = replacement.indexOf(old);
+  if (k === -1) return undefined;
+  // oldString twice inside newString (`;` in `;;`): which occurrence of the file stood where is not provable, so
+  // no claim is made and the ladder decides (a replaceAll of `;` → `;;` on `;;a` must land)
+  if (replacement.indexOf(old, k + 1) !== -1) return undefined;
+  // only blanks around oldString: an indentation change, which the ladder rebases or answers no_change
+  if ((replacement.slice(0, k) + replacement.slice(k + old.length)).trim().length === 0) return undefined;
   let first: Standing | undefined;
   for (let at = text.indexOf(old); at !== -1; at = text.indexOf(old, at + 1)) {
-    const k = offsets.find((o) => o <= at && text.startsWith(replacement, at - o));
-    if (k === undefined) return undefined;
+    if (at < k || !text.startsWith(replacement, at - k)) return undefined;
     first ??= { start: at - k, end: at - k + replacement.length };
   }
   return first;
