@@ -41,7 +41,7 @@ function parts(hh: Harness, sessionId: string): Part[] {
   return v.value.messages.flatMap((m) => m.parts);
 }
 
-const PLAN_OFFERED = ['read', 'list', 'glob', 'grep', 'bash', 'question', 'todowrite', 'todoread'];
+const PLAN_OFFERED = ['read', 'list', 'glob', 'grep', 'bash', 'question', 'todowrite', 'todoread', 'webfetch'];
 const PATCH = '*** Begin Patch\n*** Update File: a.txt\n@@\n-keep\n+gone\n*** End Patch';
 
 describe('plan mode', () => {
@@ -72,7 +72,12 @@ describe('plan mode', () => {
     expect(readFileSync(file, 'utf8')).toBe('keep\n');
     for (const req of requests) expect(offeredTools(req as never)).toEqual(PLAN_OFFERED);
     const system = requests[0]?.prompt[0];
-    expect(system).toEqual({ role: 'system', content: `${SYSTEM_PROMPT}\n\n${BUILT_IN_MODES[1]?.instructions}` });
+    // the system prompt, the session's baseline (context/baseline.ts), then the plan mode's instructions
+    const content = (system as { content: string }).content;
+    expect(system?.role).toBe('system');
+    expect(content.startsWith(`${SYSTEM_PROMPT}\n`)).toBe(true);
+    expect(content.endsWith(`\n\n${BUILT_IN_MODES[1]?.instructions}`)).toBe(true);
+    expect(content).toContain('Working directory:');
     const results = toolResults(requests[7] as never).map((t) => t.text);
     const refused = (tool: string): string =>
       `Error (tool_not_offered): Not run: ${tool} is not among the tools offered in this request. The tools offered now are: ${PLAN_OFFERED.join(', ')}.`;

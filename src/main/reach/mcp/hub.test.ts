@@ -6,6 +6,7 @@ import { liveProcesses, processesInGroups } from '../../lsp/proc-table';
 import type { ToolContext, ToolDefinition } from '../../tools/types';
 import { TrustStore } from '../trust/store';
 import type { McpSettings } from './config';
+import { capToolOutcome } from '../../agent/context/tool-output';
 import { estimateTokens } from '../../agent/context/tokens';
 import { McpHub } from './hub';
 import { startHttpMcp } from './testing/http-server';
@@ -73,12 +74,14 @@ describe('an MCP server over stdio', () => {
     expect(image.output).toBe(
       '[image (image/png) left out: Landfall does not pass MCP images to the model]\n[resource file:///notes.txt]\nresource text',
     );
-    const big = await (await tool(hub, tmp, 't_big')).execute({}, ctx());
+    // every tool's outcome goes through the one output cap in the tool runner (agent/context/tool-output.ts)
+    const c = ctx();
+    const big = await capToolOutcome('t_big', await (await tool(hub, tmp, 't_big')).execute({}, c), c);
     expect(big.ok).toBe(true);
-    expect(big.output.length).toBeLessThan(31_000);
-    expect(big.output).toMatch(/characters cut; the full output \(10485760 characters\) is in /);
-    const file = big.ok ? (big.metadata.fullOutputPath as string) : '';
-    expect(readFileSync(file, 'utf8')).toBe('x'.repeat(10 * 1024 * 1024));
+    expect(Buffer.byteLength(big.output)).toBeLessThanOrEqual(50 * 1024 + 1024);
+    const saved = (big.ok ? big.metadata.fullOutput : undefined) as { file: string; omittedBytes: number };
+    expect(readFileSync(saved.file, 'utf8')).toBe('x'.repeat(10 * 1024 * 1024));
+    expect(saved.omittedBytes).toBeGreaterThan(10 * 1024 * 1024 - 50 * 1024);
   });
 
   it('gives the server the scrubbed environment plus only what the entry names', async () => {

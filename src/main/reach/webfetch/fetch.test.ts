@@ -7,6 +7,7 @@ import type { ToolContext } from '../../tools/types';
 import type { Resolver } from './hop';
 import { AttemptLog, startServer } from './testing/servers';
 import type { TestServer } from './testing/servers';
+import { capToolOutcome } from '../../agent/context/tool-output';
 import { webfetchTool } from './tool';
 import type { WebfetchDeps } from './tool';
 
@@ -183,16 +184,21 @@ describe('webfetch with an allowed test host', () => {
     expect([second.hits, v6.hits]).toEqual([[], []]);
   });
 
-  it('reads at most 5 MB, says so, and caps what the model reads with the whole text in a file', async () => {
-    const r = await webfetchTool(deps(['allowed.test'])).execute({ url: allowed('/big') }, ctx());
+  it('reads at most 5 MB, says so, and the one output cap cuts what the model reads, the whole text in a file', async () => {
+    const c = ctx();
+    const raw = await webfetchTool(deps(['allowed.test'])).execute({ url: allowed('/big') }, c);
+    // every tool's outcome goes through the same cap in the tool runner (agent/context/tool-output.ts)
+    const r = await capToolOutcome('webfetch', raw, c);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.metadata.bytes).toBe(5 * 1024 * 1024);
     expect(r.metadata.readTruncated).toBe(true);
     expect(r.output).toContain('(the body passed 5242880 bytes: only its first 5242880 bytes were read)');
-    const full = readFileSync(r.metadata.fullOutputPath as string, 'utf8');
+    const saved = r.metadata.fullOutput as { file: string; totalBytes: number };
+    const full = readFileSync(saved.file, 'utf8');
     expect(full.endsWith(`\n\n${'a'.repeat(5 * 1024 * 1024)}`)).toBe(true);
-    expect(r.output.length).toBeLessThan(31_000);
+    expect(saved.totalBytes).toBe(Buffer.byteLength(full));
+    expect(Buffer.byteLength(r.output)).toBeLessThanOrEqual(50 * 1024 + 1024);
   });
 
   it('stops at the time limit', async () => {
