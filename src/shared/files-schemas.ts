@@ -4,6 +4,7 @@
  * comparison of two strings, and a save names the version it was based on.
  */
 import { z } from 'zod';
+import { FILE_SAVE_MAX_CHARS } from './limits';
 
 const id = z.string().min(1).max(200);
 const relPath = z.string().min(1).max(4096);
@@ -25,7 +26,7 @@ export const FileContentSchema = z.object({
 export const FileSaveInputSchema = z.object({
   projectId: id,
   path: relPath,
-  text: z.string().max(50 * 1024 * 1024),
+  text: z.string().max(FILE_SAVE_MAX_CHARS),
   /** The version the edits were made on; the save is refused (`stale`) when the disk holds another. */
   baseVersion: z.string().min(1).max(100),
 });

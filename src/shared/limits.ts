@@ -19,3 +19,9 @@ export const IMPORT_PART_MAX_CHARS = 2_000_000;
 
 /** Import uploads open at once; beginning one more drops the one least recently touched. */
 export const IMPORT_UPLOADS_OPEN_MAX = 4;
+
+/**
+ * The longest text the editor may save in one `files.save` call (UTF-16 code units). Like an import part, its
+ * worst-escaped JSON must fit one WebSocket frame (`WS_MAX_FRAME_BYTES`); a longer file is refused up front.
+ */
+export const FILE_SAVE_MAX_CHARS = 2_000_000;

@@ -89,6 +89,8 @@ describe('server lifetime and timeouts', () => {
       root: tmp,
       timeoutScale: 0.5,
       log: () => undefined,
+      // the server script lives in the project folder: it runs only in a trusted folder (src/main/reach/trust)
+      projectTrusted: true,
       settings: {
         disabled: ['typescript'],
         servers: [{ id: 'silent', command: [server], extensions: ['.ts'], languageId: 'typescript', latencyMs: 50 }],

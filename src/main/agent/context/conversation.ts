@@ -100,10 +100,9 @@ export class ConversationContext {
     if (!cur) return ok(view);
     const prev = n > 1 ? this.ledger.entry(sessionId, n - 1) : undefined;
     const system = JSON.parse(cur.system.json) as string;
-    const fixed =
-      baseline && baseline.text !== '' && system.endsWith(`\n\n${baseline.text}`)
-        ? system.length - baseline.text.length - 2
-        : system.length;
+    // the fixed prompt ends where the baseline starts; a mode's instructions may follow it (agent/modes.ts)
+    const at = baseline && baseline.text !== '' ? system.indexOf(`\n\n${baseline.text}`) : -1;
+    const fixed = at >= 0 ? at : system.length;
     view.step = stepView(cur, prev, steps, fixed, this.options.windows);
     return ok(view);
   }

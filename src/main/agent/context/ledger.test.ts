@@ -103,14 +103,22 @@ describe('request ledger', () => {
     expect(last.value.step?.inUse).toBe(2312);
   });
 
-  it('records a request the provider refused, without usage, and sends nothing more', async () => {
+  it('records every request the provider refused, without usage: the one context-length retry, never a third', async () => {
     h = await harness();
     const sessionId = h.newSession();
     const refusing = mockModel([]);
-    refusing.doStream = () => Promise.reject(Object.assign(new Error('maximum context length exceeded'), {}));
+    let sent = 0;
+    refusing.doStream = () => {
+      sent++;
+      return Promise.reject(Object.assign(new Error('maximum context length exceeded'), {}));
+    };
     const r = await h.svc.runWithModel(sessionId, refusing, 'hello');
     expect(r.ok && r.value.finishReason).toBe('error');
-    expect(h.svc.context.ledger.count(sessionId)).toBe(1);
+    expect(r.ok && r.value.error?.code).toBe('context_length');
+    // a context-length error is retried once (compaction-rules.ts; one user message has nothing to fold)
+    expect(sent).toBe(2);
+    expect(h.svc.context.ledger.count(sessionId)).toBe(2);
     expect(h.svc.context.ledger.entry(sessionId, 1)?.usage).toBeUndefined();
+    expect(h.svc.context.ledger.entry(sessionId, 2)?.usage).toBeUndefined();
   });
 });

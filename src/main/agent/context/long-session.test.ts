@@ -12,6 +12,7 @@ import { afterEach, expect, it } from 'vitest';
 import { harness, type Harness } from '../testing/fixtures';
 import { allowBash, isSummary, requestTokens, sessionModel } from './compaction-kit';
 import type { WindowSpec } from './windows';
+import { DEFAULT_LOOP_LIMITS } from '../loop-guard';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -43,7 +44,9 @@ it('300 steps, ~6 MB of logs: never over the window, the task in the last reques
   bytes += 6 * 6_000 * 77;
   const model = sessionModel({ steps });
   const s = h.newSession();
-  const r = await h.svc.runWithModel(s, model, TASK, 400, { spec: WINDOW });
+  // 300 tool calls in one turn: over the default per-turn budget of 200 (loop-guard.ts), raised here
+  const limits = { ...DEFAULT_LOOP_LIMITS, maxToolCalls: 1_000 };
+  const r = await h.svc.prompt(s, TASK, { languageModel: model, maxSteps: 400, window: { spec: WINDOW }, limits });
   expect(r.ok && [r.value.finishReason, r.value.steps]).toEqual(['stop', 301]);
   const sizes = model.requests.map(requestTokens);
   const summaries = model.requests.filter(isSummary);

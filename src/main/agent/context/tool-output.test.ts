@@ -70,7 +70,8 @@ describe('tool output cap in the loop', () => {
     expect(results[1]).toBe(
       '39999: test 39999 passed in 12 ms: renders <Widget id="39999"/> ok\n40000: test 40000 passed in 12 ms: renders <Widget id="40000"/> ok\n40001: (exit code 0)',
     );
-    expect(results[2]).toMatch(/^Error \(permission_denied\)/);
-    expect(asked.map((e) => e.permission)).toEqual(['bash', 'external_directory']);
+    // every other path outside the project is refused at once, with no question (tool-runner.ts)
+    expect(results[2]).toMatch(/^Error \(outside_root\)/);
+    expect(asked.map((e) => e.permission)).toEqual(['bash']);
   });
 });
