@@ -135,8 +135,15 @@ describe('layout', () => {
   });
 
   test('a reload returns to the same project, session and message row', async () => {
-    // Scroll so that the third message row is the first one in view.
-    await page.locator('.row[data-index="11"]').waitFor();
+    // Scroll so that the third message row is the first one in view. The list is virtualized and may have been left
+    // scrolled to its end by the test before: go to the top first, so the row is rendered whatever came before.
+    await page.locator('[data-testid=message-list] .row').first().waitFor();
+    await page.evaluate(`(() => {
+      const el = document.querySelector('[data-testid=message-list]');
+      el.scrollTop = 0;
+      el.dispatchEvent(new Event('scroll'));
+    })()`);
+    await page.locator('.row[data-index="3"]').waitFor();
     await page.evaluate(`(() => {
       const el = document.querySelector('[data-testid=message-list]');
       const row = el.querySelector('.row[data-index="3"]');

@@ -194,7 +194,19 @@ describe('talking with the agent', () => {
     expect(await queued.locator('.queued-text').allTextContents()).toEqual(['queued one', 'queued two']);
     await shots('33-talk-queued');
     release();
-    await page.locator('text=Answer to queued two.').waitFor({ timeout: 30_000 });
+    // the queued turns' requests are checked below; here their answers are read at the end of the list
+    await expect
+      .poll(
+        async () => {
+          await page.evaluate(`(() => {
+          const el = document.querySelector('[data-testid=message-list]');
+          el.scrollTop = el.scrollHeight;
+        })()`);
+          return page.locator('text=Answer to queued two.').isVisible();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     await idle();
     await page.locator('[data-testid=queued]').waitFor({ state: 'detached' });
     const lastUser = (b: Body | undefined): unknown => b?.messages?.filter((m) => m.role === 'user').at(-1)?.content;
