@@ -24,6 +24,8 @@ export const CALL_NAMES = [
   'sessions.importPart',
   'sessions.importEnd',
   'context.get',
+  'compaction.run',
+  'compaction.undo',
   'chat.prompt',
   'chat.replay',
   'chat.stop',

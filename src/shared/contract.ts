@@ -13,7 +13,7 @@ import { coreEventSchema } from './events';
 import type { CoreEventType, EventOf } from './events';
 import { AppInfoSchema, SessionDetailSchema, SettingsInputSchema, SettingsViewSchema } from './contract-schemas';
 import { KeptFileSchema } from './history-schemas';
-import { ProjectSchema, SessionSchema } from './model';
+import { PartSchema, ProjectSchema, SessionSchema } from './model';
 import { PermissionReplySchema } from './permission-schemas';
 import {
   DecideInputSchema,
@@ -115,6 +115,16 @@ export const calls = {
   'context.get': {
     input: z.object({ sessionId: id, step: z.number().int().min(1).optional() }),
     output: ContextViewSchema,
+  },
+  /**
+   * Compaction from the chat: `run` compacts the session's older history now (trigger 'manual') and answers the
+   * stored `compaction` part; `busy` while a turn runs, `no_change` when there is nothing older to fold. `undo`
+   * marks a compaction undone (or, `undone: false`, in force again): the next request is built as if it never ran.
+   */
+  'compaction.run': { input: sessionRef, output: PartSchema },
+  'compaction.undo': {
+    input: z.object({ sessionId: id, partId: id, undone: z.boolean() }),
+    output: z.object({ undone: z.boolean() }),
   },
   /** Sends a user message; resolves once the turn has started (progress arrives as events) or failed to start. */
   /** `attachments`: project files (or line ranges of them) the user @-mentioned; their text goes with the message. */

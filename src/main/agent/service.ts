@@ -32,6 +32,7 @@ import type { TalkView } from './talk-service';
 import { modelLabel, talkSteps } from './talk-steps';
 import type { LabelledModel } from './talk-steps';
 import { SYSTEM_PROMPT } from './defaults';
+import { compactNow } from './compact-now';
 import type { Result } from '../../shared/errors';
 import type { CoreEvent, CoreListener } from '../../shared/events';
 import type { Part, Project, Session } from '../../shared/model';
@@ -261,24 +262,9 @@ export class AgentService {
    * `invalid_input` (unknown session or provider), `unauthorized`, the snapshot store's.
    */
   async startTurn(sessionId: string, text: string, options: TurnOptions = {}): Promise<Result<{ turn: TurnHandle }>> {
-    let window = options.window;
-    let model: LabelledModel;
-    if (options.languageModel) {
-      model = { model: options.languageModel, label: options.label ?? modelLabel(options.languageModel) };
-    } else {
-      await this.core.live.refresh();
-      // the provider and model given, else the session's choice (the chat's picker), else the settings' default
-      const stored = readTalk(this.store.db, sessionId);
-      const made = this.labelledModel({
-        provider: options.provider ?? stored?.provider,
-        model: options.model ?? (options.provider === undefined ? stored?.model : undefined),
-      });
-      if (!made.ok) return made;
-      model = made.value;
-      const provider = findProvider(this.core.live.current(), options.provider ?? stored?.provider);
-      const id = typeof model.model === 'string' ? model.model : model.model.modelId;
-      if (provider.ok) window ??= { spec: windowFor(id, provider.value) };
-    }
+    const made = await this.turnModel(sessionId, options);
+    if (!made.ok) return made;
+    const { model, window } = made.value;
     return startTurn(this.core, sessionId, model.model, text, options.maxSteps, {
       steps: this.talkSteps(sessionId, model),
       ...(window ? { window } : {}),
@@ -286,6 +272,34 @@ export class AgentService {
       ...(options.promote ? { promote: options.promote } : {}),
       ...(options.holdQueue ? { holdQueue: true } : {}),
     });
+  }
+
+  /**
+   * The model and window a turn of `sessionId` uses: `options.languageModel`, else the configured provider's
+   * (`options.provider`, `options.model`), else the session's picker choice, else the settings' default.
+   * Errors `invalid_input` (unknown provider), `unauthorized`.
+   */
+  private async turnModel(
+    sessionId: string,
+    options: TurnOptions,
+  ): Promise<Result<{ model: LabelledModel; window?: TurnOptions['window'] }>> {
+    let window = options.window;
+    if (options.languageModel)
+      return ok({
+        model: { model: options.languageModel, label: options.label ?? modelLabel(options.languageModel) },
+        window,
+      });
+    await this.core.live.refresh();
+    const stored = readTalk(this.store.db, sessionId);
+    const made = this.labelledModel({
+      provider: options.provider ?? stored?.provider,
+      model: options.model ?? (options.provider === undefined ? stored?.model : undefined),
+    });
+    if (!made.ok) return made;
+    const provider = findProvider(this.core.live.current(), options.provider ?? stored?.provider);
+    const id = typeof made.value.model === 'string' ? made.value.model : made.value.model.modelId;
+    if (provider.ok) window ??= { spec: windowFor(id, provider.value) };
+    return ok({ model: made.value, window });
   }
 
   /** The model a picker choice names, labelled `provider/model`. Errors `invalid_input`, `unauthorized`. */
@@ -374,6 +388,21 @@ export class AgentService {
     window?: TurnOptions['window'],
   ): Promise<Result<TurnResult>> {
     return this.prompt(sessionId, text, { languageModel: model, maxSteps, ...(window ? { window } : {}) });
+  }
+
+  /**
+   * Compact the session's older history now (compact-now.ts; the chat's /compact), with the model and window its
+   * next turn would use (`options` as startTurn's). Answers the stored part, trigger 'manual'. Errors: `busy`,
+   * `invalid_input`, `no_change` (nothing older to fold), the provider's.
+   */
+  async compactNow(
+    sessionId: string,
+    options: Pick<TurnOptions, 'languageModel' | 'provider' | 'model' | 'window'> = {},
+  ): Promise<Result<Part>> {
+    if (!this.store.getSession(sessionId)) return fail('invalid_input', `No session ${sessionId}.`, 'Pick a session.');
+    const made = await this.turnModel(sessionId, options);
+    if (!made.ok) return made;
+    return compactNow(this.core, sessionId, { model: made.value.model.model, window: made.value.window });
   }
 
   /**

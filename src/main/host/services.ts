@@ -137,6 +137,11 @@ export async function createServices(options: {
     },
     'sessions.rename': async (i) => svc.renameSession(i.sessionId, i.title),
     'context.get': async (i) => svc.context.view(i.sessionId, i.step),
+    'compaction.run': (i) => svc.compactNow(i.sessionId),
+    'compaction.undo': async (i) => {
+      const r = svc.undoCompaction(i.sessionId, i.partId, i.undone);
+      return r.ok ? ok({ undone: i.undone }) : r;
+    },
     'sessions.delete': async (i) => {
       const r = svc.deleteSession(i.sessionId);
       return r.ok ? ok({ deleted: true as const }) : r;

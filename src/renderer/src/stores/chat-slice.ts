@@ -1,7 +1,7 @@
 /**
  * Chat slice: the open session's messages and parts, busy state, pending permission asks, and the draft.
  * `/undo` and `/redo` typed in the input are commands: the history slice's undo / redo (history-slice.ts, the one
- * home of history moves). `/replay <folder>` (or `/replay sample`) plays a recorded session into the open project.
+ * home of history moves); `/compact` compacts the session now (compaction-slice.ts). `/replay <folder>` (or `/replay sample`) plays a recorded session into the open project.
  */
 import { call } from '../rpc';
 import type { MessageWithParts, Part } from '../../../shared/contract';
@@ -31,6 +31,7 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
       if (!text || !sessionId) return;
       if (text === '/undo') return get().undo();
       if (text === '/redo') return get().redo();
+      if (text === '/compact') return get().compactNow();
       const replay = /^\/replay\s+(.+)$/s.exec(text);
       if (replay) {
         set({ draft: '' });

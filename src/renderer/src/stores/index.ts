@@ -11,6 +11,7 @@ import { createAppSlice } from './app-slice';
 import { createProjectsSlice } from './projects-slice';
 import { createSessionsSlice } from './sessions-slice';
 import { createChatSlice } from './chat-slice';
+import { createCompactionSlice } from './compaction-slice';
 import { createHistorySlice } from './history-slice';
 import { createReviewSlice } from './review-slice';
 import { createSettingsSlice } from './settings-slice';
@@ -28,6 +29,7 @@ export function createAppStore() {
     ...createProjectsSlice(...a),
     ...createSessionsSlice(...a),
     ...createChatSlice(...a),
+    ...createCompactionSlice(...a),
     ...createHistorySlice(...a),
     ...createReviewSlice(...a),
     ...createSettingsSlice(...a),

@@ -20,7 +20,8 @@ describe('slash commands', () => {
 
   it('the menu lists matching commands until a space follows the word', () => {
     expect(slashMatches('/re').map((c) => c.name)).toEqual(['redo', 'replay']);
-    expect(slashMatches('/').length).toBe(3);
+    expect(slashMatches('/').length).toBe(4);
+    expect(slashMatches('/co').map((c) => c.name)).toEqual(['compact']);
     expect(slashMatches('/undo now')).toEqual([]);
     expect(slashMatches('hello')).toEqual([]);
   });

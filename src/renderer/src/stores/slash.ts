@@ -15,6 +15,7 @@ export interface SlashCommand {
 export const SLASH_COMMANDS: SlashCommand[] = [
   { name: 'undo', description: 'Revert the last turn; its prompt comes back into the input' },
   { name: 'redo', description: 'Bring the last undone turn back' },
+  { name: 'compact', description: 'Fold the older history into a summary now (undo it from its marker)' },
   { name: 'replay', args: '<folder | sample>', description: 'Play a recorded session into this project' },
 ];
 

@@ -97,6 +97,16 @@ export interface ChatSlice {
   applyDeltas(deltas: Map<string, { messageId: string; text: string; reasoning: boolean }>): void;
 }
 
+/** Compaction from the chat (compaction-slice.ts): /compact and the marker's Undo / Redo. */
+export interface CompactionSlice {
+  /** True while /compact's summary is being written. */
+  compacting: boolean;
+  /** Compacts the open session now (compaction.run); a refusal is shown as the window's error. */
+  compactNow(): Promise<void>;
+  /** Undoes (`undone` true) or redoes a compaction of the open session (compaction.undo). */
+  setCompactionUndone(partId: string, undone: boolean): Promise<void>;
+}
+
 /** Undo / redo / revert / unrevert and their notices: the one home of history moves (history-slice.ts). */
 export interface HistorySlice {
   /** What the revert the user asked for would do (files, conflicts), until confirmed or cancelled. */
@@ -226,6 +236,7 @@ export type Store = AppSlice &
   ProjectsSlice &
   SessionsSlice &
   ChatSlice &
+  CompactionSlice &
   HistorySlice &
   ReviewSlice &
   SettingsSlice &

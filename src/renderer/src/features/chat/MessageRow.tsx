@@ -6,6 +6,7 @@ import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { RevertButton } from '../review/RevertControls';
 import { ErrorBlock } from './ErrorBlock';
+import { CompactionMarker } from './CompactionMarker';
 import { useStore } from '../../stores';
 import { splitAttached } from '../../stores/mentions';
 import { statsText, turnStats } from '../../stores/turn-stats';
@@ -62,6 +63,8 @@ function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): R
           Stopped by you
         </div>
       ) : null;
+    case 'compaction':
+      return <CompactionMarker part={part} />;
     default:
       return null;
   }
