@@ -47,7 +47,7 @@ export function ChatView(): React.JSX.Element {
   return (
     <section className="chat" data-testid="chat">
       <header className="chat-head">
-        <h2>{session?.title ?? 'Session'}</h2>
+        <h2 title={session?.title ?? 'Session'}>{session?.title ?? 'Session'}</h2>
         <span className="session-stats" data-testid="session-stats">
           {messages.some((m) => m.role === 'assistant') ? statsText(sessionStats(messages)) : ''}
         </span>
