@@ -26,7 +26,12 @@ async function withHistory<T>(
   try {
     const found = await core.runtimes.forSession(sessionId);
     if (!found.ok) return found;
-    return await op({ store: core.store, snapshot: found.value.rt.snapshot, busy: (id) => core.running.has(id) });
+    return await op({
+      store: core.store,
+      snapshot: found.value.rt.snapshot,
+      busy: (id) => core.running.has(id),
+      intents: core.intents,
+    });
   } catch (e) {
     if (isFailure(e)) return e.toFail();
     throw e;

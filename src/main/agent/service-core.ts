@@ -24,6 +24,7 @@ import type { ServiceExtras, ServiceOptions } from './service-types';
 import type { LiveSettings } from './settings/live';
 import type { QuestionBroker } from './questions';
 import type { QueueRunner } from './queue';
+import type { Intents } from '../session/intents';
 
 export interface ServiceCore {
   readonly options: ServiceOptions & ServiceExtras;
@@ -45,6 +46,8 @@ export interface ServiceCore {
   readonly runningProject: Map<string, string>;
   /** Sessions with a history move (revert, undo, …) in progress. */
   readonly reverting: Set<string>;
+  /** Each history move's and review decision's write paired with its record (session/intents.ts). */
+  readonly intents: Intents;
   /** The `done` of every turn still running (close waits for them). */
   readonly turnsDone: Set<Promise<unknown>>;
   /** Questions of the question tool waiting for the user (questions.ts). */

@@ -39,6 +39,8 @@ import type { Part, Project, Session } from '../../shared/model';
 import type { PermissionAsk, PermissionReply } from '../../shared/permission-schemas';
 import { ObservedVersions } from '../fs/observed';
 import { recoverWrites, type RecoveryReport } from '../fs/recovery';
+import { Intents } from '../session/intents';
+import { settleInterruptedMoves } from './history-recovery';
 import { registerSecretSource } from '../proc/child-env';
 import type { RevertOptions, RevertResult, UndoResult } from '../session/revert-types';
 import type { ReviewService } from '../session/review';
@@ -129,6 +131,7 @@ export class AgentService {
       running: new Map(),
       runningProject: new Map(),
       reverting: new Set(),
+      intents: new Intents(store.db, path.join(options.dataDir, 'journal')),
       turnsDone: new Set(),
       emit: (e) => this.emit(e),
       questions: new QuestionBroker((sessionId, partId, question) =>
@@ -162,6 +165,8 @@ export class AgentService {
     try {
       const svc = new AgentService(options, settings.value);
       svc.recovered = recovered;
+      // Moves whose files were written before their record was (session/intents.ts) get their record now.
+      svc.settledMoves = await settleInterruptedMoves(svc.core);
       svc.stopOutputSweeper = startOutputSweeper(path.join(options.dataDir, 'scratch'));
       return ok(svc);
     } catch (e) {
@@ -176,6 +181,11 @@ export class AgentService {
    * `<dataDir>/journal/recovered.log`; the UI and the command line show `describeRecovery` of each.
    */
   recovered: RecoveryReport[] = [];
+  /**
+   * History moves and review decisions a killed process left with their files written but not their record, now
+   * recorded (agent/history-recovery.ts), one line each.
+   */
+  settledMoves: string[] = [];
   /** Stops the hourly removal of saved tool outputs older than 7 days (tools/output-cap-file.ts). */
   private stopOutputSweeper: () => void = () => undefined;
 
@@ -211,6 +221,7 @@ export class AgentService {
       },
       (id) => this.core.running.has(id),
       path.join(this.options.dataDir, 'journal'),
+      this.core.intents,
     ));
   }
 

@@ -8,10 +8,13 @@
  *   b<i>         the old bytes of step i: a hard link to the old file when the data folder shares its file system
  *                (O(1), and the project path gets a new inode by rename, so the link keeps the old bytes), else a
  *                copy, fsync'd;
- *   committed    written (fsync'd) after the last change: the transaction completed.
+ *   committed    written (fsync'd) after the last change: the transaction completed;
+ *   reported     a recovery already reported this committed transaction (folders kept for an intent only).
+ * A transaction with an `intent` (tx-types.ts) is named by it, and its folder stays after the commit — without the
+ * backups — until its caller wrote the record that follows it and released it (`releaseJournal`).
  * Every backup exists before the plan is written, and the plan is durable before the first change in the
  * project; a plan of one step (its rename is atomic by itself) has no backup and needs no fsync.
- * The folder is removed when the transaction ends either way. Recovery (recovery.ts) reads what is left.
+ * Otherwise the folder is removed when the transaction ends either way. Recovery (recovery.ts) reads what is left.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -23,6 +26,7 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -60,6 +64,8 @@ export interface Plan {
   started: string;
   createdAt: string;
   steps: PlanStep[];
+  /** The caller's record that follows a commit (tx-types.ts `TxOptions.intent`); the folder is named by it. */
+  intent?: string;
 }
 
 /**
@@ -137,10 +143,14 @@ export class Journal {
     this.dir = path.join(journalDir, id);
   }
 
-  /** Create the transaction's folder under `journalDir` (made when missing). */
-  static create(journalDir: string): Journal {
+  /**
+   * Create the transaction's folder under `journalDir` (made when missing), named `intent` when given (it must be
+   * letters, digits and '-'; an existing folder of that name is an error).
+   */
+  static create(journalDir: string, intent?: string): Journal {
     mkdirSync(journalDir, { recursive: true, mode: 0o700 });
-    const id = `${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    if (intent !== undefined && !INTENT_ID.test(intent)) throw new Error(`not an intent id: ${intent}`);
+    const id = intent ?? `${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}`;
     const j = new Journal(journalDir, id);
     mkdirSync(j.dir, { mode: 0o700 });
     return j;
@@ -188,6 +198,48 @@ export class Journal {
   remove(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+
+  /** After the commit of an intent's transaction: the backups go, the plan and the mark stay (module docstring). */
+  dropBackups(): void {
+    dropBackupsIn(this.dir);
+  }
+}
+
+/** Shape of an intent id (a folder name under the journal folder). */
+const INTENT_ID = /^[A-Za-z0-9-]{1,100}$/;
+
+/** Remove the backups (`b<i>`) of the transaction folder `dir`. */
+export function dropBackupsIn(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) if (/^b\d+$/.test(n)) rmSync(path.join(dir, n), { force: true });
+}
+
+/**
+ * Where the transaction of intent `id` stands: 'committed' (it completed; the caller's record must follow),
+ * 'open' (a plan without the mark: its writer still runs, or a recovery has not rolled it back yet), or 'none'
+ * (it never began, was abandoned, or was rolled back — nothing of it is on disk).
+ */
+export function journalOutcome(journalDir: string, id: string): 'committed' | 'open' | 'none' {
+  if (!INTENT_ID.test(id)) return 'none';
+  const dir = path.join(journalDir, id);
+  if (existsSync(path.join(dir, 'committed'))) return 'committed';
+  return existsSync(dir) ? 'open' : 'none';
+}
+
+/** The caller of intent `id` wrote its record: its committed journal folder goes. Never throws. */
+export function releaseJournal(journalDir: string, id: string): void {
+  if (!INTENT_ID.test(id)) return;
+  rmSync(path.join(journalDir, id), { recursive: true, force: true });
+}
+
+/** Mark a kept committed folder as reported by a recovery (so the next recovery does not report it again). */
+export function markReported(dir: string): void {
+  writeDurable(path.join(dir, 'reported'), '');
 }
 
 /** A transaction folder found on disk, as recovery reads it. */
@@ -195,6 +247,8 @@ export interface FoundJournal {
   dir: string;
   plan: Plan | undefined;
   committed: boolean;
+  /** A kept committed folder a recovery already reported. */
+  reported: boolean;
 }
 
 /** Read the transaction folder `dir` (a plan that cannot be parsed counts as none: it was never complete). */
@@ -210,5 +264,6 @@ export function readJournal(dir: string): FoundJournal {
     dir,
     plan,
     committed: existsSync(path.join(dir, 'committed')),
+    reported: existsSync(path.join(dir, 'reported')),
   };
 }

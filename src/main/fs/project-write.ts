@@ -15,6 +15,8 @@ export interface ProjectWriteOptions {
   label: string;
   /** Fault injection for tests (transaction.ts TxHook). */
   hook?: TxHook;
+  /** The caller's record that follows the commit (tx-types.ts `TxOptions.intent`). */
+  intent?: string;
 }
 
 /** The failure for a transaction report with failed steps (see the module docstring). */
@@ -61,6 +63,7 @@ export async function writeProject(
       atomic: true,
       sync: 'all',
       ...(options.hook ? { hook: options.hook } : {}),
+      ...(options.intent !== undefined ? { intent: options.intent } : {}),
     });
   } catch (e) {
     return fail(

@@ -11,14 +11,16 @@
  *     (rollback.ts), so every file is as before the transaction, except files someone changed since, which are
  *     kept and reported ('rolled_back'; 'discarded' when nothing had changed yet); the transaction's caller never
  *     reported success, so back is the state it promised;
- *   - committed: it completed; leftover temp files are removed ('completed').
+ *   - committed: it completed; leftover temp files are removed ('completed'). A transaction with an intent
+ *     (tx-types.ts) keeps its folder — plan and mark, backups dropped — for its caller, who writes the record that
+ *     follows it and releases it (`journalOutcome`, `releaseJournal`); it is reported once.
  * Every outcome is returned, appended to `<journalDir>/recovered.log` (one JSON object a line) and can be shown
  * by the UI and the command line.
  */
 import { appendFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { journalDirOf } from './data-dir';
-import { ownerAlive, readJournal, type Plan } from './journal';
+import { dropBackupsIn, markReported, ownerAlive, readJournal, type Plan } from './journal';
 import { PinnedDirs } from './pinned-dir';
 import { rollBack, settle, type KeptPath } from './rollback';
 
@@ -57,6 +59,7 @@ function removeTemps(plan: Plan): number {
 function recoverOne(journalDir: string, txDir: string): RecoveryReport | undefined {
   const found = readJournal(txDir);
   const plan = found.plan;
+  if (found.committed && found.reported) return undefined; // kept for its caller, reported before
   if (!plan) {
     rmSync(txDir, { recursive: true, force: true });
     return undefined;
@@ -69,7 +72,10 @@ function recoverOne(journalDir: string, txDir: string): RecoveryReport | undefin
     return { ...base, outcome: changed ? 'rolled_back' : 'discarded', ...outcome };
   }
   const tempsRemoved = removeTemps(plan);
-  rmSync(txDir, { recursive: true, force: true });
+  if (found.committed && plan.intent !== undefined) {
+    dropBackupsIn(txDir);
+    markReported(txDir);
+  } else rmSync(txDir, { recursive: true, force: true });
   return {
     ...base,
     outcome: found.committed ? 'completed' : 'discarded',

@@ -18,7 +18,8 @@
  *
  * Order: plan and backups → plan written (fsync'd with its folder) → stage the temps whose folder exists →
  * removals → folders emptied by them (when `prune`) → for each write, its folder (created if missing), its temp if
- * not staged yet, the rename → fsync folders → committed → journal removed. A one-step transaction skips the
+ * not staged yet, the rename → fsync folders → committed → journal removed (with an `intent`: kept without its
+ * backups until the caller releases it, tx-types.ts). A one-step transaction without an intent skips the
  * backups, the plan's fsync and the committed mark: its one rename is atomic by itself.
  */
 import { Journal, OWN_START, type Plan } from './journal';
@@ -63,9 +64,9 @@ class Tx {
     readonly steps: readonly TxStep[],
     readonly options: TxOptions,
   ) {
-    this.journal = Journal.create(options.journalDir);
+    this.journal = Journal.create(options.journalDir, options.intent);
     this.pins = new PinnedDirs(options.root);
-    this.single = steps.length === 1;
+    this.single = steps.length === 1 && options.intent === undefined;
   }
 
   /** Plan every step and write the plan; false when an atomic transaction already failed (nothing changed). */
@@ -95,6 +96,7 @@ class Tx {
       started: OWN_START,
       createdAt: new Date().toISOString(),
       steps: this.work.map((w) => w.plan),
+      ...(this.options.intent !== undefined ? { intent: this.options.intent } : {}),
     };
     this.journal.writePlan(this.plan, !this.single);
     return true;
@@ -155,10 +157,11 @@ class Tx {
     return this.single ? this.abandonAfterFailure() : this.putBack();
   }
 
-  /** The changed folders are durable: the journal is committed and removed. */
+  /** The changed folders are durable: the journal is committed and removed (kept without backups for an intent). */
   finish(): TxReport {
     if (!this.single) this.journal.commit();
-    this.journal.remove();
+    if (this.options.intent !== undefined) this.journal.dropBackups();
+    else this.journal.remove();
     return this.report;
   }
 
@@ -189,7 +192,8 @@ class Tx {
  * was changed.
  */
 export function runTransaction(steps: readonly TxStep[], options: TxOptions): TxReport {
-  if (steps.length === 0) return { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
+  if (steps.length === 0 && options.intent === undefined)
+    return { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
   const tx = new Tx(steps, options);
   try {
     if (!tx.planAll()) return tx.report;
@@ -217,7 +221,8 @@ export function runTransaction(steps: readonly TxStep[], options: TxOptions): Tx
  * are written several at a time, so their fsyncs overlap.
  */
 export async function runTransactionAsync(steps: readonly TxStep[], options: TxOptions): Promise<TxReport> {
-  if (steps.length === 0) return { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
+  if (steps.length === 0 && options.intent === undefined)
+    return { written: [], removed: [], unchanged: [], failed: [], notRestored: [] };
   const tx = new Tx(steps, options);
   try {
     if (!tx.planAll()) return tx.report;

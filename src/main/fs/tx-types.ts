@@ -45,6 +45,15 @@ export interface TxOptions {
   /** A write may replace an empty folder at its target (restore: a folder became a file). */
   replaceEmptyDirs?: boolean;
   hook?: TxHook;
+  /**
+   * The id of a record its caller writes once the transaction committed (a session's revert boundary, a review
+   * decision): the journal folder is named by it and, once committed, kept (plan and `committed` mark; backups
+   * dropped) until the caller has written its record and calls `releaseJournal` (journal.ts). So after a kill the
+   * caller can tell a transaction that committed (`journalOutcome` 'committed': its record must follow) from one
+   * that was rolled back or never began ('none'). With an intent even one step, or none, is fully journaled.
+   * Letters, digits and '-' only.
+   */
+  intent?: string;
 }
 
 /** A step that failed: its path, the fs error code (or PinError code), the message, and the folder at fault. */

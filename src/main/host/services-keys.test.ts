@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { AnyEvent } from '../../shared/contract';
 import { scriptedOpenAI } from '../agent/testing/openai-server';
 import type { ScriptedServer } from '../agent/testing/openai-server';
+import { processesInGroups } from '../lsp/proc-table';
 import { serverGroups } from './server-children';
 import { servicesFixture, type ServicesFixture } from './services-fixture';
 
@@ -112,7 +113,10 @@ describe('keys reach the provider client only', () => {
 
     const [server] = serverGroups('vscode-json-language-server');
     expect(server).toBeDefined();
-    const environ = readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
+    // Every process of the server's group (in its own PID namespace: `unshare`, the namespace's init, the server).
+    const environ = processesInGroups([server as number]).flatMap((p) =>
+      readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0'),
+    );
     expect(environ.some((v) => v.startsWith('PATH='))).toBe(true);
     expect(environ.filter((v) => v.includes(STORED_KEY) || v.includes(PARENT_VALUE))).toEqual([]);
     expect(environ.filter((v) => v.startsWith(`${PARENT_VAR}=`) || v.startsWith('LANDFALL_KEY_'))).toEqual([]);

@@ -3,7 +3,8 @@
  * answers to the server's requests, document sync, and the diagnostics store.
  *
  * The handshake sends `processId: process.pid` (Landfall's pid: a server given its own pid outlives a killed
- * client — DESIGN §7). Settings requests are answered with an object per item, never null (the html and prisma
+ * client — DESIGN §7), or null for a server in its own PID namespace, where that pid names another process or
+ * none (there the namespace's init ends the server when Landfall goes away; proc/pid-namespace.ts). Settings requests are answered with an object per item, never null (the html and prisma
  * servers crash on null). Text changes are sent as full text; servers that asked for incremental sync get it
  * as one edit whose range covers the whole old document (a range-less change crashes vtsls).
  *
@@ -113,7 +114,9 @@ export class LspClient {
     });
     const rootUri = uriOf(ctx.root);
     const init = conn.sendRequest('initialize', {
-      processId: process.pid,
+      // Isolated (proc/pid-namespace.ts), Landfall's pid means nothing inside the server's namespace (another
+      // process, or none: the server would exit at once); its init ends the server when Landfall goes away.
+      processId: proc.isolated ? null : process.pid,
       clientInfo: { name: 'landfall' },
       rootUri,
       rootPath: ctx.root,

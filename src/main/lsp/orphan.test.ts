@@ -1,7 +1,9 @@
 /**
  * Landfall itself killed (SIGKILL: no exit hook, no shutdown): its servers run detached in their own process
  * groups, so nothing signals them: they must notice on their own (stdin closing, and `processId` = Landfall's pid
- * sent at initialize — DESIGN §7: with the server's own pid they outlive the client). A child Node process plays
+ * sent at initialize — DESIGN §7: with the server's own pid they outlive the client) — or, in their own PID
+ * namespace (proc/pid-namespace.ts, where `processId` is null since Landfall's pid means nothing in there), the
+ * namespace's init ends them when Landfall's end of its channel closes. A child Node process plays
  * Landfall: it opens a JSON file (starting vscode-json-language-server), prints the server's pid, and is killed.
  * Also: a server that never answers for a file is reported as timed out, in plain words, within its budget.
  */
@@ -26,7 +28,7 @@ afterAll(() => {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('server lifetime and timeouts', () => {
-  it('servers exit on their own when Landfall is killed (processId is Landfall’s pid)', async () => {
+  it('servers exit when Landfall is killed (stdin closes; the namespace init or processId ends them)', async () => {
     writeFileSync(path.join(tmp, 'a.json'), '{"a": 1}\n');
     const script = path.join(tmp, 'landfall-stand-in.mts');
     const managerPath = path.resolve(process.cwd(), 'src/main/lsp/manager.ts');

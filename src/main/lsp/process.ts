@@ -1,12 +1,15 @@
 /**
- * A language-server child process: spawned detached in its own process group, so stopping it reaches the
- * grandchildren too (tsserver under typescript-language-server, shellcheck under bash-language-server).
+ * A language-server child process (also an MCP stdio server's): spawned detached in its own process group, so
+ * stopping it reaches the grandchildren too (tsserver under typescript-language-server, shellcheck under
+ * bash-language-server), and in its own PID namespace where the system allows it (proc/pid-namespace.ts): a
+ * server — code from the project or from npm — sees no other process in /proc, so it cannot read Landfall's or
+ * anyone's start-up environment, and what it leaves running ends with it.
  * Stopping escalates SIGTERM → SIGKILL on the whole group (negative pid); `signalGroup(pid, "SIGKILL")` is the last-resort
  * path used from a synchronous process 'exit' hook.
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { childEnv } from '../proc/child-env';
+import { spawnIsolated } from '../proc/pid-namespace';
 import type { ResolvedCommand } from './discover';
 import { processesInGroups } from './proc-table';
 
@@ -19,7 +22,10 @@ export interface ProcessExit {
 /** A running server process, its exit promise, and the tail of its stderr (for the error text). */
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
+  /** The leader's pid (with isolation that is `unshare`, whose group and session the server shares). */
   pid: number;
+  /** True when the server runs in its own PID namespace (then Landfall's pid means nothing to it). */
+  isolated: boolean;
   exited: Promise<ProcessExit>;
   hasExited(): boolean;
   stderrTail(): string;
@@ -27,14 +33,18 @@ export interface ServerProcess {
 
 const STDERR_TAIL = 2_000;
 
-/** Spawn `cmd` in `cwd`, detached into its own process group, stdio piped. Throws only if spawn itself throws. */
+/**
+ * Spawn `cmd` in `cwd`, detached into its own process group (and PID namespace where allowed), stdio piped, with
+ * the scrubbed environment plus `cmd.env`. Throws only if spawn itself throws.
+ */
 export function spawnServer(cmd: ResolvedCommand, cwd: string): ServerProcess {
-  const child = spawn(cmd.command, cmd.args, {
+  const spawned = spawnIsolated(cmd.command, cmd.args, {
     cwd,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: childEnv(cmd.env),
   });
+  const child = spawned.child as ChildProcessWithoutNullStreams;
   let tail = '';
   let done = false;
   child.stderr.setEncoding('utf8');
@@ -53,7 +63,14 @@ export function spawnServer(cmd: ResolvedCommand, cwd: string): ServerProcess {
       resolve({ code: null, signal: null });
     });
   });
-  return { child, pid: child.pid ?? -1, exited, hasExited: () => done, stderrTail: () => tail.trim() };
+  return {
+    child,
+    pid: child.pid ?? -1,
+    isolated: spawned.isolated,
+    exited,
+    hasExited: () => done,
+    stderrTail: () => tail.trim(),
+  };
 }
 
 /** Signal the process group (falls back to the single process when the group is gone). Never throws. */

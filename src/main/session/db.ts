@@ -65,6 +65,10 @@ const MIGRATIONS: string[] = [
      text TEXT NOT NULL, time INTEGER NOT NULL, steer INTEGER NOT NULL DEFAULT 0,
      state TEXT NOT NULL CHECK (state IN ('queued','promoted')), message_id TEXT);
    CREATE INDEX inbox_session ON inbox(session_id, state, ord);`,
+  // a history move or review decision whose work-tree write may be committed before its record (session/intents.ts)
+  `CREATE TABLE history_intents (
+     id TEXT PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
+     pid INTEGER NOT NULL, started TEXT NOT NULL, created INTEGER NOT NULL);`,
 ];
 
 /** Schema version this code writes. */

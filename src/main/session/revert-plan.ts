@@ -107,11 +107,12 @@ export async function planFiles(
 
 /**
  * Carry out a plan. A file the snapshot store could not write (its `failed` list) moves to `skipped`, so the
- * result never claims a change that did not happen. Throws what SnapshotPort.revert throws.
+ * result never claims a change that did not happen. `intent`: the id of the record that follows (intents.ts).
+ * Throws what SnapshotPort.revert throws.
  */
-export async function applyPlan(snap: SnapshotPort, plan: FilePlan): Promise<FilePlan> {
+export async function applyPlan(snap: SnapshotPort, plan: FilePlan, intent?: string): Promise<FilePlan> {
   if (plan.writes.length === 0) return plan;
-  const report = await snap.revert(plan.writes);
+  const report = await snap.revert(plan.writes, intent !== undefined ? { intent } : {});
   const kept = report.kept.map((k) => k.path);
   const failed = new Set([...report.failed.map((f) => f.path), ...kept]);
   if (failed.size === 0) return plan;

@@ -9,7 +9,8 @@
  *   for a file only the revert in place covered (redo); the "clean" bytes are what Landfall last left there —
  *   the tree the revert in place restored the file from, else the end of the agent's last step that wrote it.
  *   A file holding other bytes was changed by someone else (fixtures/bugs/README.md B31, trial: repeated undo): it is a conflict,
- *   skipped and kept unless `force` → write the plan → store the boundary and the diff (remembered tree → now).
+ *   skipped and kept unless `force` → write the plan → store the boundary and the diff (remembered tree → now);
+ *   the write and the boundary are one move (intents.ts: a kill between them is settled on the next start).
  *   The remembered tree is never taken for the disk, and `preview` is the same plan without the writes.
  * unrevert: put back the remembered tree's version of the files the revert covered, clear the boundary; a file
  *   changed since the revert wrote it is kept (skipped + conflict `changed_after_revert`) unless `force`.
@@ -24,12 +25,50 @@ import type { RevertOptions, RevertResult, UndoResult } from './revert-types';
 import type { PatchInfo, SnapshotPort } from './snapshot-port';
 import { applyPlan, planFiles } from './revert-plan';
 import type { FileIntent, FilePlan } from './revert-plan';
+import type { Intents } from './intents';
 import type { SessionStore } from './store';
 
 export interface RevertDeps {
   store: SessionStore;
   snapshot: SnapshotPort;
   busy: (sessionId: string) => boolean;
+  /** Pairs each move's work-tree write with its boundary record (intents.ts), so a kill cannot split them. */
+  intents: Intents;
+}
+
+/** What a revert intent's row holds: the boundary before the move and the one it writes (diff made after). */
+export interface RevertIntentData {
+  before: RevertState | null;
+  after: Omit<RevertState, 'diff'> | null;
+}
+
+/**
+ * Write `plan` and then the session's boundary `after` as one move (intents.ts): an intent row, the journaled
+ * write under its id, then — in one SQLite transaction — the boundary (with the diff `diffOf` makes once the
+ * files are written) and the row's deletion, then the journal's release. A plan that writes nothing just stores
+ * the boundary. Returns the carried-out plan, the session and the diff.
+ */
+async function moveAndRecord(
+  deps: RevertDeps,
+  session: Session,
+  plan: FilePlan,
+  after: Omit<RevertState, 'diff'> | null,
+  diffOf: () => Promise<string>,
+): Promise<{ done: FilePlan; session: Session; diff: string }> {
+  const data: RevertIntentData = { before: session.revert ?? null, after };
+  const id = plan.writes.length > 0 ? deps.intents.begin(session.id, 'revert', data) : undefined;
+  let done: FilePlan;
+  try {
+    done = await applyPlan(deps.snapshot, plan, id);
+  } catch (e) {
+    // Nothing committed (the store throws before its transaction commits): no record follows.
+    if (id !== undefined && deps.intents.outcome(id) === 'none') deps.intents.remove(id);
+    throw e;
+  }
+  const diff = after ? await diffOf() : '';
+  const write = (): Session => deps.store.updateSession(session.id, { revert: after ? { ...after, diff } : null });
+  const updated = id === undefined ? write() : deps.intents.complete(id, write, (fn) => deps.store.tx(fn));
+  return { done, session: updated, diff };
 }
 
 interface Boundary {
@@ -147,14 +186,12 @@ export async function revertTo(
   const remembered = session.revert?.snapshot ?? nowTree;
   const plan = await planFiles(snapshot, nowTree, revertIntents(patches, prev, remembered), options.force === true);
   if (options.preview) return ok(result(session, lists(plan)));
-  const done = await applyPlan(snapshot, plan);
-  const diff = await snapshot.diff(remembered);
-  const revert: RevertState =
+  const after: Omit<RevertState, 'diff'> =
     b.partId !== undefined
-      ? { messageId: b.messageId, partId: b.partId, snapshot: remembered, diff }
-      : { messageId: b.messageId, snapshot: remembered, diff };
-  const updated = store.updateSession(sessionId, { revert });
-  return ok(result(updated, { applied: true, ...lists(done), diff }));
+      ? { messageId: b.messageId, partId: b.partId, snapshot: remembered }
+      : { messageId: b.messageId, snapshot: remembered };
+  const moved = await moveAndRecord(deps, session, plan, after, () => snapshot.diff(remembered));
+  return ok(result(moved.session, { applied: true, ...lists(moved.done), diff: moved.diff }));
 }
 
 /**
@@ -183,9 +220,8 @@ export async function unrevert(
   const nowTree = await deps.snapshot.track();
   const plan = await planFiles(deps.snapshot, nowTree, intents, options.force === true);
   if (options.preview) return ok(result(session, lists(plan)));
-  const done = await applyPlan(deps.snapshot, plan);
-  const updated = deps.store.updateSession(sessionId, { revert: null });
-  return ok(result(updated, { applied: true, ...lists(done) }));
+  const moved = await moveAndRecord(deps, session, plan, null, async () => '');
+  return ok(result(moved.session, { applied: true, ...lists(moved.done) }));
 }
 
 /** Commit a staged revert (on the next message): delete the messages/parts after the boundary, clear it. */

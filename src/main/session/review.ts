@@ -89,7 +89,16 @@ export class ReviewService {
 
   private env(sessionId: string, root: string, snapshots: ReviewSnapshots): DecideEnv {
     const journal = this.deps.journalDir === undefined ? {} : { journalDir: this.deps.journalDir };
-    return { sessionId, root, snapshots, log: this.deps.log, now: this.deps.now?.() ?? Date.now(), ...journal };
+    const intents = this.deps.intents === undefined ? {} : { intents: this.deps.intents };
+    return {
+      sessionId,
+      root,
+      snapshots,
+      log: this.deps.log,
+      now: this.deps.now?.() ?? Date.now(),
+      ...journal,
+      ...intents,
+    };
   }
 
   private busy(sessionId: string): Result<never> | null {

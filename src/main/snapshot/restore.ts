@@ -61,7 +61,7 @@ export async function revertFiles(
   db: ObjectDb,
   reader: TreeReader,
   patches: PatchInfo[],
-  options: { journalDir: string; keep: KeepRule },
+  options: { journalDir: string; keep: KeepRule; intent?: string },
 ): Promise<RestoreReport> {
   const failed: RestoreReport['failed'] = [];
   const kept: KeptFile[] = [];
@@ -89,6 +89,6 @@ export async function revertFiles(
       failed.push({ path, reason: reason(e) });
     }
   }
-  const done = await w.commit('revert');
+  const done = await w.commit('revert', options.intent);
   return { restored: done.restored, deleted: done.deleted, failed: [...failed, ...done.failed], kept };
 }

@@ -37,8 +37,11 @@ export interface Snapshots {
   changed(from: string, to: string): Promise<ChangedPath[]>;
   /** Makes the work tree equal tree `hash` (ignored and never-captured files untouched); writes only what differs. */
   restore(hash: string): Promise<RestoreReport>;
-  /** Puts back only the files of `patches`: the earliest patch per file wins; absent from its tree = deleted. */
-  revert(patches: PatchInfo[]): Promise<RestoreReport>;
+  /**
+   * Puts back only the files of `patches`: the earliest patch per file wins; absent from its tree = deleted.
+   * `intent`: the id of the record the caller writes once this committed (fs/tx-types.ts `TxOptions.intent`).
+   */
+  revert(patches: PatchInfo[], options?: { intent?: string }): Promise<RestoreReport>;
   /**
    * Which of `items` (a path and the tree whose version is wanted; absent there = removal) a revert must leave
    * alone because no snapshot captured the file on disk (keep.ts). `revert` applies the same rule.

@@ -471,12 +471,13 @@ export class SnapshotStore implements Snapshots {
    * files no snapshot captured (keep.ts; judged against the last track, which a session takes right before):
    * they are reported as `kept`.
    */
-  revert(patches: PatchInfo[]): Promise<RestoreReport> {
+  revert(patches: PatchInfo[], options: { intent?: string } = {}): Promise<RestoreReport> {
     return this.run(async () => {
       const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
       const report = await revertFiles(this.worktree, this.db, this.reader, patches, {
         journalDir: this.journalDir,
         keep,
+        ...options,
       });
       this.forget([...report.restored, ...report.deleted]);
       return report;

@@ -154,8 +154,8 @@ export class SnapshotWorker implements Snapshots {
     return this.call('restore', hash);
   }
   /** Snapshots.revert, answered by the thread. */
-  revert(patches: PatchInfo[]): Promise<RestoreReport> {
-    return this.call('revert', patches);
+  revert(patches: PatchInfo[], options?: { intent?: string }): Promise<RestoreReport> {
+    return options ? this.call('revert', patches, options) : this.call('revert', patches);
   }
   /** Snapshots.notCaptured, answered by the thread. */
   notCaptured(items: { path: string; tree: string }[]): Promise<string[]> {

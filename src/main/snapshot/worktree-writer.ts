@@ -92,8 +92,11 @@ export class WorktreeWriter {
     this.steps.push({ rel: path, put: { kind: 'delete' } });
   }
 
-  /** Run everything queued (removals, then emptied folders, then writes); `label` names it for a recovery report. */
-  async commit(label: string): Promise<WriterReport> {
+  /**
+   * Run everything queued (removals, then emptied folders, then writes); `label` names it for a recovery report,
+   * `intent` is the caller's record that follows it (fs/tx-types.ts).
+   */
+  async commit(label: string, intent?: string): Promise<WriterReport> {
     const r = await runTransactionAsync(this.steps, {
       root: this.root,
       journalDir: this.journalDir,
@@ -102,6 +105,7 @@ export class WorktreeWriter {
       sync: 'replaced',
       prune: true,
       replaceEmptyDirs: true,
+      ...(intent !== undefined ? { intent } : {}),
     });
     return { restored: r.written, deleted: r.removed, failed: r.failed.map(failedRow) };
   }

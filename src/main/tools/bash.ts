@@ -1,19 +1,25 @@
 /**
  * The bash tool: runs a command with `bash -c` in the project folder, as the leader of its OWN session and process
  * group (detached) with its run's file as an inherited descriptor and a marker in its environment, so every
- * process it started can be found — also those that
- * called setsid() or were re-parented (process-session.ts). On abort or timeout they all get SIGTERM, then SIGKILL
- * after a grace period; at the command's normal end whatever it left running (background jobs) is ended and the
- * status line says so. stdout and stderr are merged in arrival order. The whole output (and the status line) is
- * the outcome; what the model sees of a long one is decided by the one cap every tool output goes through
- * (src/main/agent/context/tool-output.ts: head + tail by lines, the whole output saved to a file). Output past
- * 16 MB stops the command (as a timeout does), so a runaway `yes` cannot fill the app's memory. A non-zero exit is a normal outcome (the model reads the code); only an abort is a failure.
+ * process it started can be found — also those that called setsid() or were re-parented (process-session.ts).
+ * Where the system allows it the command also runs in its own PID namespace with a fresh /proc
+ * (proc/pid-namespace.ts): it sees only its own processes — never Landfall's, its ancestors' or any other
+ * process's start-up environment in /proc — and when it ends the kernel ends everything it left in there.
+ * On abort or timeout they all get SIGTERM, then SIGKILL after a grace period; at the command's normal end
+ * whatever it left running (background jobs) is ended and the status line says so. stdout and stderr are merged
+ * in arrival order. The whole output (and the status line) is the outcome; what the model sees of a long one is
+ * decided by the one cap every tool output goes through (src/main/agent/context/tool-output.ts: head + tail by
+ * lines, the whole output saved to a file). Output past 16 MB stops the command (as a timeout does), so a runaway
+ * `yes` cannot fill the app's memory. A non-zero exit is a normal outcome (the model reads the code); only an
+ * abort is a failure. Isolated, a command ended by a signal reports exit code 128+n (as a shell does), since
+ * the namespace's init passes on the status it saw.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { fail } from '../../shared/errors';
 import { childEnv } from '../proc/child-env';
+import { spawnIsolated, type InitReport } from '../proc/pid-namespace';
 import { failed } from './file-access';
 import {
   commandProcesses,
@@ -60,14 +66,15 @@ interface Run {
 
 /**
  * `spawn` with this run's tags: its file as the child's descriptor 3 and its marker in the environment
- * (process-session.ts finds the run's processes by them). Landfall's own descriptor is released once spawned.
+ * (process-session.ts finds the run's processes by them), in its own PID namespace where the system allows it
+ * (proc/pid-namespace.ts). Landfall's own descriptor is released once spawned.
  */
 function spawnTagged(
   tag: RunTag,
   file: string,
   args: string[],
-  options: { cwd: string; detached: boolean; env: NodeJS.ProcessEnv },
-): ChildProcessByStdio<null, Readable, Readable> {
+  options: { cwd: string; detached: boolean; env: Record<string, string> },
+): { child: ChildProcessByStdio<null, Readable, Readable>; report: Promise<InitReport | undefined> } {
   try {
     const stdio: ['ignore', 'pipe', 'pipe', number | 'ignore'] = [
       'ignore',
@@ -75,8 +82,8 @@ function spawnTagged(
       'pipe',
       tag.fd >= 0 ? tag.fd : 'ignore',
     ];
-    const child = spawn(file, args, { ...options, stdio, env: { ...options.env, ...runMarkerEnv(tag) } });
-    return child as unknown as ChildProcessByStdio<null, Readable, Readable>;
+    const spawned = spawnIsolated(file, args, { ...options, stdio, env: { ...options.env, ...runMarkerEnv(tag) } });
+    return { child: spawned.child as unknown as ChildProcessByStdio<null, Readable, Readable>, report: spawned.report };
   } finally {
     releaseRunTag(tag);
   }
@@ -85,7 +92,7 @@ function spawnTagged(
 function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Run> {
   return new Promise((resolve) => {
     const run = createRunTag();
-    const child = spawnTagged(run, 'bash', ['-c', command], { cwd, detached: true, env: childEnv() });
+    const { child, report } = spawnTagged(run, 'bash', ['-c', command], { cwd, detached: true, env: childEnv() });
     const chunks: Buffer[] = [];
     let kept = 0;
     let capped = false;
@@ -138,7 +145,8 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
       void grace.then(() => (over = true));
       while (stopping && !over && commandProcesses(pid, run).length > 0) await new Promise((r) => setTimeout(r, 20));
       const n = await endCommand(pid, run, 'SIGKILL');
-      if (!stopping) background = n;
+      // Isolated, the namespace's init counted what the command left running before the kernel ended it.
+      if (!stopping) background = Math.max(n, (await report)?.left ?? 0);
     };
     let reaped: Promise<void> = Promise.resolve();
     const finish = async (): Promise<void> => {

@@ -17,10 +17,17 @@
  * `endCommand` signals all of them, scans again (a process may fork while it is being killed) and repeats until
  * none is left or the rounds run out; with SIGKILL it waits until each is really gone (a zombie is gone).
  *
- * What still escapes: a process that leaves the session, closes every inherited descriptor, clears its
- * environment AND outlives every ancestor before a scan (a daemon written to do exactly that) cannot be told apart
- * from any other process of the user without cgroups (not available to an unprivileged desktop app on most
- * systems). Where /proc does not exist (macOS) only the process group is signalled.
+ * Where the command runs in its own PID namespace (proc/pid-namespace.ts — Linux, when the probe passes) nothing
+ * escapes: the leader is `unshare`, the namespace's init and everything under it share its session, and when the
+ * command ends (normally, or because its init or `unshare` was killed) the kernel kills every process left in the
+ * namespace, a daemon that left the session, closed every inherited descriptor and cleared its environment
+ * included. The scan below still runs: it finds them while they live and counts what a stop ended.
+ *
+ * Without the namespace (macOS, a kernel or policy that forbids it, `LANDFALL_PID_NAMESPACE=off`) what still
+ * escapes is a process that leaves the session, closes every inherited descriptor, clears its environment AND
+ * outlives every ancestor before a scan (a daemon written to do exactly that): it cannot be told apart from any
+ * other process of the user without cgroups (not available to an unprivileged desktop app on most systems).
+ * Where /proc does not exist (macOS) only the process group is signalled.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';

@@ -113,6 +113,45 @@ describe('git configuration, programs and hooks folders are asked as git_dir wha
     expect(existsSync(path.join(x.root, '.husky/pre-push'))).toBe(false);
   });
 
+  it('a hooks folder named only in the global config (~/.gitconfig) is asked as git_dir too: write, edit, bash', async () => {
+    h = await project();
+    const x = h;
+    writeFileSync(path.join(x.root, '.git/config'), '[core]\n\tbare = false\n');
+    mkdirSync(path.join(x.root, '.githooks'));
+    writeFileSync(path.join(x.root, '.githooks/pre-commit'), HOOK);
+    const home = mkdtempSync(path.join(os.tmpdir(), 'landfall-home-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    writeFileSync(path.join(home, '.gitconfig'), '[core]\n\thooksPath = .githooks\n');
+    vi.stubEnv('HOME', home);
+    vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
+    const asked: [string, string][] = [];
+    x.svc.on((e) => {
+      if (e.type !== 'permission.asked') return;
+      asked.push([e.tool, e.permission]);
+      queueMicrotask(() => x.svc.answerPermission(e.requestId, { answer: 'reject' }));
+    });
+    const s = x.newSession();
+    const calls = [
+      { callId: 'r', toolName: 'read', input: { filePath: '.githooks/pre-commit' } },
+      { callId: 'w', toolName: 'write', input: { filePath: '.githooks/pre-commit', content: 'touch pwn\n' } },
+      {
+        callId: 'e',
+        toolName: 'edit',
+        input: { filePath: '.githooks/pre-commit', oldString: 'npm test', newString: 'touch pwn' },
+      },
+      { callId: 'b', toolName: 'bash', input: { command: 'echo "touch pwn" > .githooks/pre-commit' } },
+    ];
+    await x.svc.runWithModel(s, scripted([calls]), 'go');
+    const held = asked.filter(([, p]) => p === 'git_dir').length;
+    console.log(`[hostile] hooks folder set in ~/.gitconfig only: 3 attempts / ${held} held`);
+    expect(asked).toEqual([
+      ['write', 'git_dir'],
+      ['edit', 'git_dir'],
+      ['bash', 'git_dir'],
+    ]);
+    expect(readFileSync(path.join(x.root, '.githooks/pre-commit'), 'utf8')).toBe(HOOK);
+  });
+
   it('without core.hooksPath, .husky is an ordinary folder (no question under allow rules)', async () => {
     h = await project();
     writeFileSync(path.join(h.root, '.git/config'), '[core]\n\tbare = false\n');

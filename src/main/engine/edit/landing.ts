@@ -7,7 +7,7 @@
  * kept, untouched lines byte-identical. It also says whether any piece changed a byte (no_change otherwise),
  * comparing pieces only, never the whole file.
  *
- * Line numbers of a landing are counted on first read (`landingOf`): an exact edit is one search and one
+ * Line numbers of a landing are counted on first read (`Landing`): an exact edit is one search and one
  * uniqueness check, and the line count of a 20k-line file costs more than that search; the tool reads them once
  * for its summary, and a caller that only needs the content never pays for them.
  */
@@ -102,23 +102,37 @@ export function render(raw: string, view: FileView, pieces: readonly Piece[]): R
 export function renderPlan(raw: string, view: FileView, plan: Plan): Rendered {
   const r = plan.repeat;
   if (!r) return render(raw, view, plan.pieces);
+  if (r.starts.length === 1) return renderOne(raw, view, r.starts[0] as number, r.length, r.text);
+  const n = r.starts.length;
+  const starts: number[] = new Array<number>(n);
+  const ends: number[] = new Array<number>(n);
+  // One text for every place when no line break is in it (no ending to choose per place).
+  const same = r.text.includes('\n') ? undefined : r.text;
   let content = '';
   let from = 0;
   let changed = false;
-  const starts: number[] = new Array<number>(r.starts.length);
-  const ends: number[] = new Array<number>(r.starts.length);
-  r.starts.forEach((at, k) => {
+  for (let k = 0; k < n; k++) {
+    const at = r.starts[k] as number;
     const start = view.toOriginal(at);
     const end = view.toOriginal(at + r.length);
-    const text = view.endingsFor(at, at + r.length, r.text);
+    const text = same ?? view.endingsFor(at, at + r.length, r.text);
     if (!changed && (end - start !== text.length || raw.slice(start, end) !== text)) changed = true;
     content += raw.slice(from, start) + text;
     from = end;
     starts[k] = start;
     ends[k] = end;
-  });
+  }
   content += raw.slice(from);
   return { content, starts, ends, changed };
+}
+
+/** renderPlan for one exact place (the common edit): the splice alone, no per-piece bookkeeping. */
+function renderOne(raw: string, view: FileView, at: number, length: number, replacement: string): Rendered {
+  const start = view.toOriginal(at);
+  const end = view.toOriginal(at + length);
+  const text = view.endingsFor(at, at + length, replacement);
+  const changed = end - start !== text.length || raw.slice(start, end) !== text;
+  return { content: raw.slice(0, start) + text + raw.slice(end), starts: [start], ends: [end], changed };
 }
 
 /** 1-based first and last line of each span (sorted, offsets into `raw`): one pass over the line breaks. */
@@ -137,30 +151,60 @@ function lineNumbers(raw: string, starts: readonly number[], ends: readonly numb
 }
 
 /**
- * The success value of a landing in `raw` (the file before the edit). `startLine`, `endLine` and `spans` are
- * enumerable properties computed on first read (see module doc); everything else is plain data.
+ * A landed edit as replace() answers it (ReplaceSuccess). `startLine`, `endLine` and `spans` are getters that count
+ * the lines on first read (see module doc) — on the prototype, so building one costs what a plain object costs
+ * (own accessors cost more than the exact edit's bookkeeping around its one search); `plain()` and `toJSON()` give
+ * every field as data.
  */
+export class Landing implements ReplaceSuccess {
+  #lines: LandedSpan[] | undefined;
+  readonly #at: { raw: string; starts: readonly number[]; ends: readonly number[] };
+
+  constructor(
+    readonly content: string,
+    readonly rung: LandingRung,
+    readonly start: number,
+    readonly end: number,
+    readonly replacements: number,
+    readonly corrections: string[],
+    at: { raw: string; starts: readonly number[]; ends: readonly number[] },
+  ) {
+    this.#at = at;
+  }
+
+  get spans(): LandedSpan[] {
+    return (this.#lines ??= lineNumbers(this.#at.raw, this.#at.starts, this.#at.ends));
+  }
+
+  get startLine(): number {
+    return this.spans[0]?.startLine ?? 1;
+  }
+
+  get endLine(): number {
+    const spans = this.spans;
+    return spans[spans.length - 1]?.endLine ?? 1;
+  }
+
+  /** Every field but the file's text as plain data (lines counted now). */
+  plain(): Omit<ReplaceSuccess, 'content'> {
+    const { rung, start, end, startLine, endLine, replacements, spans, corrections } = this;
+    return { rung, start, end, startLine, endLine, replacements, spans, corrections };
+  }
+
+  toJSON(): ReplaceSuccess {
+    return { content: this.content, ...this.plain() };
+  }
+}
+
+/** The success value of a landing in `raw` (the file before the edit), offsets `starts`/`ends` into `raw`. */
 export function landingOf(
   plan: Plan,
   content: string,
   raw: string,
   starts: readonly number[],
   ends: readonly number[],
-): ReplaceSuccess {
-  let lines: LandedSpan[] | undefined;
-  const spans = (): LandedSpan[] => (lines ??= lineNumbers(raw, starts, ends));
-  const out = {
-    content,
-    rung: plan.rung,
-    start: starts[0] ?? 0,
-    end: ends[ends.length - 1] ?? 0,
-    replacements: starts.length,
-    corrections: plan.corrections,
-  };
-  Object.defineProperties(out, {
-    startLine: { enumerable: true, get: () => spans()[0]?.startLine ?? 1 },
-    endLine: { enumerable: true, get: () => spans()[spans().length - 1]?.endLine ?? 1 },
-    spans: { enumerable: true, get: spans },
-  });
-  return out as ReplaceSuccess;
+): Landing {
+  const start = starts[0] ?? 0;
+  const end = ends[ends.length - 1] ?? 0;
+  return new Landing(content, plan.rung, start, end, starts.length, plan.corrections, { raw, starts, ends });
 }

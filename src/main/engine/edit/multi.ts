@@ -67,8 +67,7 @@ export function applyEdits(content: string, edits: readonly EditSpec[]): Result<
   });
   const landed = plans.map((plan, index) => {
     const { starts, ends } = spansOf[index] ?? { starts: [], ends: [] };
-    const { content: _ignored, ...rest } = landingOf(plan, '', content, starts, ends);
-    return rest;
+    return landingOf(plan, '', content, starts, ends).plain();
   });
   return ok({ content: rendered.content, edits: landed });
 }

@@ -128,3 +128,31 @@ describe('replace: ladder and gates', () => {
     expect(r.ok ? 'landed' : [r.error.code, r.error.data?.edit]).toEqual(['not_found', 1]);
   });
 });
+
+describe('the landing value', () => {
+  it('counts lines on first read; as JSON and as plain data it carries every field, never the file it came from', () => {
+    const r = landed(replace('a\nb\nc\nb2\n', 'c\n', 'C\n'));
+    expect([r.content, r.rung, r.start, r.end, r.startLine, r.endLine, r.replacements]).toEqual([
+      'a\nb\nC\nb2\n',
+      'simple',
+      4,
+      6,
+      3,
+      3,
+      1,
+    ]);
+    const json = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+    expect(json).toEqual({
+      content: 'a\nb\nC\nb2\n',
+      rung: 'simple',
+      start: 4,
+      end: 6,
+      startLine: 3,
+      endLine: 3,
+      replacements: 1,
+      spans: [{ start: 4, end: 6, startLine: 3, endLine: 3 }],
+      corrections: [],
+    });
+    expect(Object.keys(r).sort()).toEqual(['content', 'corrections', 'end', 'replacements', 'rung', 'start']);
+  });
+});

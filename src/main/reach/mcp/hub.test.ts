@@ -61,7 +61,18 @@ describe('an MCP server over stdio', () => {
   it('lists tools as <server>_<tool>, calls them, reports errors, leaves images out, caps a 10 MB output', async () => {
     const { hub } = hubWith({ t: stdio() });
     const names = (await hub.toolsFor(tmp)).map((t) => t.name).sort();
-    expect(names).toEqual(['t_big', 't_crash', 't_echo', 't_env', 't_fail', 't_grow', 't_image', 't_slow', 't_spawn']);
+    expect(names).toEqual([
+      't_big',
+      't_crash',
+      't_echo',
+      't_env',
+      't_environ',
+      't_fail',
+      't_grow',
+      't_image',
+      't_slow',
+      't_spawn',
+    ]);
     const echo = await (await tool(hub, tmp, 't_echo')).execute({ text: 'hi' }, ctx());
     expect(echo).toMatchObject({ ok: true, output: 'echo: hi' });
     const failed = await (await tool(hub, tmp, 't_fail')).execute({}, ctx());
@@ -124,13 +135,21 @@ describe('an MCP server over stdio', () => {
   it('is stopped with the project, grandchildren included (checked in /proc)', async () => {
     const { hub } = hubWith({ t: stdio() });
     const spawned = await (await tool(hub, tmp, 't_spawn')).execute({}, ctx());
-    const grandchild = Number(spawned.output);
     const leader = hub.connections(tmp)[0]!.pid!;
-    const alive = (pid: number): boolean => liveProcesses().some((p) => p.pid === pid);
-    expect(alive(grandchild)).toBe(true);
+    // Found by its command line: a pid the server reports is the one inside its own PID namespace.
+    const sleeper = `sleep\0${spawned.output}\0`;
+    const alive = (): boolean =>
+      liveProcesses().some((p) => {
+        try {
+          return readFileSync(`/proc/${p.pid}/cmdline`, 'latin1') === sleeper;
+        } catch {
+          return false;
+        }
+      });
+    expect(alive()).toBe(true);
     await hub.closeProject(tmp);
     expect(processesInGroups([leader])).toEqual([]);
-    expect(alive(grandchild)).toBe(false);
+    expect(alive()).toBe(false);
   });
 
   it('a server that fails to start or to answer is reported once, in words, and the others go on', async () => {

@@ -5,6 +5,7 @@
 import type { Result } from '../../../shared/errors';
 import type { FileDiff } from '../../../shared/model';
 import type { MessageWithParts } from '../../../shared/model';
+import type { Intents } from '../intents';
 import type { ReviewLog } from './log';
 
 /** The snapshot store calls review makes (src/main/snapshot). Paths are root-relative with '/' separators. */
@@ -32,6 +33,8 @@ export interface ReviewDeps {
   isBusy?(sessionId: string): boolean;
   /** Journal folder of the decisions' writes (the app's data folder; src/main/fs/journal.ts). */
   journalDir?: string;
+  /** Pairs each decision's write with its event, so a kill cannot split them (session/intents.ts). */
+  intents?: Intents;
   /** Clock (ms since the epoch); Date.now by default. */
   now?(): number;
 }

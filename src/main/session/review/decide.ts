@@ -13,7 +13,8 @@ import type { ReviewSnapshots } from './context';
 import { lockedUpdate } from './disk';
 import { sha1, type FileAnalysis } from './file-analysis';
 import type { ResolvedTarget } from './load';
-import type { DecidedEvent, FileEffect, ReviewLog } from './log';
+import type { Intents } from '../intents';
+import type { DecidedEvent, FileEffect, ReviewLog, UndoneEvent } from './log';
 import { planReject, type PlannedWrite } from './reject-plan';
 
 export interface DecideEnv {
@@ -24,6 +25,8 @@ export interface DecideEnv {
   snapshots: ReviewSnapshots;
   log: ReviewLog;
   now: number;
+  /** Pairs a decision's write with its event (session/intents.ts); absent: the event follows the write unpaired. */
+  intents?: Intents;
 }
 
 function idsOf(a: FileAnalysis): string[] {
@@ -67,8 +70,23 @@ export async function decide(
 ): Promise<Result<Decision>> {
   const touched = files.filter((a) => idsOf(a).some((id) => ids.has(id)));
   const treeBefore = await env.snapshots.track();
+  const hunks = decidedHunks(touched, ids);
+  const base: Omit<DecidedEvent, 'files' | 'treeAfter'> = {
+    type: 'review.decided',
+    sessionId: env.sessionId,
+    decisionId: `dec_${randomUUID()}`,
+    action,
+    scope: t.scope,
+    from: t.from,
+    to: t.to,
+    ...(t.messageId ? { messageId: t.messageId } : {}),
+    hunks,
+    treeBefore,
+    time: env.now,
+  };
   let writes: PlannedWrite[] = [];
   let previous = new Map<string, Buffer | null>();
+  let intent: string | undefined;
   if (action === 'reject') {
     const paths = touched.flatMap((a) => (a.oldPath ? [a.path, a.oldPath] : [a.path]));
     const r = await lockedUpdate(
@@ -92,29 +110,15 @@ export async function decide(
         return ok({ writes: out, value: null });
       },
       env.journalDir,
+      (w, prev) => (intent = beginIntent(env, 'review.decided', { ...base, files: effects(w, prev) })),
     );
-    if (!r.ok) return r;
+    if (!r.ok) return abandon(env, intent, r);
     writes = r.value.writes;
     previous = r.value.previous;
   }
   const treeAfter = writes.length > 0 ? await env.snapshots.track() : treeBefore;
-  const hunks = decidedHunks(touched, ids);
-  const event: DecidedEvent = {
-    type: 'review.decided',
-    sessionId: env.sessionId,
-    decisionId: `dec_${randomUUID()}`,
-    action,
-    scope: t.scope,
-    from: t.from,
-    to: t.to,
-    ...(t.messageId ? { messageId: t.messageId } : {}),
-    hunks,
-    files: effects(writes, previous),
-    treeBefore,
-    treeAfter,
-    time: env.now,
-  };
-  const seq = env.log.append(event);
+  const event: DecidedEvent = { ...base, files: effects(writes, previous), treeAfter };
+  const seq = record(env, intent, event);
   return ok({
     decisionId: event.decisionId,
     action,
@@ -124,6 +128,23 @@ export async function decide(
     snapshot: treeAfter,
     seq,
   });
+}
+
+/** The intent of a decision's write (session/intents.ts), when the service pairs writes with records. */
+function beginIntent(env: DecideEnv, kind: 'review.decided' | 'review.undone', data: unknown): string | undefined {
+  return env.intents?.begin(env.sessionId, kind, data);
+}
+
+/** A failed write: its intent row goes unless its transaction committed (then the next start writes the record). */
+function abandon<T>(env: DecideEnv, intent: string | undefined, r: Result<T>): Result<T> {
+  if (intent !== undefined && env.intents?.outcome(intent) === 'none') env.intents.remove(intent);
+  return r;
+}
+
+/** Append `event` to the log — with its intent, in one SQLite transaction with the row's deletion. */
+function record(env: DecideEnv, intent: string | undefined, event: DecidedEvent | UndoneEvent): number {
+  if (intent === undefined || !env.intents) return env.log.append(event);
+  return env.intents.complete(intent, () => env.log.append(event));
 }
 
 /** Undo a live decision (see module doc). Errors: `conflict` (data.files: paths changed since), `unavailable`. */
@@ -140,6 +161,14 @@ export async function undoDecision(env: DecideEnv, d: DecidedEvent): Promise<Res
       );
     restore.set(f.path, bytes == null ? null : Buffer.from(bytes));
   }
+  let intent: string | undefined;
+  const base: Omit<UndoneEvent, 'files' | 'treeAfter'> = {
+    type: 'review.undone',
+    sessionId: env.sessionId,
+    decisionId: d.decisionId,
+    treeBefore,
+    time: env.now,
+  };
   const r = await lockedUpdate(
     env.root,
     d.files.map((f) => f.path),
@@ -155,19 +184,11 @@ export async function undoDecision(env: DecideEnv, d: DecidedEvent): Promise<Res
       return ok({ writes: d.files.map((f) => ({ path: f.path, bytes: restore.get(f.path) ?? null })), value: null });
     },
     env.journalDir,
+    (w, prev) => (intent = beginIntent(env, 'review.undone', { ...base, files: effects(w, prev) })),
   );
-  if (!r.ok) return r;
+  if (!r.ok) return abandon(env, intent, r);
   const treeAfter = r.value.writes.length > 0 ? await env.snapshots.track() : treeBefore;
-  const files = effects(r.value.writes, r.value.previous);
-  const seq = env.log.append({
-    type: 'review.undone',
-    sessionId: env.sessionId,
-    decisionId: d.decisionId,
-    files,
-    treeBefore,
-    treeAfter,
-    time: env.now,
-  });
+  const seq = record(env, intent, { ...base, files: effects(r.value.writes, r.value.previous), treeAfter });
   return ok({
     decisionId: d.decisionId,
     action: d.action,

@@ -39,7 +39,9 @@ async function readOrNull(r: ResolvedPath): Promise<Result<Buffer | null>> {
 
 /**
  * Under the locks of `paths` (root-relative): read their current bytes, call `plan` with them, and write what it
- * returns. `plan` answers a failure (nothing written) or the writes plus a value passed back. Errors:
+ * returns. `plan` answers a failure (nothing written) or the writes plus a value passed back. `intentFor`, called
+ * with the planned writes and the bytes they replace right before the write, may answer the id of the record that
+ * follows it (session/intents.ts), which names the transaction. Errors:
  * `outside_root` for a path leaving the root; `unavailable` for a symbolic link; `io_error` when a write fails
  * (earlier writes are restored).
  */
@@ -48,6 +50,7 @@ export async function lockedUpdate<T>(
   paths: readonly string[],
   plan: (read: Reader) => Result<{ writes: PlannedWrite[]; value: T }>,
   journalDir?: string,
+  intentFor?: (writes: PlannedWrite[], previous: Map<string, Buffer | null>) => string | undefined,
 ): Promise<Result<{ writes: PlannedWrite[]; value: T; previous: Map<string, Buffer | null> }>> {
   const resolved = new Map<string, ResolvedPath>();
   for (const p of new Set(paths)) {
@@ -90,7 +93,12 @@ export async function lockedUpdate<T>(
           put: w.bytes === null ? { kind: 'delete' as const } : { kind: 'file' as const, bytes: w.bytes },
         };
       });
-      const wrote = await writeProject(await realRoot(root), steps, { journalDir, label: 'review' });
+      const intent = intentFor?.(planned.value.writes, current);
+      const wrote = await writeProject(await realRoot(root), steps, {
+        journalDir,
+        label: 'review',
+        ...(intent !== undefined ? { intent } : {}),
+      });
       if (!wrote.ok)
         return fail(
           wrote.error.code,

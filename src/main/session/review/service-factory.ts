@@ -5,6 +5,7 @@
  */
 import { ok, type Result } from '../../../shared/errors';
 import type { SnapshotPort } from '../snapshot-port';
+import type { Intents } from '../intents';
 import type { SessionStore } from '../store';
 import { ReviewService } from '../review';
 import type { ReviewSnapshots } from './context';
@@ -18,13 +19,15 @@ export function reviewSnapshots(port: SnapshotPort): Result<ReviewSnapshots> {
 /**
  * The ReviewService over an AgentService's parts. `runtime(sessionId)` answers the session's project root and
  * snapshot port (`invalid_input` for an unknown session); `isBusy(sessionId)` is true while a turn runs;
- * `journalDir` is where the decisions' writes are journaled (the service's `<dataDir>/journal`).
+ * `journalDir` is where the decisions' writes are journaled (the service's `<dataDir>/journal`); `intents` pairs
+ * each write with its event (session/intents.ts).
  */
 export function createReviewService(
   store: SessionStore,
   runtime: (sessionId: string) => Promise<Result<{ root: string; snapshot: SnapshotPort }>>,
   isBusy: (sessionId: string) => boolean,
   journalDir?: string,
+  intents?: Intents,
 ): ReviewService {
   return new ReviewService({
     project: async (sessionId) => {
@@ -37,5 +40,6 @@ export function createReviewService(
     log: new ReviewLog(store.db),
     isBusy,
     ...(journalDir === undefined ? {} : { journalDir }),
+    ...(intents === undefined ? {} : { intents }),
   });
 }
