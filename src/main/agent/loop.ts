@@ -28,7 +28,7 @@ import type { PermissionGate } from './permission/gate';
 import { DEFAULT_LOOP_LIMITS, LoopGuard } from './loop-guard';
 import type { LoopLimits } from './loop-guard';
 import { z } from 'zod';
-import { CompactionGuard } from './context/compaction-rules';
+import { CompactionGuard, type StepRequest } from './context/compaction-rules';
 import { estimateTokens } from './context/tokens';
 import { windowFor, type WindowSpec } from './context/windows';
 import { streamStep } from './stream-step';
@@ -112,6 +112,7 @@ export function toolTokens(tools: ToolDefinition[]): number {
 const REPLAY_SPEC: WindowSpec = { window: Number.MAX_SAFE_INTEGER, outputReserve: 0, source: 'settings' };
 
 function guardFor(input: TurnInput): CompactionGuard {
+  const context = input.context;
   const id = typeof input.model === 'string' ? input.model : input.model.modelId;
   const replay = typeof input.model !== 'string' && input.model.provider === 'landfall-replay';
   return new CompactionGuard({
@@ -123,6 +124,7 @@ function guardFor(input: TurnInput): CompactionGuard {
     toolTokens: toolTokens(input.tools),
     notices: () => input.context?.notices(),
     afterSummary: input.afterSummary,
+    systemFor: context ? (folded) => context.systemFor(folded.map((u) => u.id)) : undefined,
     spec: input.window?.spec ?? (replay ? REPLAY_SPEC : windowFor(id)),
     signal: input.signal,
   });
@@ -302,6 +304,16 @@ async function stepSetup(turn: TurnInput): Promise<StepSetup> {
 }
 
 /**
+ * The step's system text with the base it was built on (`StepBase.system`: prompt + baseline) replaced by `now`,
+ * the base that goes with the history sent (rebuilt after a compaction, context/turn-context.ts systemFor). What
+ * a mode added after the base (modes.ts systemForMode appends its instructions) stays as it is.
+ */
+function rebased(system: string | undefined, base: string | undefined, now: string | undefined): string | undefined {
+  if (system === undefined || base === undefined || now === undefined || now === base) return system;
+  return system.startsWith(base) ? now + system.slice(base.length) : system;
+}
+
+/**
  * The model call of a step under the compaction rules (context/compaction-rules.ts): compact first when the
  * request reaches the trigger; on a context-length error compact once and send once more; a second one, or a
  * stop by the rules, is the step's error.
@@ -316,11 +328,12 @@ async function modelCall(
   const stopped = (error: LandfallError) => ({ toolCalls: [], finishReason: 'error' as const, error, attempts: 0 });
   const first = await guard.beforeStep(messageId);
   if ('error' in first) return stopped(first.error);
-  const call = (messages: ModelMessage[]) =>
+  const base = input.context?.system ?? input.system;
+  const call = (request: StepRequest) =>
     streamStep({
       model: input.context ? input.context.wrap(setup.model, messageId, step) : setup.model,
-      system: setup.system,
-      messages: final ? [...messages, { role: 'user', content: LAST_STEP_REMINDER }] : messages,
+      system: rebased(setup.system, base, request.system),
+      messages: final ? [...request.messages, { role: 'user', content: LAST_STEP_REMINDER }] : request.messages,
       tools: setup.sdkTools,
       toolChoice: final ? 'none' : undefined,
       signal: input.signal,
@@ -330,11 +343,11 @@ async function modelCall(
       messageId,
       retry: input.retry,
     });
-  let streamed = await call(first.messages);
+  let streamed = await call(first);
   if (streamed.error?.code === 'context_length') {
     const failed = await guard.afterOverflow(messageId);
     if (failed) return stopped(failed);
-    streamed = await call(guard.history());
+    streamed = await call(guard.request());
     if (streamed.error?.code === 'context_length')
       return stopped({
         code: 'context_length',

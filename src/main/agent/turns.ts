@@ -99,24 +99,19 @@ function turnInput(
     prepareStep: talk.steps.prepareStep,
     steer: core.queue.steerFor(sessionId),
     window: talk.window,
-    afterSummary: () => afterSummary(core, sessionId, context),
+    afterSummary: () => afterSummary(core, sessionId),
   };
 }
 
 /**
  * What is re-sent right after a compaction's summary (loop.ts TurnInput.afterSummary): the todo list in force
- * (todo-resend.ts) and, once change notices replaced instructions of the baseline, the instructions in force now
- * (context/conversation.ts currentBaseline) — so neither is left to the summary's prose.
+ * (todo-resend.ts), so it is not left to the summary's prose. The instructions are not re-sent as a message: the
+ * compaction rebuilds the system text with them (context/turn-context.ts systemFor).
  */
-function afterSummary(core: ServiceCore, sessionId: string, context: TurnContext): ModelMessage[] {
+function afterSummary(core: ServiceCore, sessionId: string): ModelMessage[] {
   const { store } = core;
-  const out: ModelMessage[] = [];
   const todo = todoResendMessage(store.messages(sessionId), store.getSession(sessionId)?.revert);
-  if (todo) out.push(todo);
-  const now = context.notices().size > 0 ? core.context.currentBaseline(sessionId) : undefined;
-  if (now !== undefined)
-    out.push({ role: 'user', content: `[The instructions in force now, re-sent after the compaction:]\n${now}` });
-  return out;
+  return todo ? [todo] : [];
 }
 
 /** The conversation layer's part of a turn: its per-step mode and model (talk-steps.ts), loop limits, promotion. */

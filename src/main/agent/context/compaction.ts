@@ -90,9 +90,18 @@ export interface CompactInput {
   spec: WindowSpec;
   trigger: CompactionPart['trigger'];
   signal: AbortSignal;
-  /** As in compaction-rules.ts GuardInput: the notices in force and the state re-sent after a summary. */
+  /**
+   * As in compaction-rules.ts GuardInput: the notices in force, the state re-sent after a summary, the system text
+   * for a history that folds some units (for the token counts before and after).
+   */
   notices?: () => Map<string, string[]> | undefined;
   afterSummary?: () => ModelMessage[];
+  systemFor?: (folded: HistoryUnit[]) => string | undefined;
+}
+
+/** The system text a request with `folded` units folded is sent with (CompactInput.systemFor, else `system`). */
+function systemWith(input: CompactInput, folded: HistoryUnit[]): string | undefined {
+  return folded.length > 0 && input.systemFor ? input.systemFor(folded) : input.system;
 }
 
 export type CompactResult =
@@ -140,7 +149,7 @@ async function summarise(input: CompactInput, prompt: string): Promise<{ text: s
  */
 export async function compact(input: CompactInput, current?: HistoryView): Promise<CompactResult> {
   const before = current ?? view(input);
-  const tokensBefore = estimateRequest(input.system, before.messages, input.toolTokens);
+  const tokensBefore = estimateRequest(systemWith(input, before.folded), before.messages, input.toolTokens);
   const at = keptFromIndex(before.visible);
   if (at === undefined)
     return { ok: false, stalled: true, reason: 'nothing older than the most recent history to fold' };
@@ -163,8 +172,9 @@ export async function compact(input: CompactInput, current?: HistoryView): Promi
     tokensAfter: 0,
     trigger: input.trigger,
   };
-  const afterMessages = [summaryMessage(part, all), ...before.visible.slice(at).flatMap((u) => u.messages)];
-  part.tokensAfter = estimateRequest(input.system, afterMessages, input.toolTokens);
+  const state = input.afterSummary?.() ?? [];
+  const afterMessages = [summaryMessage(part, all), ...state, ...before.visible.slice(at).flatMap((u) => u.messages)];
+  part.tokensAfter = estimateRequest(systemWith(input, all), afterMessages, input.toolTokens);
   input.store.putPart(part);
   return { ok: true, part, stalled: tokensBefore - part.tokensAfter < tokensBefore * STALL_SHARE };
 }
