@@ -93,7 +93,7 @@ export interface TurnInput {
   window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
   /**
    * State re-sent right after a compaction's summary instead of being left to its prose (turns.ts: the todo list,
-   * todo-resend.ts, and the instructions in force when change notices replaced the baseline's).
+   * todo-resend.ts). The instructions in force go into the rebuilt system text instead (TurnContext.systemFor).
    */
   afterSummary?: () => ModelMessage[];
 }
