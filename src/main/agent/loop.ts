@@ -26,6 +26,7 @@ import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import type { PermissionGate } from './permission/gate';
 import { DEFAULT_LOOP_LIMITS, LoopGuard } from './loop-guard';
+import { repeatedCall, storeLoopStop } from './loop-decision';
 import type { LoopLimits } from './loop-guard';
 import { z } from 'zod';
 import { CompactionGuard, type StepRequest } from './context/compaction-rules';
@@ -478,7 +479,12 @@ export async function runTurn(
     steps++;
     last = await runStep(input, compaction, message.id, last.tree, steps, guard, steps === input.maxSteps);
     if (input.signal.aborted) return end('aborted', steps);
-    if (guard.stop) return end(guard.stop.code === 'loop_detected' ? 'loop-detected' : 'budget', steps, guard.stop);
+    if (guard.stop) {
+      // a repetition stop asks the user whether to go on (loop-decision.ts)
+      const repeated = repeatedCall(guard.stop);
+      if (repeated) storeLoopStop(input.store, input.ctx.sessionId, message.id, repeated);
+      return end(repeated ? 'loop-detected' : 'budget', steps, guard.stop);
+    }
   }
   return end(last.finishReason, steps, last.error);
 }

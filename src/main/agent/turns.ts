@@ -15,6 +15,8 @@
 import path from 'node:path';
 import type { LanguageModel, ModelMessage } from 'ai';
 import { todoResendMessage } from './todo-resend';
+import { supersedeLoopStops } from './loop-decision';
+import type { SessionStore } from '../session/store';
 import { fail, isFailure, LandfallFailure, ok } from '../../shared/errors';
 import type { Message } from '../../shared/model';
 import { todosOf } from '../../shared/todo';
@@ -129,10 +131,12 @@ function storeStart(core: ServiceCore, sessionId: string, title: string, text: s
   const { store } = core;
   history.cleanup(store, sessionId);
   // a queued message is promoted here, in one transaction with its user message (session/inbox.ts)
-  const promoted = talk.promote ? talk.promote() : ok(storeUserMessage(core, sessionId, text));
+  const promoted = talk.promote ? talk.promote() : ok(storeUserMessage(store, sessionId, text));
   if (!promoted.ok) throw new LandfallFailure(promoted.error);
   const said = promoted.value.text;
   const user = promoted.value.message;
+  // a repetition stop still waiting is answered by this new message (loop-decision.ts)
+  supersedeLoopStops(store, sessionId);
   if (title === DEFAULT_TITLE && said.trim() !== '') store.updateSession(sessionId, { title: titleFrom(said) });
   writeMessageMode(store.db, user.id, findMode(modesOf(core.live.current()), readTalk(store.db, sessionId)?.mode).name);
   const assistant = store.addMessage(sessionId, 'assistant');
@@ -140,8 +144,11 @@ function storeStart(core: ServiceCore, sessionId: string, title: string, text: s
 }
 
 /** The user's message and its text part, stored in one transaction. */
-function storeUserMessage(core: ServiceCore, sessionId: string, text: string): { message: Message; text: string } {
-  const { store } = core;
+export function storeUserMessage(
+  store: SessionStore,
+  sessionId: string,
+  text: string,
+): { message: Message; text: string } {
   return store.tx(() => {
     const message = store.addMessage(sessionId, 'user', text);
     const time = message.time;
