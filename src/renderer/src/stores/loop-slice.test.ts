@@ -11,7 +11,7 @@ import type { CallName, CallOutput, LandfallApi, MessageWithParts } from '../../
 import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
 import { createAppStore } from './index';
-import { loopStopView, shownInput } from './loop-stop';
+import { loopStopView, shownInput, toldByLoopCard } from './loop-stop';
 import type { LoopStopPart } from './loop-stop';
 
 type Script = { [N in CallName]?: (input: unknown) => Promise<CallOutput<N> | Result<CallOutput<N>>> };
@@ -99,6 +99,12 @@ describe('loopStopView: what the card shows and allows', () => {
     ]);
     // a decision stored before the revert still reads as that decision
     expect(loopStopView(stop('stop'), { ...flags, reverted: true }).state).toBe('stop');
+  });
+
+  test('the live loop_detected error is told by the card, not twice; other errors still show', () => {
+    expect(toldByLoopCard(transcript(stop()), 'loop_detected')).toBe(true);
+    expect(toldByLoopCard(transcript(stop()), 'budget_exceeded')).toBe(false);
+    expect(toldByLoopCard([transcript(stop())[0] as MessageWithParts], 'loop_detected')).toBe(false);
   });
 
   test('a long input is cut at 1,200 characters and says its full length', () => {

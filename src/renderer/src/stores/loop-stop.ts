@@ -70,3 +70,11 @@ export function loopStopView(
     ...(waiting ? {} : { outcome: OUTCOME[state as Exclude<LoopStopState, 'waiting'>] }),
   };
 }
+
+/**
+ * True when the turn error `code` is already told by a repetition card in the last message (a `loop_detected`
+ * stop that left a `loop-stop` part), so the chat does not show the same stop twice.
+ */
+export function toldByLoopCard(messages: { parts: Part[] }[], code: string): boolean {
+  return code === 'loop_detected' && !!messages.at(-1)?.parts.some((p) => p.type === 'loop-stop');
+}
