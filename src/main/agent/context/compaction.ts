@@ -16,7 +16,8 @@ import { newId } from '../../session/ids';
 import { classifyProviderError } from '../retry';
 import { compactedHistory, summaryMessage } from './compaction-history';
 import type { CompactionPart, HistoryUnit, HistoryView } from './compaction-history';
-import { summaryRequest, SUMMARY_SYSTEM } from './compaction-request';
+import { summaryRequest, SUMMARY_SYSTEM, toolOutputTokens } from './compaction-request';
+import { SUMMARY_PROTECT_TOKENS } from './summary-outputs';
 import { estimateTokens } from './tokens';
 import { compactionThreshold, type WindowSpec } from './windows';
 
@@ -155,7 +156,9 @@ export async function compact(input: CompactInput, current?: HistoryView): Promi
     return { ok: false, stalled: true, reason: 'nothing older than the most recent history to fold' };
   const kept = before.visible[at] as HistoryUnit;
   const budget = compactionThreshold(input.spec);
-  const request = summaryRequest(before.visible.slice(0, at), before.active?.summary, budget);
+  // the newest tool output stays whole, counted over the whole history: the kept part's output first
+  const protect = Math.max(0, SUMMARY_PROTECT_TOKENS - toolOutputTokens(before.visible.slice(at)));
+  const request = summaryRequest(before.visible.slice(0, at), before.active?.summary, budget, protect);
   const summary = await summarise(input, request.prompt);
   if ('error' in summary) return { ok: false, stalled: false, error: summary.error };
   const all = [...before.folded, ...before.visible.slice(0, at)];
