@@ -78,7 +78,7 @@ export interface SummaryRequest {
   prompt: string;
   /** Estimated tokens of system + prompt. */
   tokens: number;
-  /** Old tool results sent as start + end (summary-outputs.ts), whatever the budget. */
+  /** Old tool results shortened to start + end (summary-outputs.ts), whatever the budget (before any stand-in). */
   shortenedResults: number;
   /** Tool results replaced by a stand-in, and whether the transcript was cut in the middle. */
   droppedResults: number;

@@ -85,7 +85,11 @@ function expected(before: LanguageModelV3CallOptions, after: LanguageModelV3Call
       resultText(whole.has(id) ? v : shortened(v)),
     ]),
   ];
-  return { prompt: `${parts.join('\n\n')}\n\n${SUMMARY_INSTRUCTION}`, whole: whole.size, short: folded.length - whole.size };
+  return {
+    prompt: `${parts.join('\n\n')}\n\n${SUMMARY_INSTRUCTION}`,
+    whole: whole.size,
+    short: folded.length - whole.size,
+  };
 }
 
 it('the summary request: old outputs start + end with exact counts and their errors, the newest whole, rolling', async () => {
