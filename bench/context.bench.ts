@@ -11,6 +11,11 @@
  *    total) with the baseline, side by side with the raw loop (the same history with no baseline: what the loop
  *    sent before), and the share of each request's bytes shared with the one before it (goal ≥ 95% median from
  *    step 2; a pure append keeps the provider's cache).
+ * 3. The long session (bench/context-long.ts): the scripted 300-step session with ~5.7 MB of test logs against a
+ *    100,000-token window, tokens sent per step (median, p90, total), compactions and their cost, the largest
+ *    request, prefix reuse between consecutive requests; anchors: the raw loop (no compaction, full history each
+ *    step, capped at the window) and opencode's documented rules, computed from the same messages. Goals: total
+ *    ≤ 0.5× the raw loop, never over the window, ≥ 95% prefix reuse.
  *
  * Run: npm run bench:context
  */
@@ -21,6 +26,8 @@ import { AgentService } from '../src/main/agent/service';
 import { mockModel } from '../src/main/agent/context/context-test-kit';
 import { requestChange, tokensByCategory } from '../src/main/agent/context/request-view';
 import type { LedgerEntry } from '../src/main/session/ledger';
+import { longSession } from './context-long';
+import type { SessionFigures } from './context-long';
 
 const SESSIONS = path.resolve(process.cwd(), 'fixtures/corpus/sessions');
 const OPENCODE_FIXED = 6_790;
@@ -161,5 +168,45 @@ async function corpus(): Promise<void> {
   );
 }
 
-await fixedOverhead();
-await corpus();
+async function long(): Promise<void> {
+  const l = await longSession();
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  console.log(
+    `\nlong session: ${l.landfall.steps.length} step requests, ${(l.logBytes / 1e6).toFixed(1)} MB of logs, window ${fmt(l.window)} tokens`,
+  );
+  console.log(
+    '  tokens sent               per step: median       p90   all requests: total  compactions (cost)  largest',
+  );
+  const row = (name: string, f: SessionFigures): string =>
+    `  ${name.padEnd(26)}${fmt(median(f.steps)).padStart(16)}${fmt(pct(f.steps, 90)).padStart(10)}${fmt(sum(f.requests)).padStart(22)}${`${f.compactions} (${fmt(f.compactionCost)})`.padStart(21)}${fmt(f.largest).padStart(9)}`;
+  console.log(row('Landfall', l.landfall));
+  console.log(row('raw loop (anchor)', l.raw));
+  console.log(row("opencode's rules (anchor)", l.opencode));
+  const total = sum(l.landfall.requests);
+  const vsRaw = total / sum(l.raw.requests);
+  console.log(
+    `  total Landfall / raw loop: ${vsRaw.toFixed(3)}× (goal ≤ 0.5× — ${vsRaw <= 0.5 ? 'met' : 'NOT met'}); Landfall / opencode's rules: ${(total / sum(l.opencode.requests)).toFixed(3)}×`,
+  );
+  console.log(
+    `  largest request ${fmt(l.landfall.largest)} of a ${fmt(l.window)} window — ${l.landfall.largest <= l.window ? 'never over' : 'OVER'}; the task in the last request: ${l.taskInLast ? 'yes' : 'NO'}`,
+  );
+  const reuse = median(l.reuse);
+  const p = (x: number): string => `${(x * 100).toFixed(2)}%`;
+  console.log(
+    `  prefix reuse, consecutive step requests without a compaction between (${l.reuse.length} pairs): pure appends ${l.appends} of ${l.reuse.length}`,
+  );
+  console.log(
+    `    share of each request's bytes shared with the one before: median ${p(reuse)} (goal ≥ 95% — ${reuse >= 0.95 ? 'met' : 'NOT met'}), p10 ${p(pct(l.reuse, 10))}`,
+  );
+  console.log(
+    `    share of the previous request reused by the next (the provider's cache): median ${p(median(l.reusePrev))}, min ${p(Math.min(...l.reusePrev))}`,
+  );
+  console.log(
+    `    across a compaction (${l.reuseAcross.length} pairs; the summary replaces the older history): median ${p(median(l.reuseAcross))}`,
+  );
+}
+
+const only = process.argv.slice(2);
+if (only.length === 0 || only.includes('--fixed')) await fixedOverhead();
+if (only.length === 0 || only.includes('--corpus')) await corpus();
+if (only.length === 0 || only.includes('--long')) await long();

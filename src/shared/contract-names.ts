@@ -31,6 +31,7 @@ export const CALL_NAMES = [
   'chat.stop',
   'permission.answer',
   'question.answer',
+  'loop.answer',
   'talk.get',
   'talk.set',
   'queue.send',

@@ -26,6 +26,8 @@ import {
 } from './review-schemas';
 import { McpToggleInputSchema, McpViewSchema, TrustSetInputSchema, TrustViewSchema } from './reach-schemas';
 import {
+  LoopAnswerSchema,
+  LoopAnsweredSchema,
   QuestionAnswerSchema,
   QueueEditSchema,
   QueueSendSchema,
@@ -155,6 +157,12 @@ export const calls = {
   },
   /** Answers the question tool's open question (its running tool part); a reply that does not fit is `invalid_input`. */
   'question.answer': { input: QuestionAnswerSchema, output: z.object({ answered: z.literal(true) }) },
+  /**
+   * Answers a repetition stop (a `loop-stop` part): `continue` starts a new turn that tells the model the user let
+   * it go on, `stop` dismisses. At most once: `not_found` when the session has no such stop (unknown, or
+   * undone by a revert), `conflict` when it was answered or superseded, `busy` while a turn runs.
+   */
+  'loop.answer': { input: LoopAnswerSchema, output: LoopAnsweredSchema },
   /** The session's mode and model, and the modes and providers the chat's picker offers. */
   'talk.get': { input: sessionRef, output: TalkViewSchema },
   /** Chooses the mode and/or model of the session's next step (mid-turn: from the next step on). */

@@ -87,10 +87,15 @@ const compactionFields = {
 };
 export type CompactionFields = z.infer<z.ZodObject<typeof compactionFields>>;
 
+/** What the user decided after a turn was stopped for repeating one call (see the `loop-stop` part). */
+export const LoopDecisionSchema = z.enum(['continue', 'stop', 'superseded']);
+export type LoopDecision = z.infer<typeof LoopDecisionSchema>;
+
 /**
  * A part of a message (DESIGN §5): text and reasoning as streamed; a tool call with its state, output or error
  * and metadata (commit diff, rung, diagnostics…); the step boundaries with their tree hashes; and a patch part
- * (`hash`: the tree before the step, `files`: what the step's tools changed); a compaction (see above).
+ * (`hash`: the tree before the step, `files`: what the step's tools changed); a compaction (see above); a turn
+ * stopped for repeating one call, waiting for the user's decision.
  */
 export const PartSchema = z.discriminatedUnion('type', [
   z.object({ ...partBase, type: z.literal('text'), text: z.string() }),
@@ -126,6 +131,19 @@ export const PartSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...partBase, type: z.literal('patch'), hash: z.string(), files: z.array(z.string()) }),
   z.object({ ...partBase, type: z.literal('compaction'), ...compactionFields }),
+  /**
+   * A turn the repetition rule stopped (src/main/agent/loop-decision.ts): the call repeated (`tool`, `input`) and
+   * how many times in a row (`repeats`); `decision` is absent while the user is asked whether to go on, then
+   * 'continue' (a new turn went on), 'stop' (dismissed) or 'superseded' (the user sent another message instead).
+   */
+  z.object({
+    ...partBase,
+    type: z.literal('loop-stop'),
+    tool: z.string(),
+    input: z.unknown(),
+    repeats: z.number(),
+    decision: LoopDecisionSchema.optional(),
+  }),
 ]);
 export type Part = z.infer<typeof PartSchema>;
 export type PartType = Part['type'];

@@ -1,7 +1,8 @@
 /**
- * Contract shapes of the conversation layer (modes and models, the question card): what the chat's picker shows
- * and sends, and an answer to a question. Mirrors src/main/agent/talk-service.ts `TalkView` and
- * src/main/agent/questions.ts `QuestionReply`.
+ * Contract shapes of the conversation layer (modes and models, the question card, the repetition stop's card):
+ * what the chat's picker shows and sends, an answer to a question, a decision after a repetition stop. Mirrors
+ * src/main/agent/talk-service.ts `TalkView`, src/main/agent/questions.ts `QuestionReply` and
+ * src/main/agent/loop-decision.ts.
  */
 import { z } from 'zod';
 
@@ -59,3 +60,16 @@ export const QueueEditSchema = z.object({
   text: z.string().min(1).max(200_000).optional(),
   steer: z.boolean().optional(),
 });
+
+/**
+ * The user's decision on a turn stopped for repeating one call (its `loop-stop` part): "Go on" (`continue`, a new
+ * turn) or "Stop here" (`stop`).
+ */
+export const LoopAnswerSchema = z.object({
+  sessionId: id,
+  partId: id,
+  decision: z.enum(['continue', 'stop']),
+});
+
+/** What a decision did: `started` when "Go on" started the new turn. */
+export const LoopAnsweredSchema = z.object({ decision: z.enum(['continue', 'stop']), started: z.boolean() });

@@ -2,7 +2,8 @@
  * A compaction the user asks for (the chat's /compact, contract call `compaction.run`): the same compact() a turn
  * runs near the window (context/compaction.ts), now, with trigger 'manual'. It claims the session as a turn does
  * (so a prompt, a revert or a second /compact meanwhile is refused `busy`, and chat.stop aborts the summary
- * request), and stores the part in the session's last assistant message — where the chat shows its marker. The
+ * request), builds the history as a turn does (change notices in place, the todo list after the summary), and
+ * stores the part in the session's last assistant message — where the chat shows its marker. The
  * part adds nothing to that message's step: the history builder ignores compaction parts inside a step.
  */
 import type { LanguageModel } from 'ai';
@@ -12,6 +13,7 @@ import type { CompactionPart } from './context/compaction-history';
 import { windowFor, type WindowSpec } from './context/windows';
 import { SYSTEM_PROMPT } from './defaults';
 import { toolTokens } from './loop';
+import { todoResendMessage } from './todo-resend';
 import type { ServiceCore } from './service-core';
 
 export interface CompactNowInput {
@@ -22,8 +24,8 @@ export interface CompactNowInput {
 }
 
 /**
- * Compact `sessionId` now. Answers the stored part (tokens are estimates of the request with the built-in
- * system prompt and tools). Errors, with nothing stored: `busy` (a turn or a history move runs), `invalid_input`
+ * Compact `sessionId` now. Answers the stored part (tokens are estimates of the request with the session's system
+ * text and the built-in tools). Errors, with nothing stored: `busy` (a turn or a history move runs), `invalid_input`
  * (unknown session), `no_change` (nothing older than the most recent history to fold: no assistant answer yet,
  * or a single unit), the summary request's provider error.
  */
@@ -47,16 +49,30 @@ export async function compactNow(
   try {
     const { model } = input;
     const id = typeof model === 'string' ? model : model.modelId;
+    const system = core.context.systemFor(sessionId, SYSTEM_PROMPT, []) ?? SYSTEM_PROMPT;
     const r = await compact({
       store,
       sessionId,
       messageId: last.id,
       model: input.window?.summaryModel ?? model,
-      system: SYSTEM_PROMPT,
+      system,
       toolTokens: toolTokens(core.tools),
       spec: input.window?.spec ?? windowFor(id),
       trigger: 'manual',
       signal: abort.signal,
+      // as a turn builds its history (turns.ts): notices in place, the todo list after the summary, the system
+      // text rebuilt with the notices a compaction folds
+      notices: () => core.context.baselines.notices(sessionId),
+      afterSummary: () => {
+        const todo = todoResendMessage(store.messages(sessionId), store.getSession(sessionId)?.revert);
+        return todo ? [todo] : [];
+      },
+      systemFor: (folded) =>
+        core.context.systemFor(
+          sessionId,
+          SYSTEM_PROMPT,
+          folded.map((u) => u.id),
+        ),
     });
     if (r.ok) return ok(r.part);
     return r.stalled ? nothingToFold() : { ok: false, error: r.error };

@@ -7,7 +7,7 @@
  * - Repetition: the same call (tool name + identical input, keys in any order) N times in a row in the turn.
  *   At `repeatNotice` (3) the call runs and its result ends with a notice telling the model it is repeating
  *   itself; at `repeatStop` (5) the call is refused (`loop_detected`, nothing runs) and the turn stops, so the user
- *   decides whether to go on. Anchor: an auto-approved agent logged 10,943 repeated calls in four hours.
+ *   decides whether to go on (the stop's `data` names the call; loop-decision.ts stores the question). Anchor: an auto-approved agent logged 10,943 repeated calls in four hours.
  * - Failing tool: one tool failing `failSuspend` (3) times in a row with different inputs is suspended for the rest
  *   of the turn: the third result says so, and every later call of it is refused (`tool_suspended`); other tools
  *   go on. A repeat of the very same failing input does not count again (that is the repetition rule's business).
@@ -148,7 +148,12 @@ export class LoopGuard {
     const key = `${call.toolName}\u0000${canonicalJson(call.input)}`;
     this.repeats = key === this.lastKey ? this.repeats + 1 : 1;
     this.lastKey = key;
-    if (this.repeats >= this.limits.repeatStop) return this.stopWith('loop_detected', this.loopMessage(call));
+    if (this.repeats >= this.limits.repeatStop)
+      return this.stopWith('loop_detected', this.loopMessage(call), {
+        tool: call.toolName,
+        input: call.input,
+        repeats: this.repeats,
+      });
     const why = this.suspended.get(call.toolName);
     if (why) return { code: 'tool_suspended', message: `Not run: ${call.toolName} is suspended for this turn: ${why}` };
     if (this.calls >= this.limits.maxToolCalls)
@@ -208,14 +213,19 @@ export class LoopGuard {
     return `The model sent the same ${call.toolName} call ${this.repeats} times in a row; the turn was stopped so it cannot go on repeating itself.`;
   }
 
-  private stopWith(code: 'loop_detected' | 'budget_exceeded', message: string): Refusal {
+  private stopWith(
+    code: 'loop_detected' | 'budget_exceeded',
+    message: string,
+    data?: Record<string, unknown>,
+  ): Refusal {
     this.stop = {
       code,
       message,
       hint:
         code === 'loop_detected'
-          ? 'Send a message to let it go on (say what to do differently), or change the request.'
+          ? 'Answer the question in the chat: "Go on" lets it continue (the repetition count starts afresh), "Stop here" ends it; or send a message saying what to do differently.'
           : 'Send a message to go on (the budget starts again), or raise limits.maxToolCallsPerTurn in settings.',
+      ...(data ? { data } : {}),
     };
     return { code, message: `Not run: ${message}` };
   }

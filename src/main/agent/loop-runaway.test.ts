@@ -214,4 +214,44 @@ describe('runaway loops', () => {
     const r2 = await h.svc.runWithModel(s2, many.model, 'go');
     expect(r2.ok && r2.value.finishReason).toBe('stop');
   });
+
+  it('with every permission kind allowed by its own rule: identical writes stop at 5, failing edits are suspended at 3', async () => {
+    const kinds = ['read', 'edit', 'bash', 'external_directory', 'webfetch', 'mcp'] as const;
+    h = await harness();
+    const saved = await h.svc.saveSettings({
+      ...h.svc.getSettings(),
+      permissions: kinds.map((permission) => ({ permission, pattern: '*', action: 'allow' as const })),
+    });
+    expect(saved.ok).toBe(true);
+    writeFileSync(path.join(h.root, 'a.txt'), 'alpha\n');
+    const same = call('write', { filePath: 'w.txt', content: 'w\n' });
+    const s = h.newSession();
+    const first = stepModel([same, same, same, same, same, { text: 'never' }]);
+    const r = await h.svc.runWithModel(s, first.model, 'go');
+    expect(r.ok && [r.value.finishReason, r.value.error?.code]).toEqual(['loop-detected', 'loop_detected']);
+    expect(first.requests).toHaveLength(5);
+    expect(toolParts(h, s).map((t) => t.error?.code ?? 'ok')).toEqual(['ok', 'ok', 'ok', 'ok', 'loop_detected']);
+    const s2 = h.newSession();
+    const edits = ['beta', 'gamma', 'delta', 'epsilon'].map((w) =>
+      call('edit', { filePath: 'a.txt', oldString: w, newString: 'x' }),
+    );
+    const second = stepModel([
+      call('read', { filePath: 'a.txt' }),
+      ...edits,
+      call('list', { path: '.' }),
+      { text: 'ok' },
+    ]);
+    const r2 = await h.svc.runWithModel(s2, second.model, 'go');
+    expect(r2.ok && r2.value.finishReason).toBe('stop');
+    expect(toolParts(h, s2).map((t) => [t.tool, t.error?.code ?? 'ok'])).toEqual([
+      ['read', 'ok'],
+      ['edit', 'not_found'],
+      ['edit', 'not_found'],
+      ['edit', 'not_found'],
+      ['edit', 'tool_suspended'],
+      ['list', 'ok'],
+    ]);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(path.join(h.root, 'a.txt'), 'utf8')).toBe('alpha\n');
+  });
 });

@@ -26,9 +26,10 @@ import { newId } from '../session/ids';
 import type { ToolContext, ToolDefinition } from '../tools/types';
 import type { PermissionGate } from './permission/gate';
 import { DEFAULT_LOOP_LIMITS, LoopGuard } from './loop-guard';
+import { repeatedCall, storeLoopStop } from './loop-decision';
 import type { LoopLimits } from './loop-guard';
 import { z } from 'zod';
-import { CompactionGuard } from './context/compaction-rules';
+import { CompactionGuard, type StepRequest } from './context/compaction-rules';
 import { estimateTokens } from './context/tokens';
 import { windowFor, type WindowSpec } from './context/windows';
 import { streamStep } from './stream-step';
@@ -93,7 +94,7 @@ export interface TurnInput {
   window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
   /**
    * State re-sent right after a compaction's summary instead of being left to its prose (turns.ts: the todo list,
-   * todo-resend.ts, and the instructions in force when change notices replaced the baseline's).
+   * todo-resend.ts). The instructions in force go into the rebuilt system text instead (TurnContext.systemFor).
    */
   afterSummary?: () => ModelMessage[];
 }
@@ -112,6 +113,7 @@ export function toolTokens(tools: ToolDefinition[]): number {
 const REPLAY_SPEC: WindowSpec = { window: Number.MAX_SAFE_INTEGER, outputReserve: 0, source: 'settings' };
 
 function guardFor(input: TurnInput): CompactionGuard {
+  const context = input.context;
   const id = typeof input.model === 'string' ? input.model : input.model.modelId;
   const replay = typeof input.model !== 'string' && input.model.provider === 'landfall-replay';
   return new CompactionGuard({
@@ -123,6 +125,7 @@ function guardFor(input: TurnInput): CompactionGuard {
     toolTokens: toolTokens(input.tools),
     notices: () => input.context?.notices(),
     afterSummary: input.afterSummary,
+    systemFor: context ? (folded) => context.systemFor(folded.map((u) => u.id)) : undefined,
     spec: input.window?.spec ?? (replay ? REPLAY_SPEC : windowFor(id)),
     signal: input.signal,
   });
@@ -302,6 +305,16 @@ async function stepSetup(turn: TurnInput): Promise<StepSetup> {
 }
 
 /**
+ * The step's system text with the base it was built on (`StepBase.system`: prompt + baseline) replaced by `now`,
+ * the base that goes with the history sent (rebuilt after a compaction, context/turn-context.ts systemFor). What
+ * a mode added after the base (modes.ts systemForMode appends its instructions) stays as it is.
+ */
+function rebased(system: string | undefined, base: string | undefined, now: string | undefined): string | undefined {
+  if (system === undefined || base === undefined || now === undefined || now === base) return system;
+  return system.startsWith(base) ? now + system.slice(base.length) : system;
+}
+
+/**
  * The model call of a step under the compaction rules (context/compaction-rules.ts): compact first when the
  * request reaches the trigger; on a context-length error compact once and send once more; a second one, or a
  * stop by the rules, is the step's error.
@@ -316,11 +329,12 @@ async function modelCall(
   const stopped = (error: LandfallError) => ({ toolCalls: [], finishReason: 'error' as const, error, attempts: 0 });
   const first = await guard.beforeStep(messageId);
   if ('error' in first) return stopped(first.error);
-  const call = (messages: ModelMessage[]) =>
+  const base = input.context?.system ?? input.system;
+  const call = (request: StepRequest) =>
     streamStep({
       model: input.context ? input.context.wrap(setup.model, messageId, step) : setup.model,
-      system: setup.system,
-      messages: final ? [...messages, { role: 'user', content: LAST_STEP_REMINDER }] : messages,
+      system: rebased(setup.system, base, request.system),
+      messages: final ? [...request.messages, { role: 'user', content: LAST_STEP_REMINDER }] : request.messages,
       tools: setup.sdkTools,
       toolChoice: final ? 'none' : undefined,
       signal: input.signal,
@@ -330,11 +344,11 @@ async function modelCall(
       messageId,
       retry: input.retry,
     });
-  let streamed = await call(first.messages);
+  let streamed = await call(first);
   if (streamed.error?.code === 'context_length') {
     const failed = await guard.afterOverflow(messageId);
     if (failed) return stopped(failed);
-    streamed = await call(guard.history());
+    streamed = await call(guard.request());
     if (streamed.error?.code === 'context_length')
       return stopped({
         code: 'context_length',
@@ -465,7 +479,12 @@ export async function runTurn(
     steps++;
     last = await runStep(input, compaction, message.id, last.tree, steps, guard, steps === input.maxSteps);
     if (input.signal.aborted) return end('aborted', steps);
-    if (guard.stop) return end(guard.stop.code === 'loop_detected' ? 'loop-detected' : 'budget', steps, guard.stop);
+    if (guard.stop) {
+      // a repetition stop asks the user whether to go on (loop-decision.ts)
+      const repeated = repeatedCall(guard.stop);
+      if (repeated) storeLoopStop(input.store, input.ctx.sessionId, message.id, repeated);
+      return end(repeated ? 'loop-detected' : 'budget', steps, guard.stop);
+    }
   }
   return end(last.finishReason, steps, last.error);
 }

@@ -78,7 +78,8 @@ import { loadSettings } from './settings/read';
 import { saveSettings } from './settings/save';
 import { DEFAULT_SETTINGS, type ProviderSettings, type Settings } from './settings/schema';
 import { testConnection } from './test-connection';
-import { startTurn, stopTurn } from './turns';
+import { startTurn, stopTurn, storeUserMessage } from './turns';
+import { answerLoopStop, type LoopAnswer } from './loop-decision';
 import { ConversationContext } from './context/conversation';
 import { skillTool } from './context/skill-tool';
 import type { ToolDefinition } from '../tools/types';
@@ -361,6 +362,31 @@ export class AgentService {
    */
   answerQuestion(sessionId: string, partId: string, reply: QuestionReply): Result<void> {
     return this.core.questions.answer(sessionId, partId, reply);
+  }
+
+  /**
+   * Answer the question a repetition stop asks (loop-decision.ts): 'continue' ("Go on") starts a new turn whose
+   * user message tells the model the user let it go on (the repetition counters start afresh; the model as for
+   * startTurn, `options`); 'stop' ("Stop here") only marks it. At most once per stop. Errors, with nothing changed:
+   * `invalid_input`, `busy`, `not_found` (no such stop waiting), `conflict` (decided already), startTurn's.
+   */
+  answerLoop(
+    sessionId: string,
+    partId: string,
+    decision: 'continue' | 'stop',
+    options: TurnOptions = {},
+  ): Promise<Result<LoopAnswer<TurnHandle>>> {
+    return answerLoopStop(
+      {
+        store: this.store,
+        busy: (id) => this.core.running.has(id) || this.core.reverting.has(id),
+        start: (promote) => this.startTurn(sessionId, '', { ...options, promote }),
+        storeUser: (text) => storeUserMessage(this.store, sessionId, text),
+      },
+      sessionId,
+      partId,
+      decision,
+    );
   }
 
   /** The session's todo list in force (src/shared/todo.ts: follows revert / unrevert). Empty for an unknown session. */

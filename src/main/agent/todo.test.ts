@@ -1,7 +1,8 @@
 /**
  * The todo list through the real loop and store: kept across steps and turns (todoread answers what todowrite
  * wrote), one entry in progress at most (refused otherwise, the list unchanged), following revert and unrevert,
- * and the message re-sent after a compaction — each as the model reads it.
+ * and re-sent right after each compaction's summary from the store (the list in force then, not the summary's
+ * prose) — each as the model reads it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TodoItem } from '../../shared/todo';
@@ -9,6 +10,9 @@ import { harness } from './testing/fixtures';
 import type { Harness } from './testing/fixtures';
 import { stepModel, toolResults } from './testing/step-model';
 import { TODO_RESEND_HEADER, todoResendMessage } from './todo-resend';
+import { todoText } from '../../shared/todo';
+import { allowBash, isSummary, sessionModel } from './context/compaction-kit';
+import { messageText } from './context/request-text';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -71,6 +75,20 @@ describe('todo list', () => {
     expect(toolResults(after.requests[1] as never).at(-1)?.text).toBe(A_TEXT);
   });
 
+  it('after revert then unrevert, the model reads the later list again', async () => {
+    h = await harness();
+    const s = h.newSession();
+    await h.svc.runWithModel(s, stepModel([write(A), { text: 'a' }]).model, 'one');
+    const two = await h.svc.runWithModel(s, stepModel([write(B), { text: 'b' }]).model, 'two');
+    expect((await h.svc.revert(s, two.ok ? two.value.userMessageId : '')).ok).toBe(true);
+    expect((await h.svc.unrevert(s)).ok).toBe(true);
+    const after = stepModel([read, { text: 'back to B' }]);
+    await h.svc.runWithModel(s, after.model, 'again');
+    expect(toolResults(after.requests[1] as never).at(-1)?.text).toBe(
+      'Todo list (0 of 3 open):\n[x] read the failing test\n[x] fix the parser\n[-] run the tests',
+    );
+  });
+
   it('renders the list to re-send after a compaction (none when empty)', async () => {
     h = await harness();
     const s = h.newSession();
@@ -80,5 +98,40 @@ describe('todo list', () => {
       role: 'user',
       content: [{ type: 'text', text: `${TODO_RESEND_HEADER}\n${A_TEXT}` }],
     });
+  });
+
+  it('is re-sent right after the summary of every compaction: the list in force then, from the store', async () => {
+    h = await harness();
+    await allowBash(h);
+    const s = h.newSession();
+    const WRITE_B = 12; // step request 12 writes list B (after the first compaction)
+    const model = sessionModel({
+      steps: Array.from({ length: 30 }, () => 150),
+      summary: () => '## Task and user instructions\nsummary prose with no todo list in it',
+      override: (k) => (k === 0 ? write(A) : k === WRITE_B ? write(B) : undefined),
+    });
+    const r = await h.svc.runWithModel(s, model, 'work through the list', 60, {
+      spec: { window: 60_000, outputReserve: 0, source: 'settings' },
+    });
+    expect(r.ok && [r.value.finishReason, r.value.error]).toEqual(['stop', undefined]);
+    let compactions = 0;
+    let stepNo = -1;
+    const seen = new Set<string>();
+    for (const req of model.requests) {
+      if (isSummary(req)) {
+        compactions++;
+        continue;
+      }
+      stepNo++;
+      if (compactions === 0) continue;
+      const texts = req.prompt.filter((m) => m.role === 'user').map(messageText);
+      expect(texts[0]).toContain('<summary>');
+      const inForce = stepNo > WRITE_B ? B : A;
+      expect(texts[1], `step request ${stepNo}`).toBe(`${TODO_RESEND_HEADER}\n${todoText(inForce)}`);
+      expect(texts.filter((t) => t.startsWith(TODO_RESEND_HEADER))).toHaveLength(1);
+      seen.add(stepNo > WRITE_B ? 'B' : 'A');
+    }
+    expect(compactions).toBeGreaterThanOrEqual(2);
+    expect([...seen].sort()).toEqual(['A', 'B']);
   });
 });

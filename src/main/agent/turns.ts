@@ -15,6 +15,8 @@
 import path from 'node:path';
 import type { LanguageModel, ModelMessage } from 'ai';
 import { todoResendMessage } from './todo-resend';
+import { supersedeLoopStops } from './loop-decision';
+import type { SessionStore } from '../session/store';
 import { fail, isFailure, LandfallFailure, ok } from '../../shared/errors';
 import type { Message } from '../../shared/model';
 import { todosOf } from '../../shared/todo';
@@ -99,24 +101,19 @@ function turnInput(
     prepareStep: talk.steps.prepareStep,
     steer: core.queue.steerFor(sessionId),
     window: talk.window,
-    afterSummary: () => afterSummary(core, sessionId, context),
+    afterSummary: () => afterSummary(core, sessionId),
   };
 }
 
 /**
  * What is re-sent right after a compaction's summary (loop.ts TurnInput.afterSummary): the todo list in force
- * (todo-resend.ts) and, once change notices replaced instructions of the baseline, the instructions in force now
- * (context/conversation.ts currentBaseline) — so neither is left to the summary's prose.
+ * (todo-resend.ts), so it is not left to the summary's prose. The instructions are not re-sent as a message: the
+ * compaction rebuilds the system text with them (context/turn-context.ts systemFor).
  */
-function afterSummary(core: ServiceCore, sessionId: string, context: TurnContext): ModelMessage[] {
+function afterSummary(core: ServiceCore, sessionId: string): ModelMessage[] {
   const { store } = core;
-  const out: ModelMessage[] = [];
   const todo = todoResendMessage(store.messages(sessionId), store.getSession(sessionId)?.revert);
-  if (todo) out.push(todo);
-  const now = context.notices().size > 0 ? core.context.currentBaseline(sessionId) : undefined;
-  if (now !== undefined)
-    out.push({ role: 'user', content: `[The instructions in force now, re-sent after the compaction:]\n${now}` });
-  return out;
+  return todo ? [todo] : [];
 }
 
 /** The conversation layer's part of a turn: its per-step mode and model (talk-steps.ts), loop limits, promotion. */
@@ -134,10 +131,12 @@ function storeStart(core: ServiceCore, sessionId: string, title: string, text: s
   const { store } = core;
   history.cleanup(store, sessionId);
   // a queued message is promoted here, in one transaction with its user message (session/inbox.ts)
-  const promoted = talk.promote ? talk.promote() : ok(storeUserMessage(core, sessionId, text));
+  const promoted = talk.promote ? talk.promote() : ok(storeUserMessage(store, sessionId, text));
   if (!promoted.ok) throw new LandfallFailure(promoted.error);
   const said = promoted.value.text;
   const user = promoted.value.message;
+  // a repetition stop still waiting is answered by this new message (loop-decision.ts)
+  supersedeLoopStops(store, sessionId);
   if (title === DEFAULT_TITLE && said.trim() !== '') store.updateSession(sessionId, { title: titleFrom(said) });
   writeMessageMode(store.db, user.id, findMode(modesOf(core.live.current()), readTalk(store.db, sessionId)?.mode).name);
   const assistant = store.addMessage(sessionId, 'assistant');
@@ -145,8 +144,11 @@ function storeStart(core: ServiceCore, sessionId: string, title: string, text: s
 }
 
 /** The user's message and its text part, stored in one transaction. */
-function storeUserMessage(core: ServiceCore, sessionId: string, text: string): { message: Message; text: string } {
-  const { store } = core;
+export function storeUserMessage(
+  store: SessionStore,
+  sessionId: string,
+  text: string,
+): { message: Message; text: string } {
   return store.tx(() => {
     const message = store.addMessage(sessionId, 'user', text);
     const time = message.time;

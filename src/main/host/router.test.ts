@@ -45,6 +45,27 @@ describe('router', () => {
     });
   });
 
+  test('loop.answer: a decision other than continue / stop is invalid_input; an unknown stop is not_found', async () => {
+    const router = createRouter(services.handlers);
+    const bad = await router.handle('loop.answer', { sessionId: 'ses_x', partId: 'prt_x', decision: 'maybe' });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', data: { issues: [{ path: 'decision' }] } },
+    });
+    expect(await router.handle('loop.answer', { sessionId: 'ses_x', partId: '', decision: 'stop' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    const projects = await router.handle('projects.open', { root: temp });
+    const project = projects.ok ? (projects.value as { id: string }).id : '';
+    const session = await router.handle('sessions.create', { projectId: project });
+    const sessionId = session.ok ? (session.value as { id: string }).id : '';
+    expect(await router.handle('loop.answer', { sessionId, partId: 'prt_none', decision: 'continue' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+
   test('an unknown call or a non-string name is unknown_call', async () => {
     const router = createRouter(services.handlers);
     expect((await router.handle('fs.readFile', { path: '/etc/passwd' })).ok).toBe(false);

@@ -183,6 +183,10 @@ export async function createServices(options: {
       });
       return r.ok ? ok({ answered: true as const }) : r;
     },
+    'loop.answer': async (i) => {
+      const r = await svc.answerLoop(i.sessionId, i.partId, i.decision);
+      return r.ok ? ok({ decision: r.value.decision, started: r.value.turn !== undefined }) : r;
+    },
     'talk.get': async (i) =>
       svc.store.getSession(i.sessionId)
         ? ok(svc.getTalk(i.sessionId))

@@ -5,6 +5,8 @@
  * SHA-256 hash). A change notice is stored with the step it precedes (`before_part`: that step's step-start part)
  * and the full source record after it. The record in force is the latest notice's whose step is still in the
  * session (a revert's cleanup deletes the step, and with it what the model was told there), else the baseline's.
+ * A compaction that folds the steps a notice was told at rebuilds the baseline from the record after it
+ * (`recordThrough`), so what the model reads of a changed source is its new text, never a summary of it.
  */
 import type { Db } from './db';
 
@@ -81,6 +83,23 @@ export class BaselineStore {
       .get(sessionId) as { sources: string } | undefined;
     if (r) return JSON.parse(r.sources) as ContextSource[];
     return this.get(sessionId)?.sources;
+  }
+
+  /**
+   * The source record after the latest notice (by order of storing) told before one of the steps `steps`
+   * (step-start part ids) that is still in the session; undefined when none of them carries a notice. A compaction
+   * that folds those steps rebuilds the baseline from it (agent/context/turn-context.ts).
+   */
+  recordThrough(sessionId: string, steps: ReadonlySet<string>): ContextSource[] | undefined {
+    if (steps.size === 0) return undefined;
+    const rows = this.db
+      .prepare(
+        `SELECT n.before_part, n.sources FROM context_notices n JOIN parts p ON p.id = n.before_part
+         WHERE n.session_id = ? ORDER BY n.seq DESC`,
+      )
+      .all(sessionId) as { before_part: string; sources: string }[];
+    const hit = rows.find((r) => steps.has(r.before_part));
+    return hit ? (JSON.parse(hit.sources) as ContextSource[]) : undefined;
   }
 
   /** Notices whose step is still in the session, by the step-start part they precede, oldest first. */

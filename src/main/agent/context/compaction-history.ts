@@ -118,7 +118,8 @@ export interface HistoryView {
 /**
  * What the history is built with besides the stored messages: `notices`, the change notices by the step-start part
  * they precede (context/turn-context.ts); `afterSummary`, the state re-sent from the store right after a
- * compaction's summary instead of being left to its prose (the todo list, the instructions in force).
+ * compaction's summary instead of being left to its prose (the todo list; the instructions in force go into the
+ * system text, turn-context.ts systemFor).
  */
 export interface HistoryExtras {
   notices?: Map<string, string[]>;

@@ -3,14 +3,18 @@
  * the anchors: sessions that could no longer accept input because the summary request was itself too long).
  *
  * The folded history is rendered as a plain transcript (the summariser needs no tool definitions): the previous
- * summary first when there is one (rolling compaction), then each unit — user text, assistant text, tool calls
- * with their input, tool results. When it is over `budget` tokens, tool results are replaced by a one-line
- * stand-in, oldest first, until it fits; when it still does not, the transcript is cut by a rule that needs no
- * model: the start (where the task is) and the end (the latest work) are kept, the middle is left out and said.
+ * summary first when there is one (rolling compaction: only that summary and what followed it are sent, never the
+ * history it already folded), then each unit — user text, assistant text, tool calls with their input, tool
+ * results. Tool results older than the newest SUMMARY_PROTECT_TOKENS tokens of tool output are always sent as a
+ * short start and end with exact counts and their error lines (summary-outputs.ts). When the transcript is still
+ * over `budget` tokens, tool results are replaced by a one-line stand-in, oldest first, until it fits; when it
+ * still does not, the transcript is cut by a rule that needs no model: the start (where the task is) and the end
+ * (the latest work) are kept, the middle is left out and said.
  */
 import type { ModelMessage } from 'ai';
 import { estimateTokens } from './tokens';
 import type { HistoryUnit } from './compaction-history';
+import { shortenOutput, SUMMARY_PROTECT_TOKENS } from './summary-outputs';
 
 /** What the summariser is told to keep (the template). */
 export const SUMMARY_SYSTEM = `You write the working memory of a coding agent whose earlier conversation is being replaced by your summary. The agent will continue the work from your summary alone, so keep every fact it needs and nothing else. Use exactly these headings:
@@ -42,6 +46,8 @@ interface Chunk {
   tokens: number;
   /** A tool result: may be replaced by a stand-in when the request is over budget. */
   result: boolean;
+  /** A tool result's heading and output, apart (to shorten the output alone). */
+  output?: { heading: string; value: string };
 }
 
 function value(v: unknown): string {
@@ -59,7 +65,9 @@ function chunksOf(m: ModelMessage): Omit<Chunk, 'tokens'>[] {
     else if (c.type === 'tool-call') out.push({ text: `## Tool call ${c.toolName}\n${value(c.input)}`, result: false });
     else if (c.type === 'tool-result') {
       const o = c.output as { type: string; value?: unknown };
-      out.push({ text: `## Tool result (${c.toolName})\n${value(o.value)}`, result: true });
+      const heading = `## Tool result (${c.toolName})`;
+      const body = value(o.value);
+      out.push({ text: `${heading}\n${body}`, result: true, output: { heading, value: body } });
     }
   }
   return out;
@@ -70,6 +78,8 @@ export interface SummaryRequest {
   prompt: string;
   /** Estimated tokens of system + prompt. */
   tokens: number;
+  /** Old tool results shortened to start + end (summary-outputs.ts), whatever the budget (before any stand-in). */
+  shortenedResults: number;
   /** Tool results replaced by a stand-in, and whether the transcript was cut in the middle. */
   droppedResults: number;
   cut: boolean;
@@ -102,10 +112,47 @@ function shorten(c: Chunk, budget: number): Chunk {
 }
 
 /**
+ * Tokens of the tool results of `units` as the summary request renders them (compaction.ts: the tool output of the
+ * history kept verbatim, which counts against SUMMARY_PROTECT_TOKENS first).
+ */
+export function toolOutputTokens(units: HistoryUnit[]): number {
+  const chunks = units.flatMap((u) => u.messages.flatMap(chunksOf));
+  return chunks.reduce((n, c) => n + (c.result ? estimateTokens(c.text) : 0), 0);
+}
+
+/**
+ * Replace, in place, every tool result older than the newest `protect` tokens of tool output by its shortened form
+ * (the result crossing the line is shortened too, as opencode's prune does); answers how many were shortened.
+ */
+function shortenOld(chunks: Chunk[], protect: number): number {
+  let seen = 0;
+  let shortened = 0;
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const c = chunks[i] as Chunk;
+    if (!c.result || c.output === undefined) continue;
+    seen += c.tokens;
+    if (seen <= protect) continue;
+    const short = shortenOutput(c.output.value);
+    if (short === undefined) continue;
+    const text = `${c.output.heading}\n${short.text}`;
+    const tokens = estimateTokens(text);
+    if (tokens >= c.tokens) continue;
+    chunks[i] = { text, tokens, result: true };
+    shortened++;
+  }
+  return shortened;
+}
+
+/**
  * The summary request for `folded` (with `previous`, the summary being rolled, first), within `budget` tokens
  * including SUMMARY_SYSTEM (module docstring). Deterministic: the same history gives the same bytes.
  */
-export function summaryRequest(folded: HistoryUnit[], previous: string | undefined, budget: number): SummaryRequest {
+export function summaryRequest(
+  folded: HistoryUnit[],
+  previous: string | undefined,
+  budget: number,
+  protect = SUMMARY_PROTECT_TOKENS,
+): SummaryRequest {
   const fixed = estimateTokens(SUMMARY_SYSTEM) + estimateTokens(SUMMARY_INSTRUCTION) + 16;
   const room = Math.max(1_000, budget - fixed);
   const raw = [
@@ -113,6 +160,7 @@ export function summaryRequest(folded: HistoryUnit[], previous: string | undefin
     ...folded.flatMap((u) => u.messages.flatMap(chunksOf)),
   ];
   let chunks: Chunk[] = raw.map((c) => ({ ...c, tokens: estimateTokens(c.text) }));
+  const shortenedResults = shortenOld(chunks, protect);
   let total = chunks.reduce((n, c) => n + c.tokens, 0);
   let droppedResults = 0;
   for (let i = 0; i < chunks.length && total > room; i++) {
@@ -131,5 +179,6 @@ export function summaryRequest(folded: HistoryUnit[], previous: string | undefin
     chunks = cutMiddle(chunks, room);
   }
   const prompt = `${chunks.map((c) => c.text).join('\n\n')}\n\n${SUMMARY_INSTRUCTION}`;
-  return { prompt, tokens: estimateTokens(SUMMARY_SYSTEM) + estimateTokens(prompt), droppedResults, cut };
+  const tokens = estimateTokens(SUMMARY_SYSTEM) + estimateTokens(prompt);
+  return { prompt, tokens, shortenedResults, droppedResults, cut };
 }

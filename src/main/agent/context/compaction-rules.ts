@@ -10,7 +10,7 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import type { LandfallError } from '../../../shared/errors';
 import type { SessionStore } from '../../session/store';
-import { compactedHistory, type HistoryExtras, type HistoryView } from './compaction-history';
+import { compactedHistory, type HistoryExtras, type HistoryUnit, type HistoryView } from './compaction-history';
 import { compact, estimateRequest } from './compaction';
 import { compactionThreshold, type WindowSpec } from './windows';
 
@@ -31,6 +31,17 @@ export interface GuardInput {
   notices?: () => Map<string, string[]> | undefined;
   /** State re-sent after a compaction's summary (compaction-history.ts HistoryExtras). */
   afterSummary?: () => ModelMessage[];
+  /**
+   * The system text for a history whose compaction folds `folded` (the baseline rebuilt with the change notices it
+   * folded, context/turn-context.ts TurnContext.systemFor); default `system` whatever is folded.
+   */
+  systemFor?: (folded: HistoryUnit[]) => string | undefined;
+}
+
+/** What a step sends: the history and the system text that goes with it (rebuilt after a compaction). */
+export interface StepRequest {
+  messages: ModelMessage[];
+  system: string | undefined;
 }
 
 const STALLED_HINT =
@@ -42,9 +53,14 @@ export class CompactionGuard {
   private autoInRow = 0;
   constructor(private readonly input: GuardInput) {}
 
-  /** The history as it is to be sent now. */
-  history(): ModelMessage[] {
-    return this.view().messages;
+  /** The history as it is to be sent now, with its system text. */
+  request(now = this.view()): StepRequest {
+    return { messages: now.messages, system: this.systemOf(now) };
+  }
+
+  /** The system text that goes with `view` (GuardInput.systemFor). */
+  private systemOf(view: HistoryView): string | undefined {
+    return view.folded.length > 0 && this.input.systemFor ? this.input.systemFor(view.folded) : this.input.system;
   }
 
   private view(): HistoryView {
@@ -53,9 +69,9 @@ export class CompactionGuard {
     return compactedHistory(store.messages(sessionId), (id) => store.messageText(id), extras);
   }
 
-  /** Estimated tokens of the request that `history()` would make. */
-  estimate(messages = this.history()): number {
-    return estimateRequest(this.input.system, messages, this.input.toolTokens);
+  /** Estimated tokens of the request that `request()` would make. */
+  estimate(now = this.view()): number {
+    return estimateRequest(this.systemOf(now), now.messages, this.input.toolTokens);
   }
 
   /** A model step answered without error: the run of automatic compactions is broken. */
@@ -67,11 +83,11 @@ export class CompactionGuard {
    * Before a step: compact when the trigger is reached. Answers the history to send, or an error when the turn
    * must stop.
    */
-  async beforeStep(messageId: string): Promise<{ messages: ModelMessage[] } | { error: LandfallError }> {
+  async beforeStep(messageId: string): Promise<StepRequest | { error: LandfallError }> {
     const now = this.view();
-    if (this.estimate(now.messages) < compactionThreshold(this.input.spec)) return { messages: now.messages };
+    if (this.estimate(now) < compactionThreshold(this.input.spec)) return this.request(now);
     const error = await this.run(messageId, 'auto', now);
-    return error ? { error } : { messages: this.history() };
+    return error ? { error } : this.request();
   }
 
   /** After a context-length error: compact (the caller retries once). Answers an error when the turn must stop. */

@@ -71,6 +71,38 @@ describe('summaryRequest', () => {
   });
 });
 
+describe('summaryRequest: old tool outputs', () => {
+  const log = (i: number): string =>
+    Array.from({ length: 100 }, (_, k) => (k === 50 ? `FAILED test_${i}: boom` : `ok ${i}.${k}`)).join('\n');
+
+  it('outputs beyond `protect` tokens of newer output are start + end with their error line; the newest whole', () => {
+    const units = [user('task'), ...[0, 1, 2].map((i) => stepUnit(i, log(i)))];
+    const r = summaryRequest(units, undefined, 60_000, 1);
+    // the newest output crosses the line of 1 token too, as in opencode's prune: all three are shortened
+    expect([r.shortenedResults, r.droppedResults, r.cut]).toEqual([3, 0, false]);
+    const whole = summaryRequest(units, undefined, 60_000);
+    expect([whole.shortenedResults, whole.prompt.includes(log(0)), whole.prompt.includes(log(2))]).toEqual([
+      0,
+      true,
+      true,
+    ]);
+    for (const i of [0, 1, 2]) {
+      expect(r.prompt).toContain(`## Tool result (bash)\n${log(i).split('\n').slice(0, 6).join('\n')}\n[… 87 of 100`);
+      expect(r.prompt).toContain(`line 51: FAILED test_${i}: boom`);
+      expect(r.prompt).not.toContain(`ok ${i}.30\n`);
+    }
+  });
+
+  it('shortened outputs are still dropped oldest first when the request is over its budget', () => {
+    const units = [user('task'), ...[0, 1, 2, 3].map((i) => stepUnit(i, `${'x '.repeat(3_000)}\n`.repeat(20)))];
+    const r = summaryRequest(units, undefined, 2_000, 1);
+    expect(r.tokens).toBeLessThanOrEqual(2_000);
+    expect(r.shortenedResults).toBe(4);
+    expect(r.droppedResults).toBeGreaterThan(0);
+    expect(r.prompt).toContain('[output left out of the summary request:');
+  });
+});
+
 describe('keptFromIndex', () => {
   it('keeps the most recent units within the budget, folds at least one, ignores the empty current step', () => {
     const units = [user('task'), ...[0, 1, 2, 3].map((i) => stepUnit(i, 'x '.repeat(4_000)))];

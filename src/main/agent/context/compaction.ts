@@ -16,7 +16,8 @@ import { newId } from '../../session/ids';
 import { classifyProviderError } from '../retry';
 import { compactedHistory, summaryMessage } from './compaction-history';
 import type { CompactionPart, HistoryUnit, HistoryView } from './compaction-history';
-import { summaryRequest, SUMMARY_SYSTEM } from './compaction-request';
+import { summaryRequest, SUMMARY_SYSTEM, toolOutputTokens } from './compaction-request';
+import { SUMMARY_PROTECT_TOKENS } from './summary-outputs';
 import { estimateTokens } from './tokens';
 import { compactionThreshold, type WindowSpec } from './windows';
 
@@ -90,9 +91,18 @@ export interface CompactInput {
   spec: WindowSpec;
   trigger: CompactionPart['trigger'];
   signal: AbortSignal;
-  /** As in compaction-rules.ts GuardInput: the notices in force and the state re-sent after a summary. */
+  /**
+   * As in compaction-rules.ts GuardInput: the notices in force, the state re-sent after a summary, the system text
+   * for a history that folds some units (for the token counts before and after).
+   */
   notices?: () => Map<string, string[]> | undefined;
   afterSummary?: () => ModelMessage[];
+  systemFor?: (folded: HistoryUnit[]) => string | undefined;
+}
+
+/** The system text a request with `folded` units folded is sent with (CompactInput.systemFor, else `system`). */
+function systemWith(input: CompactInput, folded: HistoryUnit[]): string | undefined {
+  return folded.length > 0 && input.systemFor ? input.systemFor(folded) : input.system;
 }
 
 export type CompactResult =
@@ -140,13 +150,15 @@ async function summarise(input: CompactInput, prompt: string): Promise<{ text: s
  */
 export async function compact(input: CompactInput, current?: HistoryView): Promise<CompactResult> {
   const before = current ?? view(input);
-  const tokensBefore = estimateRequest(input.system, before.messages, input.toolTokens);
+  const tokensBefore = estimateRequest(systemWith(input, before.folded), before.messages, input.toolTokens);
   const at = keptFromIndex(before.visible);
   if (at === undefined)
     return { ok: false, stalled: true, reason: 'nothing older than the most recent history to fold' };
   const kept = before.visible[at] as HistoryUnit;
   const budget = compactionThreshold(input.spec);
-  const request = summaryRequest(before.visible.slice(0, at), before.active?.summary, budget);
+  // the newest tool output stays whole, counted over the whole history: the kept part's output first
+  const protect = Math.max(0, SUMMARY_PROTECT_TOKENS - toolOutputTokens(before.visible.slice(at)));
+  const request = summaryRequest(before.visible.slice(0, at), before.active?.summary, budget, protect);
   const summary = await summarise(input, request.prompt);
   if ('error' in summary) return { ok: false, stalled: false, error: summary.error };
   const all = [...before.folded, ...before.visible.slice(0, at)];
@@ -163,8 +175,9 @@ export async function compact(input: CompactInput, current?: HistoryView): Promi
     tokensAfter: 0,
     trigger: input.trigger,
   };
-  const afterMessages = [summaryMessage(part, all), ...before.visible.slice(at).flatMap((u) => u.messages)];
-  part.tokensAfter = estimateRequest(input.system, afterMessages, input.toolTokens);
+  const state = input.afterSummary?.() ?? [];
+  const afterMessages = [summaryMessage(part, all), ...state, ...before.visible.slice(at).flatMap((u) => u.messages)];
+  part.tokensAfter = estimateRequest(systemWith(input, all), afterMessages, input.toolTokens);
   input.store.putPart(part);
   return { ok: true, part, stalled: tokensBefore - part.tokensAfter < tokensBefore * STALL_SHARE };
 }

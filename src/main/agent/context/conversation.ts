@@ -15,7 +15,7 @@ import type { ContextEnv } from './baseline';
 import { INSTRUCTION_CAP_BYTES } from './instructions';
 import { pieceTokens } from './request-text';
 import { stepView } from './request-view';
-import { openTurnContext } from './turn-context';
+import { openTurnContext, systemFor } from './turn-context';
 import type { TurnContext } from './turn-context';
 import type { WindowLookup } from './window-fallback';
 
@@ -62,12 +62,21 @@ export class ConversationContext {
 
   /**
    * The baseline as it stands now: the source record in force (the baseline's, updated by every change notice
-   * still in the session) rendered like a baseline — for a compaction to re-send the instructions byte for byte
-   * from the store instead of leaving them to a summary. Undefined before the session's first model call.
+   * still in the session) rendered like a baseline — what a compaction that folds every notice rebuilds the system
+   * text with (turn-context.ts systemFor). Undefined before the session's first model call.
    */
   currentBaseline(sessionId: string): string | undefined {
     const sources = this.baselines.sources(sessionId);
     return sources ? renderBaseline(sources) : undefined;
+  }
+
+  /**
+   * The system text of `sessionId` for a history whose compaction folds the units `folded` (turn-context.ts
+   * systemFor): `systemPrompt` + the baseline, rebuilt with the change notices told at folded steps. Undefined
+   * before the session's first model call.
+   */
+  systemFor(sessionId: string, systemPrompt: string, folded: readonly string[]): string | undefined {
+    return systemFor(this.baselines, sessionId, systemPrompt, folded);
   }
 
   /**
@@ -100,8 +109,10 @@ export class ConversationContext {
     if (!cur) return ok(view);
     const prev = n > 1 ? this.ledger.entry(sessionId, n - 1) : undefined;
     const system = JSON.parse(cur.system.json) as string;
-    // the fixed prompt ends where the baseline starts; a mode's instructions may follow it (agent/modes.ts)
-    const at = baseline && baseline.text !== '' ? system.indexOf(`\n\n${baseline.text}`) : -1;
+    // the fixed prompt ends where the baseline starts (the stored one, or one a compaction rebuilt: both begin with
+    // the environment source); a mode's instructions may follow it (agent/modes.ts)
+    const first = baseline?.sources.find((x) => x.text !== '')?.text;
+    const at = first === undefined ? -1 : system.indexOf(`\n\n${first}`);
     const fixed = at >= 0 ? at : system.length;
     view.step = stepView(cur, prev, steps, fixed, this.options.windows);
     return ok(view);

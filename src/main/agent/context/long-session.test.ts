@@ -1,10 +1,8 @@
 /**
  * The long session (DESIGN §11): 300 scripted steps reading and printing ~6 MB of test logs in all, through the
- * real loop, against a 100,000-token window. No request the model is sent is over the window; the user's task is
- * in the last request word for word; compactions roll (each summary request carries the previous summary).
- *
- * The AGENTS.md sentinel part of this check needs the baseline (instructions re-sent from the store), which is not
- * on this branch yet; the user's task is checked here.
+ * real loop, against a 100,000-token window. No request the model is sent is over the window; the user's task and
+ * the AGENTS.md sentinel line are in the last request word for word (the sentinel in every step request);
+ * compactions roll (each summary request carries the previous summary).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +20,7 @@ afterEach(async () => {
 
 const WINDOW: WindowSpec = { window: 100_000, outputReserve: 8_000, source: 'settings' };
 const TASK = 'Fix the flaky retry test in tests/unit/test_retry.py; keep the public API unchanged.';
+const SENTINEL = 'SENTINEL-LONG-9c1e: run `make lint` before you say a change is done.';
 
 /** One log file of `lines` lines (~70 bytes each). */
 function logText(run: number, lines: number): string {
@@ -31,9 +30,10 @@ function logText(run: number, lines: number): string {
   ).join('');
 }
 
-it('300 steps, ~6 MB of logs: never over the window, the task in the last request', async () => {
+it('300 steps, ~6 MB of logs: never over the window, the task and the AGENTS.md sentinel in the last request', async () => {
   h = await harness();
   await allowBash(h);
+  writeFileSync(path.join(h.root, 'AGENTS.md'), `# Rules\n${SENTINEL}\n`);
   mkdirSync(path.join(h.root, 'logs'));
   let bytes = 0;
   const logs = Array.from({ length: 60 }, (_, i) => logText(i, 150));
@@ -59,4 +59,7 @@ it('300 steps, ~6 MB of logs: never over the window, the task in the last reques
   for (const q of summaries.slice(1)) expect(JSON.stringify(q.prompt)).toContain('## Summary of the part before');
   const last = JSON.stringify(model.steps[model.steps.length - 1]?.prompt);
   expect(last).toContain(TASK);
+  expect(last).toContain(JSON.stringify(SENTINEL).slice(1, -1));
+  for (const step of model.steps)
+    expect(JSON.stringify(step.prompt[0])).toContain(JSON.stringify(SENTINEL).slice(1, -1));
 });

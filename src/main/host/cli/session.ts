@@ -2,7 +2,8 @@
  * Session commands of the command line:
  *   landfall run --dir D [--provider ID] [--model M] [--data DATA] [--no-lsp] "prompt"
  *     (permission questions are asked on the terminal, naming exactly what they answer; type-ahead is discarded
- *     before each one — permission-question.ts)
+ *     before each one — permission-question.ts; after a runaway-loop stop the terminal is asked "Go on? [y/N]",
+ *     and an unattended run — stdin not a terminal — is not asked and says so: loop-question.ts)
  *     (the project's language servers, from settings' `lsp`, report diagnostics after each edit; they are shut
  *     down when the command ends, also after Ctrl+C or an error; --no-lsp runs without them)
  *   landfall replay --dir D --session <corpus session folder> [--mode recorded|live] [--no-seed] [--force] [--data DATA]
@@ -26,6 +27,8 @@ import { commandUsage } from './help';
 import { formatContext } from './context';
 import { TerminalPermissions } from './permission-question';
 import { TerminalInput } from './terminal-input';
+import { askAfterLoopStops } from './loop-question';
+import type { EndedTurn } from './loop-question';
 
 /** What a refused seeding tells the command-line user to do: the flags that decide it. */
 const SEED_REFUSAL_HINT =
@@ -95,6 +98,13 @@ function describePart(p: Part): string | undefined {
   return `\n${head}\n  ${body}\n`;
 }
 
+/** The session's `loop-stop` part waiting for a decision (the last one), if any. */
+function waitingLoopStop(svc: AgentService, sessionId: string): Extract<Part, { type: 'loop-stop' }> | undefined {
+  const parts = svc.store.messages(sessionId).flatMap((m) => m.parts);
+  const last = parts.filter((p) => p.type === 'loop-stop').at(-1);
+  return last?.type === 'loop-stop' && last.decision === undefined ? last : undefined;
+}
+
 async function runPrompt(a: Args): Promise<number> {
   const dir = str(a, 'dir');
   const text = a.positional.join(' ');
@@ -116,8 +126,10 @@ async function runPrompt(a: Args): Promise<number> {
   if (!svc) return 1;
   core.svc = svc;
   let interrupt: (() => void) | undefined;
-  // stdin is read only once a question is asked (and released at the end, so the command can exit)
-  let input: TerminalInput | undefined;
+  // stdin is released at the end, so the command can exit. A terminal is read from the start, so whatever is typed
+  // while the agent works is thrown away before a question (a stray `y` never answers one); a pipe is read only once
+  // a question is asked (what waits in it is drained then: terminal-input.ts).
+  let input: TerminalInput | undefined = process.stdin.isTTY ? new TerminalInput(process.stdin) : undefined;
   let questions: TerminalPermissions | undefined;
   try {
     const project = await svc.openProject(dir);
@@ -147,9 +159,26 @@ async function runPrompt(a: Args): Promise<number> {
     process.once('SIGINT', interrupt);
     const started = await svc.startTurn(sessionId, text, { provider: str(a, 'provider'), model: str(a, 'model') });
     if (failed(started)) return 1;
-    const r = await started.value.turn.done;
-    out(`\n[${r.finishReason}, ${r.steps} steps, session ${sessionId}]\n`);
-    if (r.error) err(`${r.error.code}: ${r.error.message}\n${r.error.hint}\n`);
+    const report = (r: EndedTurn): void => {
+      out(`\n[${r.finishReason}, ${r.steps} steps, session ${sessionId}]\n`);
+      if (r.error) err(`${r.error.code}: ${r.error.message}\n${r.error.hint}\n`);
+    };
+    const first = await started.value.turn.done;
+    report(first);
+    const r = await askAfterLoopStops(
+      {
+        sessionId,
+        interactive: process.stdin.isTTY === true,
+        waiting: () => waitingLoopStop(svc, sessionId),
+        answer: (partId, decision) =>
+          svc.answerLoop(sessionId, partId, decision, { provider: str(a, 'provider'), model: str(a, 'model') }),
+        discardTypeAhead: () => (input ??= new TerminalInput(process.stdin)).discardTypeAhead(),
+        line: () => (input ??= new TerminalInput(process.stdin)).line(),
+        out,
+        report,
+      },
+      first,
+    );
     return r.error ? 1 : 0;
   } finally {
     input?.close();

@@ -230,6 +230,17 @@ export interface TalkSlice {
   resumeQueue(): Promise<void>;
 }
 
+/** Answers to repetition stops (loop-slice.ts; the card's rules in loop-stop.ts). */
+export interface LoopSlice {
+  /** Answers on their way, by `loop-stop` part id: the buttons stay disabled until main answers. */
+  loopAnswering: Record<string, 'continue' | 'stop'>;
+  /**
+   * "Go on" (`continue`) or "Stop here" (`stop`) for the open session's stop `partId`: one `loop.answer` call, or
+   * none when the stop cannot be answered now. Resolves true when main took the answer.
+   */
+  answerLoop(partId: string, decision: 'continue' | 'stop'): Promise<boolean>;
+}
+
 export type QueuedItem = { id: string; sessionId: string; text: string; time: number; steer: boolean };
 
 export type Store = AppSlice &
@@ -244,6 +255,7 @@ export type Store = AppSlice &
   TrustSlice &
   McpSlice &
   TalkSlice &
+  LoopSlice &
   LayoutSlice &
   FilesSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -22,6 +22,7 @@ function openQuestions(messages: MessageWithParts[]): Extract<Part, { type: 'too
 import { ActivityLine } from './ActivityLine';
 import { ErrorBlock } from './ErrorBlock';
 import { sessionStats, statsText } from '../../stores/turn-stats';
+import { toldByLoopCard } from '../../stores/loop-stop';
 import './live.css';
 
 export function ChatView(): React.JSX.Element {
@@ -83,8 +84,13 @@ export function ChatView(): React.JSX.Element {
   );
 }
 
-/** True when the last turn's step-finish already shows an error of `code` (so the live one is not shown twice). */
+/**
+ * True when the last turn already shows an error of `code` — on its step-finish, or as a repetition card — so the
+ * live one is not shown twice.
+ */
 function storedError(messages: ReturnType<typeof useStore.getState>['messages'], code: string): boolean {
   const last = messages[messages.length - 1];
-  return !!last?.parts.some((p) => p.type === 'step-finish' && p.error?.code === code);
+  return (
+    !!last?.parts.some((p) => p.type === 'step-finish' && p.error?.code === code) || toldByLoopCard(messages, code)
+  );
 }

@@ -7,6 +7,7 @@ import { ToolCard } from './ToolCard';
 import { RevertButton } from '../review/RevertControls';
 import { ErrorBlock } from './ErrorBlock';
 import { CompactionMarker } from './CompactionMarker';
+import { LoopStopCard } from './LoopStopCard';
 import { useStore } from '../../stores';
 import { splitAttached } from '../../stores/mentions';
 import { statsText, turnStats } from '../../stores/turn-stats';
@@ -35,7 +36,15 @@ function UserText({ text }: { text: string }): React.JSX.Element {
   );
 }
 
-function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): React.JSX.Element | null {
+function PartView({
+  part,
+  role,
+  reverted,
+}: {
+  part: Part;
+  role: 'user' | 'assistant';
+  reverted: boolean;
+}): React.JSX.Element | null {
   switch (part.type) {
     case 'text':
       return role === 'user' ? <UserText text={part.text} /> : <Markdown text={part.text} />;
@@ -65,6 +74,8 @@ function PartView({ part, role }: { part: Part; role: 'user' | 'assistant' }): R
       ) : null;
     case 'compaction':
       return <CompactionMarker part={part} />;
+    case 'loop-stop':
+      return <LoopStopCard part={part} reverted={reverted} />;
     default:
       return null;
   }
@@ -96,7 +107,7 @@ export const MessageRow = memo(function MessageRow({
     >
       {message.parts.map((p, i) =>
         p.type === 'step-start' && !stepChanged(message.parts, i) ? null : (
-          <PartView key={p.id} part={p} role={message.role} />
+          <PartView key={p.id} part={p} role={message.role} reverted={reverted} />
         ),
       )}
       {message.role === 'assistant' && message.parts.some((p) => p.type === 'step-finish') ? (
