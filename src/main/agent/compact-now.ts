@@ -17,8 +17,11 @@ import type { ServiceCore } from './service-core';
 export interface CompactNowInput {
   /** The session's model (the one its next turn would use). */
   model: LanguageModel;
-  /** The model's window (default: the catalog's figure for its id) and the summary model (default `model`). */
-  window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
+  /**
+   * The model's window (default: the catalog's figure for its id), the summary model (default `model`) and the
+   * summary model's window (compaction-model.ts).
+   */
+  window?: { spec?: WindowSpec; summaryModel?: LanguageModel; summarySpec?: WindowSpec };
 }
 
 /**
@@ -55,6 +58,7 @@ export async function compactNow(
       system: SYSTEM_PROMPT,
       toolTokens: toolTokens(core.tools),
       spec: input.window?.spec ?? windowFor(id),
+      ...(input.window?.summarySpec ? { summarySpec: input.window.summarySpec } : {}),
       trigger: 'manual',
       signal: abort.signal,
     });

@@ -88,6 +88,8 @@ export interface CompactInput {
   system?: string;
   toolTokens: number;
   spec: WindowSpec;
+  /** The summary model's window when `model` is not the session's: the summary request fits it too. */
+  summarySpec?: WindowSpec;
   trigger: CompactionPart['trigger'];
   signal: AbortSignal;
   /** As in compaction-rules.ts GuardInput: the notices in force and the state re-sent after a summary. */
@@ -145,7 +147,10 @@ export async function compact(input: CompactInput, current?: HistoryView): Promi
   if (at === undefined)
     return { ok: false, stalled: true, reason: 'nothing older than the most recent history to fold' };
   const kept = before.visible[at] as HistoryUnit;
-  const budget = compactionThreshold(input.spec);
+  const budget = Math.min(
+    compactionThreshold(input.spec),
+    input.summarySpec ? compactionThreshold(input.summarySpec) : Number.POSITIVE_INFINITY,
+  );
   const request = summaryRequest(before.visible.slice(0, at), before.active?.summary, budget);
   const summary = await summarise(input, request.prompt);
   if ('error' in summary) return { ok: false, stalled: false, error: summary.error };
