@@ -2,7 +2,8 @@
  * settings.json followed on disk for the Settings screen: when its bytes change — a hand edit in a text editor,
  * another window or the command line on the same data folder, the app's own save — every listener gets
  * `{ type: 'settings.changed', version }` (read.ts settingsVersion), once per new version. The screen then shows
- * the new values, or, with unsaved edits of its own, merges or asks (renderer stores/settings-merge.ts); its
+ * the new values, or, with unsaved edits of its own, says the file moved on and offers to reload (renderer
+ * stores/settings-slice.ts, settings-form.ts isStale); its
  * save is refused `stale` anyway when the file moved on (agent/settings/save.ts), so the watcher is a courtesy,
  * never the guard.
  *
