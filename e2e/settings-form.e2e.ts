@@ -89,8 +89,12 @@ describe('the Settings form', () => {
     await card(1).locator('[data-testid=api-key]').fill('sk-typed-key-4711');
     const guess = card(1).locator('[data-testid=window-fallback][data-model=my-odd-model]');
     await guess.waitFor();
-    expect(await guess.innerText()).toContain('my-odd-model is not in the built-in table: Landfall assumes');
+    expect(await guess.innerText()).toMatch(/^⚠ my-odd-model 128,000 tokens \(a guess: unknown model\)/);
     expect(await card(1).locator('[data-testid=window-fallback]').count()).toBe(3);
+    expect(await card(1).locator('[data-testid=window-guess-note]').innerText()).toContain(
+      'my-odd-model, tiny-b, tiny-c are not in the built-in table',
+    );
+    expect(await card(0).locator('[data-testid=window-guess-note]').count()).toBe(0);
     await page.selectOption('[data-testid=compaction-model]', { label: 'custom / tiny-b' });
     await page.selectOption('[data-testid=default-provider]', 'custom');
     await shots('40-settings-providers');
@@ -194,6 +198,70 @@ describe('the Settings form', () => {
     await writeFile(file, (await readFile(file, 'utf8')).replace('"tiny-c"', '"tiny-d"'));
     await page.locator('[data-testid=settings-followed]').waitFor({ timeout: 30_000 });
     expect(await card(1).locator('[data-testid=other-models]').inputValue()).toBe('tiny-b tiny-d');
+    expect(ui.errors).toEqual([]);
+  });
+
+  test('language servers, MCP servers and trusted folders are added, edited and removed', async () => {
+    await openSettings();
+    await page.locator('[data-testid=lsp-builtin][data-id=pyright]').uncheck();
+    await page.locator('[data-testid=add-lsp]').click();
+    const lsp = page.locator('[data-testid=lsp-server]').last();
+    await lsp.locator('[data-testid=lsp-id]').fill('gopls');
+    await lsp.locator('[data-testid=lsp-command]').fill('gopls serve -rpc.trace');
+    await lsp.locator('[data-testid=lsp-extensions]').fill('.go, .mod');
+    await page.locator('[data-testid=add-mcp]').click();
+    await page.locator('[data-testid=add-mcp]').click();
+    const first = page.locator('[data-testid=mcp-entry]').first();
+    await first.locator('[data-testid=mcp-name]').fill('github');
+    // a command that does not exist: the server fails to start, nothing runs and nothing reaches a network
+    const absent = join(ui.app.temp, 'no-such-mcp-server');
+    await first.locator('[data-testid=mcp-command]').fill(`${absent} --stdio -v`);
+    const second = page.locator('[data-testid=mcp-entry]').nth(1);
+    await second.locator('[data-testid=mcp-type]').selectOption('http');
+    await second.locator('[data-testid=mcp-url]').fill('http://127.0.0.1:9/mcp');
+    await second.locator('[data-testid=mcp-enabled]').uncheck();
+    await page.locator('[data-testid=add-rule]').click();
+    await page.locator('[data-testid=rule-row]').last().locator('[data-testid=rule-pattern]').fill('git status');
+    await page.locator('[data-testid=rule-row]').last().locator('[data-testid=rule-action]').selectOption('allow');
+    await page.locator('[data-testid=rule-row]').first().locator('[data-testid=remove-rule]').click();
+    const folder = join(ui.app.temp, 'trusted-by-path');
+    await mkdir(folder, { recursive: true });
+    await page.locator('[data-testid=trust-path]').fill(folder);
+    await page.locator('[data-testid=trust-add]').click();
+    await page.locator('[data-testid=trusted-folder]', { hasText: 'trusted-by-path' }).waitFor();
+    await shots('44-settings-lists');
+
+    await page.locator('[data-testid=save-settings]').click();
+    await page.locator('[data-testid=save-status]', { hasText: 'Saved' }).waitFor();
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(saved['permissions']).toEqual([{ permission: 'bash', pattern: 'git status', action: 'allow' }]);
+    expect(saved['lsp']).toEqual({
+      disabled: ['pyright'],
+      servers: [
+        { id: 'gopls', command: ['gopls', 'serve', '-rpc.trace'], extensions: ['.go', '.mod'], rootMarkers: [] },
+      ],
+    });
+    expect(saved['mcp']).toEqual({
+      servers: {
+        github: { command: absent, args: ['--stdio', '-v'], env: {} },
+        'server-2': { type: 'http', url: 'http://127.0.0.1:9/mcp', enabled: false, headers: {} },
+      },
+    });
+    expect(saved['webfetch']).toEqual({ allowHosts: ['box.local'] });
+
+    // removed again: the server and the rule go, the file says so
+    await page.locator('[data-testid=mcp-entry]').nth(1).locator('[data-testid=remove-mcp]').click();
+    await page.locator('[data-testid=remove-lsp]').click();
+    await page.locator('[data-testid=save-settings]').click();
+    await page.locator('[data-testid=save-status]', { hasText: 'Saved' }).waitFor();
+    const after = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(after['mcp']).toEqual({ servers: { github: { command: absent, args: ['--stdio', '-v'], env: {} } } });
+    expect(after['lsp']).toEqual({ disabled: ['pyright'], servers: [] });
+    await page
+      .locator('[data-testid=trusted-folder]', { hasText: 'trusted-by-path' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await page.locator('[data-testid=trusted-folder]', { hasText: 'trusted-by-path' }).waitFor({ state: 'detached' });
     expect(ui.errors).toEqual([]);
   });
 });

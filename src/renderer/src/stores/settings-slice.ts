@@ -97,8 +97,10 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => {
         set({ formStatus: 'refused', diskVersion: view?.version ?? get().diskVersion });
         return false;
       }
-      set({ formStatus: 'refused', formIssues: issuesOf(r.error.data) });
-      get().showError(r.error);
+      const issues = issuesOf(r.error.data);
+      set({ formStatus: 'refused', formIssues: issues });
+      // field issues are shown on their fields and listed at the top; anything else is the banner's
+      if (issues.length === 0) get().showError(r.error);
       // The file may have been broken by hand since the screen loaded: show why Save refused.
       if (r.error.code === 'conflict') await get().loadSettings();
       return false;

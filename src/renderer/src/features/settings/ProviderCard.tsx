@@ -20,22 +20,31 @@ const KIND_LABEL: Record<ProviderKind, string> = {
 const SOURCE: Record<ModelWindow['source'], string> = {
   settings: 'from your settings',
   catalog: 'from the built-in table',
-  fallback: 'a guess',
+  fallback: 'a guess: unknown model',
 };
 
 function WindowRow({ w }: { w: ModelWindow }): React.JSX.Element {
-  if (w.source === 'fallback')
-    return (
-      <li className="warning" data-testid="window-fallback" data-model={w.model}>
-        <strong>{w.model}</strong> is not in the built-in table: Landfall assumes {tokens(w.window)}. Set the context
-        window below if the model&apos;s is smaller, or compaction may start too late.
-      </li>
-    );
+  const guess = w.source === 'fallback';
   return (
-    <li data-testid="model-window" data-model={w.model}>
+    <li
+      className={guess ? 'guess' : undefined}
+      data-testid={guess ? 'window-fallback' : 'model-window'}
+      data-model={w.model}
+    >
+      {guess && '⚠ '}
       <code>{w.model}</code> {tokens(w.window)} <span className="muted">({SOURCE[w.source]})</span>
       <span className="muted"> · compacts at {tokens(w.trigger)}</span>
     </li>
+  );
+}
+
+/** Said once under a provider's windows when any is a guess: what that means and how to correct it. */
+function GuessNote({ models }: { models: string[] }): React.JSX.Element {
+  return (
+    <p className="warning window-note" data-testid="window-guess-note">
+      {models.join(', ')} {models.length === 1 ? 'is' : 'are'} not in the built-in table: Landfall guesses the window.
+      Set the context window if the model&apos;s is smaller, or compaction may start too late.
+    </p>
   );
 }
 
@@ -88,6 +97,7 @@ export function ProviderCard({ index }: { index: number }): React.JSX.Element | 
   const at = `providers.${index}`;
   const change = (c: Parameters<typeof updateProvider>[2]): void => edit((d) => updateProvider(d, index, c));
   const own = windows.filter((w) => w.provider === index);
+  const guesses = own.filter((w) => w.source === 'fallback').map((w) => w.model);
   return (
     <li className="provider-card" data-testid="provider-card" data-provider={p.id}>
       <div className="provider-head">
@@ -135,22 +145,20 @@ export function ProviderCard({ index }: { index: number }): React.JSX.Element | 
           <Issues path={`${at}.model`} />
         </label>
         <label>
-          <span>
-            Other models <span className="muted">(spaces or commas between)</span>
-          </span>
+          Other models
           <WordsInput
             data-testid="other-models"
+            placeholder="e.g. small-model, big-model"
             value={otherModels(p)}
             onChange={(ids) => edit((d) => setOtherModels(d, index, ids))}
           />
           <Issues path={`${at}.models`} />
         </label>
         <label>
-          <span>
-            Context window <span className="muted">(tokens; empty: built-in table)</span>
-          </span>
+          Context window (tokens)
           <CountInput
             data-testid="context-window"
+            placeholder="from the built-in table"
             value={p.contextWindow}
             onChange={(contextWindow) => change({ contextWindow })}
           />
@@ -176,6 +184,7 @@ export function ProviderCard({ index }: { index: number }): React.JSX.Element | 
           ))}
         </ul>
       )}
+      {guesses.length > 0 && <GuessNote models={guesses} />}
       <KeyField index={index} id={p.id} />
       <div className="row-buttons">
         <button data-testid="test-connection" disabled={testing !== null} onClick={() => void test(index)}>

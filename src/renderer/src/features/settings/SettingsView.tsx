@@ -43,7 +43,8 @@ function StaleNotice(): React.JSX.Element | null {
 
 function IssueList(): React.JSX.Element | null {
   const issues = useStore((s) => s.formIssues);
-  if (issues.length === 0) return null;
+  const refused = useStore((s) => s.formStatus === 'refused');
+  if (issues.length === 0 || !refused) return null;
   return (
     <div className="warning" role="alert" data-testid="settings-issues">
       Not saved — correct these fields:
