@@ -89,6 +89,8 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => {
       const r = await call('settings.save', saveInput(form, settings.version, formKeys));
       if (r.ok) {
         set({ ...loaded(get, r.value), formStatus: 'saved', formFollowed: false, error: null });
+        // the project's MCP servers follow the saved settings: show their state now
+        if (get().project) void get().loadMcp();
         return true;
       }
       if (r.error.code === 'stale') {
@@ -106,19 +108,22 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => {
       return false;
     },
     async resetSettings() {
+      set({ formStatus: 'saving' });
       const r = await call('settings.reset', {});
+      set({ formStatus: 'idle' });
       if (!r.ok) return get().showError(r.error);
       set({ ...loaded(get, r.value), formStatus: 'idle', error: null });
     },
-    settingsChanged(version) {
+    async settingsChanged(version) {
+      if (version === get().settings?.version || get().formStatus === 'saving') return;
+      // The event is a hint (it may be an intermediate version of the app's own save or reset): the file's version
+      // now decides. Unchanged: nothing. A form with nothing typed follows the file (nothing to lose) and says so;
+      // one with edits keeps them and shows the stale notice.
+      const r = await call('settings.get', {});
       const { settings, form, formKeys, formStatus } = get();
-      if (version === settings?.version) return set({ diskVersion: version });
-      // A form with nothing typed follows the file (nothing to lose); one with edits says the file moved on.
-      if (formStatus === 'saving' || isDirty(form, settings?.settings ?? null, formKeys))
-        return set({ diskVersion: version });
-      void get()
-        .loadSettings()
-        .then(() => set({ formFollowed: get().screen === 'settings' }));
+      if (!r.ok || r.value.version === settings?.version || formStatus === 'saving') return;
+      if (isDirty(form, settings?.settings ?? null, formKeys)) return set({ diskVersion: r.value.version });
+      set({ ...loaded(get, r.value), formStatus: 'idle', formFollowed: get().screen === 'settings' });
     },
     async testProvider(index) {
       const { form, formKeys } = get();

@@ -210,8 +210,8 @@ export interface SettingsSlice {
   saveForm(): Promise<boolean>;
   /** "Reset to defaults" (settings.reset: the old file is kept as a backup). */
   resetSettings(): Promise<void>;
-  /** settings.json changed on disk (the settings.changed event). */
-  settingsChanged(version: string): void;
+  /** settings.json changed on disk (the settings.changed event): follow it, or say the form is stale. */
+  settingsChanged(version: string): Promise<void>;
   testProvider(index: number): Promise<void>;
 }
 
