@@ -49,7 +49,7 @@ function GuessNote({ models }: { models: string[] }): React.JSX.Element {
 }
 
 /** Where the provider's key comes from now, and the field to type a new one. */
-function KeyField({ index, id }: { index: number; id: string }): React.JSX.Element {
+function KeyField({ index, id, local }: { index: number; id: string; local: boolean }): React.JSX.Element {
   const source = useStore((s) => s.settings?.keys[id]);
   const typed = useStore((s) => s.formKeys[index]);
   const setKey = useStore((s) => s.setFormKey);
@@ -60,7 +60,9 @@ function KeyField({ index, id }: { index: number; id: string }): React.JSX.Eleme
         ? 'a key is stored; type to replace it'
         : source?.source === 'environment'
           ? `read from ${source.env ?? 'the environment'}`
-          : 'no key';
+          : local
+            ? 'none; a local server needs none'
+            : 'no key';
   return (
     <label>
       <span>
@@ -185,7 +187,7 @@ export function ProviderCard({ index }: { index: number }): React.JSX.Element | 
         </ul>
       )}
       {guesses.length > 0 && <GuessNote models={guesses} />}
-      <KeyField index={index} id={p.id} />
+      <KeyField index={index} id={p.id} local={p.kind === 'openai-compatible'} />
       <div className="row-buttons">
         <button data-testid="test-connection" disabled={testing !== null} onClick={() => void test(index)}>
           {testing === index ? 'Testing…' : 'Test connection'}
