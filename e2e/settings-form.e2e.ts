@@ -83,7 +83,7 @@ describe('the Settings form', () => {
     await page.selectOption('[data-testid=add-provider]', 'custom');
     await card(1).waitFor();
     expect(await card(1).locator('[data-testid=model]').inputValue()).toBe('');
-    await card(1).locator('[data-testid=base-url]').fill(model.baseURL);
+    await card(1).locator('[data-testid=base-url]').fill('box:8080');
     await card(1).locator('[data-testid=model]').fill('my-odd-model');
     await card(1).locator('[data-testid=other-models]').fill('tiny-b, tiny-c');
     await card(1).locator('[data-testid=api-key]').fill('sk-typed-key-4711');
@@ -98,6 +98,20 @@ describe('the Settings form', () => {
     await page.selectOption('[data-testid=compaction-model]', { label: 'custom / tiny-b' });
     await page.selectOption('[data-testid=default-provider]', 'custom');
     await shots('40-settings-providers');
+
+    // main refuses an address no server answers on; the message sits under that field, nothing is written
+    const before = await readFile(file, 'utf8');
+    await page.locator('[data-testid=save-settings]').click();
+    const urlIssue = card(1).locator('[data-testid=field-issue][data-path="providers.1.baseURL"]');
+    await urlIssue.waitFor();
+    expect(await urlIssue.innerText()).toBe('use an http:// or https:// address');
+    expect(await page.locator('[data-testid=settings-issues]').innerText()).toContain(
+      'providers.1.baseURL: use an http:// or https:// address',
+    );
+    expect(await readFile(file, 'utf8')).toBe(before);
+    await urlIssue.scrollIntoViewIfNeeded();
+    await shots('40b-settings-field-issue');
+    await card(1).locator('[data-testid=base-url]').fill(model.baseURL);
 
     await page.locator('[data-testid=save-settings]').click();
     await page.locator('[data-testid=save-status]', { hasText: 'Saved' }).waitFor();
@@ -135,6 +149,8 @@ describe('the Settings form', () => {
     expect(await card(1).locator('[data-testid=other-models]').inputValue()).toBe('tiny-b tiny-c');
     expect(await card(1).innerText()).toContain('a key is stored');
     expect(await page.locator('[data-testid=compaction-model] option:checked').innerText()).toBe('custom / tiny-b');
+    await page.getByRole('heading', { name: 'Settings' }).scrollIntoViewIfNeeded();
+    await shots('41b-settings-top');
     expect(ui.errors).toEqual([]);
   });
 

@@ -11,6 +11,9 @@ import { Issues, WordsInput } from './fields';
 
 type Lsp = NonNullable<SettingsDoc['lsp']>;
 
+// one empty list: a selector must answer the same value for the same state (a fresh [] each time re-renders forever)
+const NONE: { id: string; extensions: string[] }[] = [];
+
 /** `doc` with its `lsp` settings changed by `change` (an empty lsp object is kept: the user may have written it). */
 function withLsp(doc: SettingsDoc, change: (lsp: Lsp) => Lsp): SettingsDoc {
   return { ...doc, lsp: change(doc.lsp ?? {}) };
@@ -57,7 +60,7 @@ function ServerRow({ server, index }: { server: LspServerDoc; index: number }): 
 export function LanguageServers(): React.JSX.Element | null {
   const lsp = useStore((s) => s.form?.lsp);
   const hasForm = useStore((s) => s.form !== null);
-  const builtins = useStore((s) => s.settings?.lspBuiltins ?? []);
+  const builtins = useStore((s) => s.settings?.lspBuiltins ?? NONE);
   const edit = useStore((s) => s.editForm);
   if (!hasForm) return null;
   const disabled = lsp?.disabled ?? [];
