@@ -232,11 +232,12 @@ describe('chat against the web host', () => {
     await shot(page, '08-command-palette');
     await page.keyboard.press('Escape');
     await page.click('[data-testid=open-settings]');
-    await page.getByLabel('OpenAI-compatible server').check();
-    await page.fill('[data-testid=base-url]', `http://127.0.0.1:${await closedPort()}/v1`);
-    await page.fill('[data-testid=model]', 'tiny');
-    await page.click('[data-testid=test-connection]');
-    const result = page.locator('[data-testid=test-result]');
+    await page.selectOption('[data-testid=add-provider]', 'custom');
+    const added = page.locator('[data-testid=provider-card]').last();
+    await added.locator('[data-testid=base-url]').fill(`http://127.0.0.1:${await closedPort()}/v1`);
+    await added.locator('[data-testid=model]').fill('tiny');
+    await added.locator('[data-testid=test-connection]').click();
+    const result = added.locator('[data-testid=test-result]');
     await result.waitFor({ timeout: 30_000 });
     expect(await result.getAttribute('class')).toBe('warning');
     expect(await result.textContent()).toMatch(/connect|refused/i);

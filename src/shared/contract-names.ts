@@ -52,7 +52,9 @@ export const CALL_NAMES = [
   'files.save',
   'settings.get',
   'settings.save',
+  'settings.reset',
   'settings.test',
+  'settings.windows',
   'trust.list',
   'trust.set',
   'mcp.status',
@@ -61,7 +63,7 @@ export const CALL_NAMES = [
 ] as const;
 
 /** Every event main pushes to the renderer: the core's events (src/shared/events.ts), one name per `type`, plus
- * `app.command` (a menu item the window should run). */
+ * `app.command` (a menu item the window should run) and `settings.changed` (settings.json changed on disk). */
 export const EVENT_NAMES = [
   'text.delta',
   'reasoning.delta',
@@ -78,6 +80,7 @@ export const EVENT_NAMES = [
   'session.updated',
   'session.deleted',
   'app.command',
+  'settings.changed',
 ] as const;
 
 export type CallName = (typeof CALL_NAMES)[number];

@@ -11,7 +11,15 @@ import { ContextViewSchema } from './context-schemas';
 import type { CallName, EventName } from './contract-names';
 import { coreEventSchema } from './events';
 import type { CoreEventType, EventOf } from './events';
-import { AppInfoSchema, SessionDetailSchema, SettingsInputSchema, SettingsViewSchema } from './contract-schemas';
+import { AppInfoSchema, SessionDetailSchema } from './contract-schemas';
+import {
+  ModelWindowSchema,
+  SettingsChangedSchema,
+  SettingsSaveSchema,
+  SettingsTestSchema,
+  SettingsViewSchema,
+  SettingsWindowsSchema,
+} from './settings-schemas';
 import { KeptFileSchema } from './history-schemas';
 import { PartSchema, ProjectSchema, SessionSchema } from './model';
 import { PermissionReplySchema } from './permission-schemas';
@@ -211,13 +219,23 @@ export const calls = {
   'files.read': { input: FileReadInputSchema, output: FileContentSchema },
   /** Saved through the agent's file layer (lock, atomic write, encoding kept); `stale` when the disk moved on. */
   'files.save': { input: FileSaveInputSchema, output: FileSavedSchema },
+  /** settings.json as it is on disk now (settings-schemas.ts SettingsView); never a key, only where each comes from. */
   'settings.get': { input: empty, output: SettingsViewSchema },
-  'settings.save': { input: SettingsInputSchema, output: SettingsViewSchema },
-  /** Tries the configured (or given) provider with a tiny request; a failure is `provider_error` with the reason. */
+  /**
+   * Saves the screen's whole document over settings.json (comments and key order kept) and the typed keys (OS
+   * secret store / memory). Errors: `invalid_input` (data.issues name the fields), `stale` (the file changed since
+   * `base`; data.view is the file's view now), `conflict` (the file on disk cannot be read; it is not overwritten).
+   */
+  'settings.save': { input: SettingsSaveSchema, output: SettingsViewSchema },
+  /** "Reset to defaults": keeps the file as settings.json.bak-<time> (named in `backup`), back to the first run. */
+  'settings.reset': { input: empty, output: SettingsViewSchema },
+  /** Tries a provider as the form describes it with a tiny request; a failure is `provider_error` with the reason. */
   'settings.test': {
-    input: SettingsInputSchema.partial(),
+    input: SettingsTestSchema,
     output: z.object({ model: z.string(), latencyMs: z.number() }),
   },
+  /** The context window of every model of the form's providers, as typed (before a save), and where it comes from. */
+  'settings.windows': { input: SettingsWindowsSchema, output: z.array(ModelWindowSchema) },
   /** Trusted folders (src/shared/reach-schemas.ts): which project folders may run their own executables. */
   'trust.list': { input: empty, output: TrustViewSchema },
   'trust.set': { input: TrustSetInputSchema, output: TrustViewSchema },
@@ -253,6 +271,8 @@ export const events = {
   'session.deleted': { payload: variant('session.deleted') },
   /** The application menu asks the window to run a palette command (e.g. `view.settings`). */
   'app.command': { payload: AppCommandSchema },
+  /** settings.json changed on disk (by hand, another window, a save): the Settings screen shows the new values. */
+  'settings.changed': { payload: SettingsChangedSchema },
 } as const satisfies Record<EventName, { payload: z.ZodType }>;
 
 // Compile-time check that the name lists and the entries agree both ways.
@@ -261,7 +281,7 @@ type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _names: [
   Exact<keyof typeof calls, CallName>,
   Exact<keyof typeof events, EventName>,
-  Exact<CoreEventType, Exclude<EventName, 'app.command'>>,
+  Exact<CoreEventType, Exclude<EventName, 'app.command' | 'settings.changed'>>,
 ] = [true, true, true];
 void _names;
 
@@ -289,3 +309,4 @@ export * from './history-schemas';
 export * from './model';
 export * from './permission-schemas';
 export * from './talk-schemas';
+export * from './settings-schemas';

@@ -16,7 +16,8 @@ export const TalkViewSchema = z.object({
   modes: z.array(
     z.object({ name: z.string(), instructions: z.string(), tools: z.union([z.array(z.string()), z.literal('*')]) }),
   ),
-  providers: z.array(z.object({ id: z.string(), model: z.string() })),
+  /** Each provider with its default model and every model its list offers (the default first). */
+  providers: z.array(z.object({ id: z.string(), model: z.string(), models: z.array(z.string()) })),
 });
 export type TalkViewData = z.infer<typeof TalkViewSchema>;
 

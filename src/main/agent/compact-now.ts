@@ -19,8 +19,11 @@ import type { ServiceCore } from './service-core';
 export interface CompactNowInput {
   /** The session's model (the one its next turn would use). */
   model: LanguageModel;
-  /** The model's window (default: the catalog's figure for its id) and the summary model (default `model`). */
-  window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
+  /**
+   * The model's window (default: the catalog's figure for its id), the summary model (default `model`) and the
+   * summary model's window (compaction-model.ts).
+   */
+  window?: { spec?: WindowSpec; summaryModel?: LanguageModel; summarySpec?: WindowSpec };
 }
 
 /**
@@ -58,6 +61,7 @@ export async function compactNow(
       system,
       toolTokens: toolTokens(core.tools),
       spec: input.window?.spec ?? windowFor(id),
+      ...(input.window?.summarySpec ? { summarySpec: input.window.summarySpec } : {}),
       trigger: 'manual',
       signal: abort.signal,
       // as a turn builds its history (turns.ts): notices in place, the todo list after the summary, the system

@@ -88,10 +88,10 @@ export interface TurnInput {
    */
   steer?: () => boolean;
   /**
-   * The model's window (context/windows.ts; default: the catalog's value for the model id) and the model that
-   * writes compaction summaries (default: `model`).
+   * The model's window (context/windows.ts; default: the catalog's value for the model id), the model that
+   * writes compaction summaries (default: `model`) and its window (compaction-model.ts).
    */
-  window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
+  window?: { spec?: WindowSpec; summaryModel?: LanguageModel; summarySpec?: WindowSpec };
   /**
    * State re-sent right after a compaction's summary instead of being left to its prose (turns.ts: the todo list,
    * todo-resend.ts). The instructions in force go into the rebuilt system text instead (TurnContext.systemFor).
@@ -121,6 +121,7 @@ function guardFor(input: TurnInput): CompactionGuard {
     sessionId: input.ctx.sessionId,
     model: input.model,
     summaryModel: input.window?.summaryModel,
+    summarySpec: input.window?.summarySpec,
     system: input.context?.system ?? input.system,
     toolTokens: toolTokens(input.tools),
     notices: () => input.context?.notices(),

@@ -79,10 +79,11 @@ export interface TurnOptions extends PromptOptions {
   /** Leave queued messages queued when this turn ends (a replay plays several turns in a row). */
   holdQueue?: boolean;
   /**
-   * The model's window (default: the provider entry's `contextWindow`, else the catalog's, context/windows.ts) and
-   * the model that writes compaction summaries (default: the turn's).
+   * The model's window (default: the provider entry's `contextWindow`, else the catalog's, context/windows.ts),
+   * the model that writes compaction summaries and its window (default: the one `settings.compaction` names,
+   * agent/compaction-model.ts, else the turn's).
    */
-  window?: { spec?: WindowSpec; summaryModel?: LanguageModel };
+  window?: { spec?: WindowSpec; summaryModel?: LanguageModel; summarySpec?: WindowSpec };
 }
 
 export interface ReplayOptions {

@@ -53,7 +53,6 @@ import { estimateTokens } from './context/tokens';
 import { TrustStore } from '../reach/trust/store';
 import { webfetchTool } from '../reach/webfetch/tool';
 import { startOutputSweeper } from '../tools/output-cap-file';
-import { windowFor } from './context/windows';
 import type { LanguageModel } from 'ai';
 import * as historyOps from './history-ops';
 import { PermissionGate } from './permission/gate';
@@ -74,6 +73,8 @@ import type {
 import * as sessions from './sessions';
 import { exportSession, importSession, type SessionExport } from './session-io';
 import { LiveSettings } from './settings/live';
+import { modelWindow, windowLookup } from './settings/models';
+import { summaryModelFor } from './compaction-model';
 import { loadSettings } from './settings/read';
 import { saveSettings } from './settings/save';
 import { DEFAULT_SETTINGS, type ProviderSettings, type Settings } from './settings/schema';
@@ -111,7 +112,11 @@ export class AgentService {
     const store = SessionStore.open(path.join(options.dataDir, 'landfall.db'), (e) => this.emit(e));
     const live = new LiveSettings(AgentService.settingsFile(options), settings);
     this.store = store;
-    this.context = new ConversationContext(store, options.dataDir, options.context);
+    // the context meter's window: the settings' figure for the model, else the catalog's (settings/models.ts)
+    this.context = new ConversationContext(store, options.dataDir, {
+      windows: windowLookup(() => live.current()),
+      ...options.context,
+    });
     this.trust = TrustStore.open(path.join(options.dataDir, 'trust.json'));
     this.mcp = new McpHub(() => live.current().mcp, this.trust, estimateTokens);
     this.core = {
@@ -288,18 +293,19 @@ export class AgentService {
 
   /**
    * The model and window a turn of `sessionId` uses: `options.languageModel`, else the configured provider's
-   * (`options.provider`, `options.model`), else the session's picker choice, else the settings' default.
-   * Errors `invalid_input` (unknown provider), `unauthorized`.
+   * (`options.provider`, `options.model`), else the session's picker choice, else the settings' default. With a
+   * provider's model, the window is that model's (settings/models.ts) and compaction summaries go to the model
+   * `settings.compaction` names, if any (compaction-model.ts). Errors `invalid_input` (unknown provider),
+   * `unauthorized`.
    */
   private async turnModel(
     sessionId: string,
     options: TurnOptions,
   ): Promise<Result<{ model: LabelledModel; window?: TurnOptions['window'] }>> {
-    let window = options.window;
     if (options.languageModel)
       return ok({
         model: { model: options.languageModel, label: options.label ?? modelLabel(options.languageModel) },
-        window,
+        window: options.window,
       });
     await this.core.live.refresh();
     const stored = readTalk(this.store.db, sessionId);
@@ -308,9 +314,19 @@ export class AgentService {
       model: options.model ?? (options.provider === undefined ? stored?.model : undefined),
     });
     if (!made.ok) return made;
-    const provider = findProvider(this.core.live.current(), options.provider ?? stored?.provider);
+    const settings = this.core.live.current();
+    const provider = findProvider(settings, options.provider ?? stored?.provider);
     const id = typeof made.value.model === 'string' ? made.value.model : made.value.model.modelId;
-    if (provider.ok) window ??= { spec: windowFor(id, provider.value) };
+    const summary = summaryModelFor(settings, (c) => this.labelledModel(c));
+    const window: TurnOptions['window'] = {
+      ...(options.window?.spec
+        ? { spec: options.window.spec }
+        : provider.ok
+          ? { spec: modelWindow(provider.value, id) }
+          : {}),
+      ...(summary.summaryModel ? { summaryModel: summary.summaryModel, summarySpec: summary.summarySpec } : {}),
+      ...options.window,
+    };
     return ok({ model: made.value, window });
   }
 
@@ -555,11 +571,12 @@ export class AgentService {
   }
 
   /**
-   * Validate and save settings, keeping the file's comments where it can (settings/save.ts). Errors:
-   * `invalid_input` (nothing saved), `conflict` when settings.json on disk cannot be used (it is not overwritten).
+   * Validate and save settings, keeping the file's comments where it can (settings/save.ts); in force at once.
+   * `options.base`: the file version the values were loaded from. Errors, nothing saved: `invalid_input`
+   * (`data.issues`), `stale` (the file is no longer `base`), `conflict` (settings.json on disk cannot be used).
    */
-  async saveSettings(settings: unknown): Promise<Result<Settings>> {
-    const saved = await saveSettings(AgentService.settingsFile(this.options), settings);
+  async saveSettings(settings: unknown, options: { base?: string } = {}): Promise<Result<Settings>> {
+    const saved = await saveSettings(AgentService.settingsFile(this.options), settings, options);
     if (saved.ok) this.core.live.saved(saved.value);
     return saved;
   }

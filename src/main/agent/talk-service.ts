@@ -1,6 +1,6 @@
 /**
  * The chat's mode and model picker on the service side: what a session may choose from (modes in force, the
- * providers of settings with their models) and storing a choice (session/talk.ts). A choice is validated here —
+ * providers of settings, each with its model list — `model` and `models`, settings/models.ts) and storing a choice (session/talk.ts). A choice is validated here —
  * an unknown mode or provider is `invalid_input`, nothing stored — and read by the loop at the next step start.
  */
 import { fail, ok } from '../../shared/errors';
@@ -10,6 +10,7 @@ import { readTalk, writeTalk } from '../session/talk';
 import type { TalkChoice } from '../session/talk';
 import { allModes, findMode } from './modes';
 import type { ModeDefinition } from './modes';
+import { modelIds } from './settings/models';
 import type { Settings } from './settings/schema';
 
 /** What the picker shows: the current choice (resolved: mode, provider and model always set) and the options. */
@@ -18,7 +19,8 @@ export interface TalkView {
   provider: string;
   model: string;
   modes: { name: string; instructions: string; tools: string[] | '*' }[];
-  providers: { id: string; model: string }[];
+  /** Each provider with its default model and every model its list offers (settings/models.ts modelIds). */
+  providers: { id: string; model: string; models: string[] }[];
 }
 
 /** The modes in force for `settings`. */
@@ -38,7 +40,7 @@ export function talkView(store: SessionStore, settings: Settings, sessionId: str
     provider: provider?.id ?? '',
     model: stored?.model ?? provider?.model ?? '',
     modes: modes.map((m) => ({ name: m.name, instructions: m.instructions, tools: m.tools })),
-    providers: settings.providers.map((p) => ({ id: p.id, model: p.model })),
+    providers: settings.providers.map((p) => ({ id: p.id, model: p.model, models: modelIds(p) })),
   };
 }
 

@@ -107,44 +107,45 @@ describe('router', () => {
 });
 
 describe('settings through the contract', () => {
-  test('a typed key is never written to settings.json; the view says a key is there', async () => {
+  test('a typed key is never written to settings.json; the view says a key is stored for that provider', async () => {
     const router = createRouter(services.handlers);
-    const saved = await router.handle('settings.save', {
-      provider: 'custom',
+    const loaded = await router.handle('settings.get', {});
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const provider = {
+      id: 'custom',
+      kind: 'openai-compatible',
       model: 'coder-7b',
       baseURL: 'http://127.0.0.1:8080/v1',
-      apiKey: 'sk-secret-123',
+    };
+    const saved = await router.handle('settings.save', {
+      settings: { defaultProvider: 'custom', providers: [provider], permissions: [] },
+      base: (loaded.value as { version: string }).version,
+      keys: { custom: 'sk-secret-123' },
     });
-    expect(saved).toEqual({
+    expect(saved).toMatchObject({
       ok: true,
-      value: {
-        provider: 'custom',
-        model: 'coder-7b',
-        baseURL: 'http://127.0.0.1:8080/v1',
-        hasKey: true,
-        keyStorage: 'environment',
-      },
+      value: { exists: true, keys: { custom: { source: 'stored' } }, keyStorage: 'environment' },
     });
     const file = await readFile(join(temp, 'data', 'settings.json'), 'utf8');
     expect(file).not.toContain('sk-secret-123');
     const written = JSON.parse(file) as { defaultProvider: string; providers: { id: string }[] };
     expect(written.defaultProvider).toBe('custom');
     // No variable names a stored key: it lives in the secret store only, and never in this process's environment.
-    expect(written.providers.find((p) => p.id === 'custom')).toEqual({
-      id: 'custom',
-      kind: 'openai-compatible',
-      model: 'coder-7b',
-      baseURL: 'http://127.0.0.1:8080/v1',
-    });
+    expect(written.providers).toEqual([provider]);
     expect(Object.values(process.env)).not.toContain('sk-secret-123');
     expect(await router.handle('app.info', {})).toMatchObject({ ok: true, value: { firstRun: false } });
   });
 
-  test('a bad base URL is refused before anything is saved', async () => {
+  test('a save input that is not a document is refused by the contract before any handler runs', async () => {
     const router = createRouter(services.handlers);
-    expect(
-      await router.handle('settings.save', { provider: 'custom', model: 'm', baseURL: 'file:///etc' }),
-    ).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await router.handle('settings.save', { settings: [], base: 'absent' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', data: { issues: [{ path: 'settings' }] } },
+    });
+    expect(await router.handle('settings.save', { settings: {}, base: 'absent', keys: { a: '' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', data: { issues: [{ path: 'keys.a' }] } },
+    });
   });
 });
 

@@ -66,6 +66,20 @@ async function runTurn(f: ServicesFixture, text: string): Promise<string> {
   return sessionId;
 }
 
+/** settings.get's answer. */
+async function settingsNow(f: ServicesFixture): Promise<{ version: string; settings: { providers: unknown[] } }> {
+  const r = await f.router.handle('settings.get', {});
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value as { version: string; settings: { providers: unknown[] } };
+}
+
+/** Saves the settings as they are with `keys` stored (and `defaultProvider` when given), as the Settings screen does. */
+async function saveKeys(f: ServicesFixture, keys: Record<string, string>, defaultProvider?: string) {
+  const now = await settingsNow(f);
+  const settings = { ...now.settings, ...(defaultProvider ? { defaultProvider } : {}) };
+  return f.router.handle('settings.save', { settings, base: now.version, keys });
+}
+
 function toolOutput(f: ServicesFixture, sessionId: string, tool: string): Promise<string> {
   return f.router.handle('sessions.get', { sessionId }).then((r) => {
     if (!r.ok) throw new Error(r.error.message);
@@ -95,13 +109,8 @@ describe('keys reach the provider client only', () => {
         permissions: ALLOW,
       },
     });
-    const saved = await fixture.router.handle('settings.save', {
-      provider: 'custom',
-      model: 'm',
-      baseURL: model.baseURL,
-      apiKey: STORED_KEY,
-    });
-    expect(saved).toMatchObject({ ok: true, value: { hasKey: true } });
+    const saved = await saveKeys(fixture, { custom: STORED_KEY });
+    expect(saved).toMatchObject({ ok: true, value: { keys: { custom: { source: 'stored' } } } });
     const sessionId = await runTurn(fixture, 'show me the environment, then write broken.json');
 
     const env = await toolOutput(fixture, sessionId, 'bash');
@@ -145,11 +154,14 @@ describe('keys reach the provider client only', () => {
         permissions: [],
       },
     });
-    expect(await fixture.router.handle('settings.test', { provider: 'ollama' })).toMatchObject({ ok: true });
-    expect(await fixture.router.handle('settings.test', { provider: 'lmstudio' })).toMatchObject({ ok: true });
+    for (const p of (await settingsNow(fixture)).settings.providers)
+      expect(await fixture.router.handle('settings.test', { provider: p })).toMatchObject({ ok: true });
     await runTurn(fixture, 'hello a');
-    const switched = await fixture.router.handle('settings.save', { provider: 'lmstudio', model: 'mb', baseURL: '' });
-    expect(switched).toMatchObject({ ok: true, value: { provider: 'lmstudio', hasKey: true } });
+    const switched = await saveKeys(fixture, {}, 'lmstudio');
+    expect(switched).toMatchObject({
+      ok: true,
+      value: { keys: { lmstudio: { source: 'environment', env: 'BOX_B_VALUE' } } },
+    });
     await runTurn(fixture, 'hello b');
     expect(a.requests.map((r) => [r.body.model, r.authorization])).toEqual([
       ['ma', 'Bearer key-for-box-a-111'],

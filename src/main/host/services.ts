@@ -6,8 +6,9 @@
  * typed in the page for this run). Keys reach the provider client only (hostKeyLookup), never process.env.
  *
  * Adaptations to the core, kept here: a turn or a replay answers as soon as the core admitted it (the core's turn
- * handle; progress arrives as events); history moves answer the files they kept; settings map to one provider
- * choice (services-settings.ts). Waiting permission questions come from the core's gate (`sessions.get`).
+ * handle; progress arrives as events); history moves answer the files they kept; settings are the whole document,
+ * saved through the one schema with the stale rule (services-settings.ts), and a change of settings.json on disk is
+ * pushed as `settings.changed` (settings-watch.ts). Waiting permission questions come from the core's gate (`sessions.get`).
  */
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -30,10 +31,13 @@ import {
   currentSettingsView,
   hostKeyLookup,
   isFirstRun,
-  saveSettingsInput,
+  resetSettings,
+  saveSettingsForm,
   settingsFile,
   testSettings,
+  typedWindows,
 } from './services-settings';
+import { watchSettings } from './settings-watch';
 
 export interface Services {
   handlers: Handlers;
@@ -243,9 +247,11 @@ export async function createServices(options: {
         ? ok({ restored: r.value.restored, deleted: r.value.deleted, conflicts: r.value.conflicts, diff: r.value.diff })
         : r;
     },
-    'settings.get': async () => ok(await currentSettingsView(svc, platform.secrets, dataDir)),
-    'settings.save': (i) => saveSettingsInput(svc, platform.secrets, dataDir, i),
-    'settings.test': (i) => testSettings(svc, platform.secrets, i),
+    'settings.get': async () => ok(await currentSettingsView(platform.secrets, dataDir)),
+    'settings.save': (i) => saveSettingsForm(svc, platform.secrets, dataDir, i),
+    'settings.reset': () => resetSettings(svc, platform.secrets, dataDir),
+    'settings.test': (i) => testSettings(platform.secrets, i),
+    'settings.windows': async (i) => ok(typedWindows(i.providers)),
     'trust.list': async () => ok(trustView(svc.trust)),
     'trust.set': (i) => setTrust(svc.trust, i),
     'mcp.status': (i) => mcpView(svc, i.projectId),
@@ -254,14 +260,17 @@ export async function createServices(options: {
   };
   // Another window or the command line on this data folder: its stored changes reach this host's listeners too.
   const follower = followEventLog(join(dataDir, 'landfall.db'), (l) => svc.on(l));
+  // settings.json edited by hand (or by another window) while this host runs: the Settings screen is told
+  const settingsWatch = watchSettings(settingsFile(dataDir));
   const close = async (): Promise<void> => {
+    settingsWatch.close();
     follower.close();
     forgetStoredKeys();
     await svc.close();
     await lsp?.shutdown();
   };
   const subscribe = (listener: (e: AnyEvent) => void): (() => void) => {
-    const offs = [svc.on(listener), follower.on(listener)];
+    const offs = [svc.on(listener), follower.on(listener), settingsWatch.on(listener)];
     return () => offs.forEach((off) => off());
   };
   return ok({ handlers, subscribe, close });

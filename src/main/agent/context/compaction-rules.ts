@@ -23,6 +23,8 @@ export interface GuardInput {
   model: LanguageModel;
   /** The model for summaries when a setting names one; else `model`. */
   summaryModel?: LanguageModel;
+  /** The summary model's window, when it is not `model` (the summary request fits both windows). */
+  summarySpec?: WindowSpec;
   system?: string;
   toolTokens: number;
   spec: WindowSpec;

@@ -89,6 +89,8 @@ export interface CompactInput {
   system?: string;
   toolTokens: number;
   spec: WindowSpec;
+  /** The summary model's window when `model` is not the session's: the summary request fits it too. */
+  summarySpec?: WindowSpec;
   trigger: CompactionPart['trigger'];
   signal: AbortSignal;
   /**
@@ -155,7 +157,10 @@ export async function compact(input: CompactInput, current?: HistoryView): Promi
   if (at === undefined)
     return { ok: false, stalled: true, reason: 'nothing older than the most recent history to fold' };
   const kept = before.visible[at] as HistoryUnit;
-  const budget = compactionThreshold(input.spec);
+  const budget = Math.min(
+    compactionThreshold(input.spec),
+    input.summarySpec ? compactionThreshold(input.summarySpec) : Number.POSITIVE_INFINITY,
+  );
   // the newest tool output stays whole, counted over the whole history: the kept part's output first
   const protect = Math.max(0, SUMMARY_PROTECT_TOKENS - toolOutputTokens(before.visible.slice(at)));
   const request = summaryRequest(before.visible.slice(0, at), before.active?.summary, budget, protect);

@@ -4,7 +4,8 @@
  *
  * Algorithm: walk the old settings (as the schema read them) beside the new ones. Equal values are left alone;
  * objects are compared key by key (a key the new value lacks is removed); arrays element by element (extra
- * elements appended at the end, missing ones removed from the end); anything else — a changed string, number,
+ * elements appended at the end, missing ones removed from the end; an array the text does not hold at all — a
+ * schema default such as an absent `permissions` — is written whole); anything else — a changed string, number,
  * or a value whose type changed — is replaced whole with jsonc-parser's `modify`, each edit applied to the text
  * the previous one produced. Comments inside a replaced value go with it; comments anywhere else stay.
  *
@@ -32,7 +33,15 @@ function setAt(text: string, path: JSONPath, value: unknown, formatting: Formatt
   return applyEdits(text, modify(text, path, value, { formattingOptions: formatting }));
 }
 
+/** True when the text holds a value at `path` (the schema may have filled an absent key with a default). */
+function present(text: string, path: JSONPath): boolean {
+  const root = parseTree(text);
+  return root !== undefined && findNodeAtLocation(root, path) !== undefined;
+}
+
 function editArray(text: string, path: JSONPath, before: unknown[], after: unknown[], f: FormattingOptions): string {
+  // an array the file does not hold (the schema's default, e.g. `permissions` left out) is written whole
+  if (!present(text, path)) return setAt(text, path, after, f);
   let out = text;
   const common = Math.min(before.length, after.length);
   for (let i = 0; i < common; i++) out = editValue(out, [...path, i], before[i], after[i], f);
@@ -44,6 +53,7 @@ function editArray(text: string, path: JSONPath, before: unknown[], after: unkno
 function editValue(text: string, path: JSONPath, before: unknown, after: unknown, f: FormattingOptions): string {
   if (isDeepStrictEqual(before, after)) return text;
   if (isObject(before) && isObject(after)) {
+    if (path.length > 0 && !present(text, path)) return setAt(text, path, after, f);
     let out = text;
     for (const key of Object.keys(after)) out = editValue(out, [...path, key], before[key], after[key], f);
     for (const key of Object.keys(before)) if (!(key in after)) out = setAt(out, [...path, key], undefined, f);

@@ -9,10 +9,11 @@
  * is not settings names every bad field (`at providers.0.kind: …`). Reading never writes; a file that cannot be
  * used is never overwritten by Landfall (save.ts refuses; only "Reset to defaults" moves it aside first).
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import type { SettingsLoadError } from '../../../shared/contract-schemas';
+import type { SettingsLoadError } from '../../../shared/settings-schemas';
 import { fail, ok } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
 import { DEFAULT_SETTINGS, SettingsSchema, settingsIssues, type Settings } from './schema';
@@ -20,6 +21,8 @@ import { DEFAULT_SETTINGS, SettingsSchema, settingsIssues, type Settings } from 
 /**
  * The file's state: absent (`settings: null`, no error), usable settings, or why it cannot be used. `text` is the
  * file's text as read (without a byte-order mark; `bom` says whether it had one), null when absent or unreadable.
+ * `version` names these very bytes (settingsVersion): a screen that loaded one version and saves is `stale` when
+ * the file has another by then (save.ts).
  */
 export interface SettingsFileState {
   exists: boolean;
@@ -27,6 +30,21 @@ export interface SettingsFileState {
   error: SettingsLoadError | null;
   text: string | null;
   bom: boolean;
+  version: string;
+}
+
+/** Version of an absent file. */
+export const ABSENT_VERSION = 'absent';
+
+/**
+ * The version of settings.json's bytes: `sha256:<hex>` of exactly what is on disk (byte-order mark and line
+ * endings included, so any edit is a new version), `absent` when there is no file, `unreadable` when it exists but
+ * cannot be read.
+ */
+export function settingsVersion(raw: Buffer | null | 'unreadable'): string {
+  if (raw === null) return ABSENT_VERSION;
+  if (raw === 'unreadable') return 'unreadable';
+  return `sha256:${createHash('sha256').update(raw).digest('hex')}`;
 }
 
 /** How the settings text parses: the settings, or why not (with the line and column of a syntax error). */
@@ -99,21 +117,23 @@ function withoutBom(raw: string): { text: string; bom: boolean } {
 /** Read and check `file` (settings.json) for the screens. Never throws; never writes. */
 export async function readSettingsFile(file: string): Promise<SettingsFileState> {
   const name = basename(file);
-  let raw: string;
+  let bytes: Buffer;
   try {
-    raw = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT')
-      return { exists: false, settings: null, error: null, text: null, bom: false };
+      return { exists: false, settings: null, error: null, text: null, bom: false, version: ABSENT_VERSION };
     const message = `${name} cannot be read: ${(e as Error).message}`;
-    return { exists: true, settings: null, error: { file, message, hint: SCREEN_HINT }, text: null, bom: false };
+    const error = { file, message, hint: SCREEN_HINT };
+    return { exists: true, settings: null, error, text: null, bom: false, version: settingsVersion('unreadable') };
   }
-  const { text, bom } = withoutBom(raw);
+  const version = settingsVersion(bytes);
+  const { text, bom } = withoutBom(bytes.toString('utf8'));
   const parsed = parseSettingsText(text);
-  if (parsed.ok) return { exists: true, settings: parsed.settings, error: null, text, bom };
+  if (parsed.ok) return { exists: true, settings: parsed.settings, error: null, text, bom, version };
   const message = `${describe(name, parsed)}. Landfall did not use it and will not overwrite it.`;
   const at = parsed.reason === 'syntax' ? { line: parsed.line, column: parsed.column } : {};
-  return { exists: true, settings: null, error: { file, message, hint: SCREEN_HINT, ...at }, text, bom };
+  return { exists: true, settings: null, error: { file, message, hint: SCREEN_HINT, ...at }, text, bom, version };
 }
 
 /**

@@ -127,6 +127,7 @@ export function connectEvents(get: Get, set: Set): () => void {
       if (mine(e.session.id)) get().reviewChanged(e.session.id);
     }),
     on('app.command', (e) => runCommand(get(), e.command)),
+    on('settings.changed', (e) => void get().settingsChanged(e.version)),
     on('session.deleted', (e) => {
       set({ sessions: get().sessions.filter((s) => s.id !== e.sessionId) });
     }),

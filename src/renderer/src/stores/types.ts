@@ -11,7 +11,6 @@ import type {
   EventPayload,
   Project,
   Session,
-  SettingsInput,
   SettingsView,
   TalkViewData,
 } from '../../../shared/contract';
@@ -24,6 +23,8 @@ import type { ReviewSlice } from './review-types';
 import type { LayoutMode, PaneSizes, PaneTab } from './layout';
 import type { FileContent } from '../../../shared/files-schemas';
 import type { ContextView } from '../../../shared/context-schemas';
+import type { ModelWindow, PresetId, SettingsDoc } from '../../../shared/settings-schemas';
+import type { FieldIssue, KeyDraft } from './settings-form';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -178,13 +179,40 @@ export interface FilesSlice {
   setQuickOpen(open: boolean): void;
 }
 
+/** The Settings form (settings-slice.ts; its rules in settings-form.ts). */
 export interface SettingsSlice {
+  /** settings.json as main last answered it (settings.get / save / reset). */
   settings: SettingsView | null;
-  testing: 'idle' | 'running';
-  testResult: { ok: true; text: string } | { ok: false; text: string } | null;
+  /** The document the form edits (null while settings.json cannot be read). */
+  form: SettingsDoc | null;
+  /** Keys typed per provider index (string: store on save; null: remove the stored one). Never shown back. */
+  formKeys: KeyDraft[];
+  /** Main's field issues from the last refused save. */
+  formIssues: FieldIssue[];
+  formStatus: 'idle' | 'saving' | 'saved' | 'refused';
+  /** Each model's window as the form's providers are typed. */
+  formWindows: ModelWindow[];
+  /** settings.json's newest version (settings.changed); differs from `settings.version` when the file moved on. */
+  diskVersion: string | null;
+  /** True after the form (with nothing typed) followed a change of settings.json on disk: it says so. */
+  formFollowed: boolean;
+  /** The provider index whose connection test runs. */
+  testing: number | null;
+  testResult: { index: number; ok: boolean; text: string } | null;
+  /** Loads settings.json into the view and the form (discarding the form's edits). */
   loadSettings(): Promise<void>;
-  saveSettings(input: SettingsInput): Promise<boolean>;
-  testConnection(input: Partial<SettingsInput>): Promise<void>;
+  /** Changes the form's document (`change` is one of settings-form.ts's rules). */
+  editForm(change: (doc: SettingsDoc) => SettingsDoc): void;
+  addProvider(preset: PresetId): void;
+  removeProvider(index: number): void;
+  setFormKey(index: number, key: KeyDraft): void;
+  /** Saves the form; true when saved. A refusal keeps the edits and shows main's issues or the stale notice. */
+  saveForm(): Promise<boolean>;
+  /** "Reset to defaults" (settings.reset: the old file is kept as a backup). */
+  resetSettings(): Promise<void>;
+  /** settings.json changed on disk (the settings.changed event): follow it, or say the form is stale. */
+  settingsChanged(version: string): Promise<void>;
+  testProvider(index: number): Promise<void>;
 }
 
 /** What the open session's model is told (context-slice.ts): the context meter and the instruction files. */

@@ -70,7 +70,7 @@ export function McpServers(): React.JSX.Element | null {
   const file = mcp?.projectFile;
   return (
     <fieldset data-testid="mcp-servers">
-      <legend>MCP servers</legend>
+      <legend>MCP servers in this project</legend>
       {file && !file.approved && (
         <div className="trust-project" data-testid="mcp-project-file">
           <p className="muted">
@@ -89,8 +89,7 @@ export function McpServers(): React.JSX.Element | null {
       {file?.problem && <p className="warning">{file.problem}</p>}
       {!mcp || mcp.servers.length === 0 ? (
         <p className="muted">
-          No MCP servers. Add them under <code>mcp.servers</code> in settings.json, or in the project&apos;s{' '}
-          <code>.mcp.json</code>.
+          No MCP servers. Add yours above (Your MCP servers), or put them in the project&apos;s <code>.mcp.json</code>.
         </p>
       ) : (
         <ul className="mcp-list">

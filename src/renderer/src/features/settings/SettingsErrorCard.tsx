@@ -16,7 +16,7 @@ export function SettingsErrorCard({
 }): React.JSX.Element {
   const setScreen = useStore((s) => s.setScreen);
   const loadSettings = useStore((s) => s.loadSettings);
-  const save = useStore((s) => s.saveSettings);
+  const reset = useStore((s) => s.resetSettings);
   return (
     <div className="first-run settings-error" role="alert" data-testid="settings-load-error">
       <h3>Your settings file cannot be read</h3>
@@ -31,11 +31,7 @@ export function SettingsErrorCard({
             Open Settings
           </button>
         ) : (
-          <button
-            className="danger"
-            data-testid="reset-settings"
-            onClick={() => void save({ provider: null, model: '', baseURL: '', reset: true })}
-          >
+          <button className="danger" data-testid="reset-settings" onClick={() => void reset()}>
             Reset to defaults (keep a backup)
           </button>
         )}

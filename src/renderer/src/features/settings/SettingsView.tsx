@@ -1,42 +1,105 @@
-/** Settings: provider (with presets), model, base URL, API key, and a connection test that says what went wrong. */
-import { useEffect, useState } from 'react';
+/**
+ * The Settings screen: providers (several, each with its models, windows, base URL and key), the compaction model,
+ * permission rules, language servers, MCP servers and trusted folders — one form over settings.json, saved as a
+ * whole (Save says "Saved", or shows main's issues next to the fields). When settings.json changes on disk while
+ * the form holds edits, the form says so and offers the file's version instead of overwriting it (the stale rule).
+ * The state and rules are the settings slice's (stores/settings-slice.ts, settings-form.ts).
+ */
 import type React from 'react';
-import { PROVIDER_PRESETS } from '../../../../shared/contract';
-import type { ProviderId, SettingsInput } from '../../../../shared/contract';
 import { useStore } from '../../stores';
+import { isStale } from '../../stores/settings-form';
 import { SettingsErrorCard } from './SettingsErrorCard';
 import { TrustedFolders } from './TrustedFolders';
 import { McpServers } from './McpServers';
+import { Providers } from './Providers';
+import { Rules } from './Rules';
+import { LanguageServers } from './LanguageServers';
+import { McpEntries } from './McpEntries';
+import './settings.css';
 
-const IDS = Object.keys(PROVIDER_PRESETS) as ProviderId[];
+function StaleNotice(): React.JSX.Element | null {
+  const stale = useStore((s) => isStale(s.settings?.version, s.diskVersion, s.formStatus === 'saving'));
+  const followed = useStore((s) => s.formFollowed);
+  const reload = useStore((s) => s.loadSettings);
+  if (followed)
+    return (
+      <p className="muted" role="status" data-testid="settings-followed">
+        settings.json changed on disk; the form shows it now.
+      </p>
+    );
+  if (!stale) return null;
+  return (
+    <div className="warning stale-notice" role="alert" data-testid="settings-stale">
+      <span>
+        settings.json was changed on disk (by hand or another window) since this form was loaded. Saving now would
+        overwrite that change, so Save is off until you reload.
+      </span>
+      <button data-testid="settings-reload" onClick={() => void reload()}>
+        Reload from disk (drops your edits here)
+      </button>
+    </div>
+  );
+}
+
+function IssueList(): React.JSX.Element | null {
+  const issues = useStore((s) => s.formIssues);
+  const refused = useStore((s) => s.formStatus === 'refused');
+  if (issues.length === 0 || !refused) return null;
+  return (
+    <div className="warning" role="alert" data-testid="settings-issues">
+      Not saved — correct these fields:
+      <ul>
+        {issues.map((i) => (
+          <li key={`${i.path}:${i.message}`}>
+            <code>{i.path}</code>: {i.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function SaveBar(): React.JSX.Element {
+  const status = useStore((s) => s.formStatus);
+  const settings = useStore((s) => s.settings);
+  const stale = useStore((s) => isStale(s.settings?.version, s.diskVersion, s.formStatus === 'saving'));
+  const save = useStore((s) => s.saveForm);
+  const setScreen = useStore((s) => s.setScreen);
+  const blocked = !!settings?.loadError || stale;
+  return (
+    <div className="save-bar">
+      <button
+        className="primary"
+        data-testid="save-settings"
+        disabled={blocked || status === 'saving'}
+        title={
+          settings?.loadError
+            ? 'settings.json cannot be read: fix it, or reset to defaults first'
+            : stale
+              ? 'settings.json changed on disk: reload first'
+              : undefined
+        }
+        onClick={() => void save()}
+      >
+        {status === 'saving' ? 'Saving…' : 'Save'}
+      </button>
+      <button onClick={() => setScreen('chat')}>Back</button>
+      {status === 'saved' && (
+        <span className="ok" role="status" data-testid="save-status">
+          Saved
+        </span>
+      )}
+      {status === 'refused' && (
+        <span className="field-issue" role="status" data-testid="save-status">
+          Not saved
+        </span>
+      )}
+    </div>
+  );
+}
 
 export function SettingsView(): React.JSX.Element {
   const settings = useStore((s) => s.settings);
-  const save = useStore((s) => s.saveSettings);
-  const test = useStore((s) => s.testConnection);
-  const testing = useStore((s) => s.testing);
-  const result = useStore((s) => s.testResult);
-  const setScreen = useStore((s) => s.setScreen);
-  const [provider, setProvider] = useState<ProviderId | null>(settings?.provider ?? null);
-  const [model, setModel] = useState(settings?.model ?? '');
-  const [baseURL, setBaseURL] = useState(settings?.baseURL ?? '');
-  const [key, setKey] = useState('');
-  useEffect(() => {
-    if (!settings) return;
-    setProvider(settings.provider);
-    setModel(settings.model);
-    setBaseURL(settings.baseURL);
-  }, [settings]);
-  const choose = (id: ProviderId): void => {
-    setProvider(id);
-    setBaseURL(PROVIDER_PRESETS[id].baseURL);
-  };
-  const input = (): SettingsInput => ({
-    provider,
-    model: model.trim(),
-    baseURL: baseURL.trim(),
-    ...(key ? { apiKey: key } : {}),
-  });
   return (
     <section className="settings" data-testid="settings">
       <h2>Settings</h2>
@@ -46,85 +109,15 @@ export function SettingsView(): React.JSX.Element {
           Settings were reset to the defaults. Your old file was kept as <code>{settings.backup}</code>.
         </p>
       )}
-      <fieldset>
-        <legend>Provider</legend>
-        <div className="presets">
-          {IDS.map((id) => (
-            <label key={id} className={provider === id ? 'chosen' : ''}>
-              <input type="radio" name="provider" checked={provider === id} onChange={() => choose(id)} />{' '}
-              {PROVIDER_PRESETS[id].label}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <label>
-        Model
-        <input
-          data-testid="model"
-          value={model}
-          placeholder="e.g. qwen2.5-coder:14b"
-          onChange={(e) => setModel(e.target.value)}
-        />
-      </label>
-      <label>
-        Base URL
-        <input
-          data-testid="base-url"
-          value={baseURL}
-          placeholder="default for this provider"
-          onChange={(e) => setBaseURL(e.target.value)}
-        />
-      </label>
-      <label>
-        API key {settings?.hasKey && <span className="muted">(a key is stored; type to replace it)</span>}
-        <input
-          data-testid="api-key"
-          type="password"
-          autoComplete="off"
-          value={key}
-          onChange={(e) => setKey(e.target.value)}
-        />
-      </label>
-      {settings?.keyStorage === 'unprotected' && (
-        <p className="warning" data-testid="key-warning">
-          This system offers no secret store: a key typed here is kept in memory until Landfall quits, never written to
-          disk. To keep one, set the variable the provider names (<code>apiKeyEnv</code> in settings.json, e.g.{' '}
-          <code>OPENAI_API_KEY</code>) in the environment Landfall starts from.
-        </p>
-      )}
-      {settings?.keyStorage === 'environment' && (
-        <p className="muted">
-          In the browser version a key typed here is kept in memory until the host stops, never written to disk.
-          Otherwise each provider&apos;s key is read from the variable it names (<code>apiKeyEnv</code> in
-          settings.json, e.g. <code>OPENAI_API_KEY</code>) in the environment <code>npm run serve</code> started from.
-        </p>
-      )}
-      <div className="row-buttons">
-        <button
-          className="primary"
-          data-testid="save-settings"
-          disabled={!!settings?.loadError}
-          title={settings?.loadError ? 'settings.json cannot be read: fix it, or reset to defaults first' : undefined}
-          onClick={() => void save(input()).then((done) => done && setKey(''))}
-        >
-          Save
-        </button>
-        <button
-          data-testid="test-connection"
-          disabled={testing === 'running' || !provider}
-          onClick={() => void test(input())}
-        >
-          {testing === 'running' ? 'Testing…' : 'Test connection'}
-        </button>
-        <button onClick={() => setScreen('chat')}>Back</button>
-      </div>
-      {result && (
-        <p className={result.ok ? 'ok' : 'warning'} data-testid="test-result" role="status">
-          {result.text}
-        </p>
-      )}
-      <TrustedFolders />
+      <StaleNotice />
+      <IssueList />
+      <Providers />
+      <Rules />
+      <LanguageServers />
+      <McpEntries />
       <McpServers />
+      <TrustedFolders />
+      <SaveBar />
     </section>
   );
 }

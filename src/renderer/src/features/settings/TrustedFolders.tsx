@@ -1,8 +1,10 @@
 /**
  * Settings section: trusted folders. Says whether the open project is trusted (and what that means: its own
  * language servers and MCP servers run only then), offers to trust it, and lists every trusted folder with a
- * Revoke button. The list and the change are main's (trust slice → trust.list / trust.set).
+ * Revoke button, and a field to trust another folder by its path. The list and the change are main's (trust slice →
+ * trust.list / trust.set; main checks the path).
  */
+import { useState } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
 
@@ -14,6 +16,7 @@ export function TrustedFolders(): React.JSX.Element {
   const trust = useStore((s) => s.trust);
   const project = useStore((s) => s.project);
   const setTrust = useStore((s) => s.setTrust);
+  const [path, setPath] = useState('');
   const folders = trust?.folders ?? [];
   const covering = project ? folders.find((f) => isInside(f.path, project.root)) : undefined;
   return (
@@ -55,6 +58,24 @@ export function TrustedFolders(): React.JSX.Element {
           ))}
         </ul>
       )}
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (path.trim()) void setTrust(path.trim(), true).then(() => setPath(''));
+        }}
+      >
+        <input
+          aria-label="Folder to trust"
+          data-testid="trust-path"
+          placeholder="/path/to/a/folder"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+        />
+        <button type="submit" data-testid="trust-add" disabled={!path.trim()}>
+          Trust folder
+        </button>
+      </form>
     </fieldset>
   );
 }
