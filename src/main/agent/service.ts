@@ -19,6 +19,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionDetail } from '../../shared/contract-schemas';
+import type { SessionSearchHit } from '../../shared/search-schemas';
+import type { RunningTurn } from '../../shared/running-schemas';
+import { runningTurns } from '../session/running';
 import { fail, isFailure, ok } from '../../shared/errors';
 import { todosOf } from '../../shared/todo';
 import type { TodoItem } from '../../shared/todo';
@@ -225,6 +228,14 @@ export class AgentService {
   }
   listSessions(projectId: string): Session[] {
     return this.store.listSessions(projectId);
+  }
+  /** Turns running now on this data folder, in this process or another (session/running.ts). */
+  runningTurns(): RunningTurn[] {
+    return runningTurns(this.store.db);
+  }
+  /** Sessions of a project matching `query` by title or message text (sessions.ts searchSessions). */
+  searchSessions(projectId: string, query: string): Result<SessionSearchHit[]> {
+    return sessions.searchSessions(this.core, projectId, query);
   }
   /** New session in a project. Error `invalid_input` for an unknown project. */
   createSession(projectId: string, title?: string): Result<Session> {

@@ -12,6 +12,8 @@ import type { Result } from '../../shared/errors';
 import type { Project, Session } from '../../shared/model';
 import { realRoot } from '../fs/workspace';
 import type { GcReport } from '../snapshot/types';
+import { searchSessions as search } from '../session/search';
+import type { SessionSearchHit } from '../../shared/search-schemas';
 import { DEFAULT_TITLE } from './defaults';
 import type { ServiceCore } from './service-core';
 
@@ -37,6 +39,15 @@ export async function openProject(core: ServiceCore, root: string): Promise<Resu
       'Pick the folder that holds the project (e.g. the one containing this file).',
     );
   return ok(core.store.upsertProject(real, path.basename(real)));
+}
+
+/**
+ * The project's sessions whose title or message text holds every word of `query` (session/search.ts), title
+ * matches first, each with its matching messages and snippets. Error `invalid_input` for an unknown project.
+ */
+export function searchSessions(core: ServiceCore, projectId: string, query: string): Result<SessionSearchHit[]> {
+  if (!core.store.getProject(projectId)) return noProject(projectId);
+  return ok(search(core.store.db, projectId, core.store.listSessions(projectId), query));
 }
 
 /** New session in a project. Error `invalid_input` for an unknown project. */

@@ -26,6 +26,7 @@ import { modesOf } from './talk-service';
 import type { talkSteps } from './talk-steps';
 import type { LandfallError, Result } from '../../shared/errors';
 import * as history from '../session/revert';
+import { markEnded, markRunning } from '../session/running';
 import { toSdkTools } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
@@ -190,6 +191,7 @@ export async function startTurn(
   const release = (): void => {
     core.running.delete(sessionId);
     core.runningProject.delete(sessionId);
+    markEnded(core.store.db, sessionId);
   };
   const found = await core.runtimes.forSession(sessionId);
   if (!found.ok) {
@@ -198,6 +200,8 @@ export async function startTurn(
   }
   const { session, rt } = found.value;
   core.runningProject.set(sessionId, rt.project.id);
+  // recorded for other processes on this data folder and for a window that reloads (session/running.ts)
+  markRunning(core.store.db, sessionId);
   core.emit({ type: 'session.state', sessionId, state: 'busy' });
   let ids: { userMessageId: string; messageId: string };
   try {

@@ -122,6 +122,8 @@ export async function createServices(options: {
       return session.ok ? ok({ project: project.value, session: session.value }) : session;
     },
     'sessions.list': async (i) => ok(svc.listSessions(i.projectId)),
+    'sessions.search': async (i) => svc.searchSessions(i.projectId, i.query),
+    'sessions.running': async () => ok(svc.runningTurns()),
     'sessions.create': async (i) => svc.createSession(i.projectId, i.title),
     'sessions.get': async (i) => {
       const view = svc.getSession(i.sessionId);
