@@ -8,6 +8,7 @@
 import { fail, isFailure, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import * as history from '../session/revert';
+import { runsElsewhere } from '../session/running';
 import type { RevertOptions, RevertResult, UndoResult } from '../session/revert-types';
 import { unrestorableGitWrites } from './permission/git-dir-history';
 import type { ServiceCore } from './service-core';
@@ -26,7 +27,11 @@ async function withHistory<T>(
   try {
     const found = await core.runtimes.forSession(sessionId);
     if (!found.ok) return found;
-    return await op({ store: core.store, snapshot: found.value.rt.snapshot, busy: (id) => core.running.has(id) });
+    return await op({
+      store: core.store,
+      snapshot: found.value.rt.snapshot,
+      busy: (id) => core.running.has(id) || runsElsewhere(core.store.db, id),
+    });
   } catch (e) {
     if (isFailure(e)) return e.toFail();
     throw e;

@@ -26,7 +26,7 @@ import { modesOf } from './talk-service';
 import type { talkSteps } from './talk-steps';
 import type { LandfallError, Result } from '../../shared/errors';
 import * as history from '../session/revert';
-import { markEnded, markRunning } from '../session/running';
+import { markEnded, markRunning, runsElsewhere } from '../session/running';
 import { toSdkTools } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
@@ -185,6 +185,12 @@ export async function startTurn(
 ): Promise<Result<{ turn: TurnHandle }>> {
   if (core.running.has(sessionId) || core.reverting.has(sessionId))
     return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
+  if (runsElsewhere(core.store.db, sessionId))
+    return fail(
+      'busy',
+      'The session is running a turn in another window or the command line.',
+      'Wait for it to end there, or stop it there.',
+    );
   const abort = new AbortController();
   // claimed before the first await, so two prompts sent at once cannot both be admitted
   core.running.set(sessionId, abort);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../shared/events';
 import { AgentService } from '../agent/service';
-import { cleanupTemp, tempDir } from '../agent/testing/fixtures';
+import { cleanupTemp, tempDir, untilAborted } from '../agent/testing/fixtures';
 import { CRASH_CHILD } from '../agent/testing/run-and-kill';
 import { followEventLog } from './event-follow';
 import type { EventFollower } from './event-follow';
@@ -94,6 +94,14 @@ describe('turns another process runs', () => {
       expect(states).toEqual([`${id}:busy`]);
       expect(follower.poll()).toBe(0);
       expect(states).toEqual([`${id}:busy`]);
+      // this process may not start a turn, move history, rename or delete it meanwhile
+      const second = await a.startTurn(id, 'me too', { languageModel: untilAborted() });
+      expect(second).toMatchObject({
+        ok: false,
+        error: { code: 'busy', message: expect.stringMatching(/another window/) },
+      });
+      expect(a.deleteSession(id)).toMatchObject({ ok: false, error: { code: 'busy' } });
+      expect(a.renameSession(id, 'x')).toMatchObject({ ok: false, error: { code: 'busy' } });
       const gone = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await gone;

@@ -41,6 +41,11 @@ export function runningTurns(db: Db): RunningTurn[] {
     .map((r) => ({ sessionId: r.session_id, since: r.since, elsewhere: r.pid !== process.pid }));
 }
 
+/** True when another live process runs a turn of `sessionId` now (this process's own turns are not counted). */
+export function runsElsewhere(db: Db, sessionId: string): boolean {
+  return runningTurns(db).some((t) => t.elsewhere && t.sessionId === sessionId);
+}
+
 /** At open: removes rows of processes that are gone, and of this pid (no turn of this process runs yet). */
 export function clearStaleTurns(db: Db): number {
   const rows = db.prepare('SELECT session_id, pid FROM running_turns').all() as { session_id: string; pid: number }[];
