@@ -10,6 +10,7 @@ import type { Store } from './types';
 import { createAppSlice } from './app-slice';
 import { createProjectsSlice } from './projects-slice';
 import { createSessionsSlice } from './sessions-slice';
+import { createSearchSlice } from './search-slice';
 import { createChatSlice } from './chat-slice';
 import { createCompactionSlice } from './compaction-slice';
 import { createHistorySlice } from './history-slice';
@@ -28,6 +29,7 @@ export function createAppStore() {
     ...createAppSlice(...a),
     ...createProjectsSlice(...a),
     ...createSessionsSlice(...a),
+    ...createSearchSlice(...a),
     ...createChatSlice(...a),
     ...createCompactionSlice(...a),
     ...createHistorySlice(...a),

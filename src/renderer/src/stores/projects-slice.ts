@@ -29,6 +29,8 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
       file: null,
       edited: null,
       conflict: null,
+      searchQuery: '',
+      searchHits: null,
     });
     writePlace({ root: r.value.root, sessionId: null });
     void get().openReview(null);

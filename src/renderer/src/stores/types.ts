@@ -24,6 +24,7 @@ import type { ReviewSlice } from './review-types';
 import type { LayoutMode, PaneSizes, PaneTab } from './layout';
 import type { FileContent } from '../../../shared/files-schemas';
 import type { ContextView } from '../../../shared/context-schemas';
+import type { SessionSearchHit } from '../../../shared/search-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -52,6 +53,7 @@ export interface ProjectsSlice {
 export interface SessionsSlice {
   sessions: Session[];
   sessionId: string | null;
+  /** Loads the open project's sessions and which turns run now on this data folder (the list's dots). */
   loadSessions(): Promise<void>;
   newSession(): Promise<void>;
   selectSession(id: string): Promise<void>;
@@ -63,6 +65,19 @@ export interface SessionsSlice {
   importing: ImportProgress | null;
   /** Imports a session export file (refused before sending when over the limit; uploaded in parts). */
   importSession(file: Blob): Promise<void>;
+}
+
+/** The session list's search (search-slice.ts): the typed query and main's answer for it. */
+export interface SearchSlice {
+  /** The search box's text ('' shows the plain list). */
+  searchQuery: string;
+  /** Sessions matching `searchQuery` (title or text), newest first; null while there is no query. */
+  searchHits: SessionSearchHit[] | null;
+  /** Asks main for `query`; an answer to an older query that arrives later is dropped. */
+  setSearch(query: string): Promise<void>;
+  /** Opens a found session (its transcript in the chat). */
+  openSearchHit(sessionId: string): Promise<void>;
+  clearSearch(): void;
 }
 
 export interface ChatSlice {
@@ -235,6 +250,7 @@ export type QueuedItem = { id: string; sessionId: string; text: string; time: nu
 export type Store = AppSlice &
   ProjectsSlice &
   SessionsSlice &
+  SearchSlice &
   ChatSlice &
   CompactionSlice &
   HistorySlice &
