@@ -38,13 +38,13 @@ let page: Page;
 
 /** Computed colour of every token span of the first coloured block, by its text. */
 async function tokenColours(): Promise<Record<string, string>> {
-  return page.evaluate(() => {
-    const out: Record<string, string> = {};
+  return (await page.evaluate(`(() => {
+    const out = {};
     const block = document.querySelector('[data-testid=code-colorized]');
     for (const span of block ? [...block.querySelectorAll('span[class^=mtk]')] : [])
-      out[(span.textContent ?? '').replace(/\u00a0/g, ' ').trim()] = getComputedStyle(span).color;
+      out[(span.textContent || '').replace(/\\u00a0/g, ' ').trim()] = getComputedStyle(span).color;
     return out;
-  });
+  })()`)) as Record<string, string>;
 }
 
 beforeAll(async () => {

@@ -153,13 +153,15 @@ export const calls = {
   },
   /**
    * Plays a recorded session (`sample`, or a corpus session folder) through the loop as the provider, asking
-   * permissions like a live model would. `text` is the first turn's user message.
+   * permissions like a live model would. `text` is the first turn's user message. `tour` (the first-run sample):
+   * the recording's `ask` marks put their permission question too, once each, even where the rules allow.
    */
   'chat.replay': {
     input: z.object({
       sessionId: id,
       recording: z.string().min(1).max(4096),
       text: z.string().max(200_000).optional(),
+      tour: z.boolean().optional(),
     }),
     output: z.object({ started: z.literal(true) }),
   },

@@ -61,6 +61,7 @@ import { PermissionGate } from './permission/gate';
 import { createModel, findProvider } from './providers';
 import { environmentKey } from './providers/keys';
 import { startReplay, type ReplayHooks } from './replay/run';
+import type { AskMark } from './permission/gate';
 import { Runtimes, type ServiceCore } from './service-core';
 import type {
   ReplayHandle,
@@ -459,6 +460,11 @@ export class AgentService {
   /** Questions waiting for an answer, oldest first, as the events that asked them (of one session, or all). */
   pendingPermissions(sessionId?: string): PermissionAsk[] {
     return this.core.gate.pending(sessionId);
+  }
+
+  /** Ask where a recorded session marks it, once per mark (gate.ts setAskMarks); `null` clears the marks. */
+  setAskMarks(sessionId: string, marks: readonly AskMark[] | null): void {
+    this.core.gate.setAskMarks(sessionId, marks);
   }
 
   /** Make every "ask" of this session a rejection (unattended runs such as a command-line replay). */

@@ -166,7 +166,8 @@ export async function createServices(options: {
     'chat.replay': async (i) => {
       const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
       const text = i.text === undefined ? {} : { text: i.text };
-      return started(await svc.startReplay(i.sessionId, dir, { mode: 'recorded', attended: true, ...text }));
+      const tour = i.tour === true ? { tour: true } : {};
+      return started(await svc.startReplay(i.sessionId, dir, { mode: 'recorded', attended: true, ...text, ...tour }));
     },
     'chat.stop': async (i) => ok({ stopped: svc.stop(i.sessionId) }),
     'permission.answer': async (i) => {

@@ -49,6 +49,7 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
     writePlace({ root: r.value.project.root, sessionId: null });
     await get().loadSessions();
     await get().selectSession(r.value.session.id);
-    await get().replay('sample');
+    // The first-run tour: the sample's marked permission question is asked, as the banner promises.
+    await get().replay('sample', undefined, true);
   },
 });

@@ -96,7 +96,8 @@ export interface ChatSlice {
   setDraft(text: string): void;
   /** Sends the draft; `/undo` and `/redo` are commands (the history slice's undo / redo), not messages. */
   send(): Promise<void>;
-  replay(recording: string, text?: string): Promise<void>;
+  /** Plays a recording into the open session; `tour` (the first-run sample) lets its marked questions ask. */
+  replay(recording: string, text?: string, tour?: boolean): Promise<void>;
   stop(): Promise<void>;
   escape(): Promise<void>;
   /** Answers a permission question; `pattern` (with `always`) is a bash pattern the user wrote in the prompt. */

@@ -52,6 +52,20 @@ export function MessageList({
     });
   }, [tail, total]);
   useEffect(() => () => cancelAnimationFrame(follow.current), []);
+  // The footer (permission questions, question cards, the live line) grows after it renders — a question's
+  // preview loads on its own — so its size is followed too: a question that appears while the user is at the
+  // bottom is scrolled into view.
+  const footerBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const box = footerBox.current;
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const seen = new ResizeObserver(() => {
+      const el = scroller.current;
+      if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+    });
+    seen.observe(box);
+    return () => seen.disconnect();
+  }, []);
   // Back to the row the user was reading in this session (a reload, a reconnect, switching back): once per
   // session, when its messages are in.
   const restored = useRef<string | null>(null);
@@ -63,10 +77,16 @@ export function MessageList({
     atBottom.current = false;
     virtualizer.scrollToIndex(Math.min(row.index, messages.length - 1), { align: 'start' });
   }, [sessionId, messages.length, virtualizer]);
+  const lastTop = useRef(0);
   const onScroll = (): void => {
     const el = scroller.current;
     if (!el) return;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    // Only the user scrolling up stops the following: a scroll event of our own follow can arrive after the
+    // content grew again (a streamed word, a card), and must not be taken for the user leaving the bottom.
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    const up = el.scrollTop < lastTop.current;
+    lastTop.current = el.scrollTop;
+    atBottom.current = near || (atBottom.current && !up);
     if (restored.current !== sessionId) return;
     const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
     writePlace({ rows: { [sessionId]: { index: first?.index ?? 0, atBottom: atBottom.current } } });
@@ -90,7 +110,9 @@ export function MessageList({
           );
         })}
       </div>
-      {footer}
+      <div ref={footerBox} className="message-list-footer">
+        {footer}
+      </div>
     </div>
   );
 }
