@@ -22,6 +22,7 @@ import { createContextSlice } from './context-slice';
 import { createTrustSlice } from './trust-slice';
 import { createMcpSlice } from './mcp-slice';
 import { createTalkSlice } from './talk-slice';
+import { createLeaveSlice } from './leave-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -41,6 +42,7 @@ export function createAppStore() {
     ...createTrustSlice(...a),
     ...createMcpSlice(...a),
     ...createTalkSlice(...a),
+    ...createLeaveSlice(...a),
   }));
 }
 

@@ -45,6 +45,7 @@ export interface ProjectsSlice {
   projects: Project[];
   project: Project | null;
   loadProjects(): Promise<void>;
+  /** Opens the project at `root`; false when refused or when unsaved editor edits ask first (LeaveSlice). */
   openProject(root: string): Promise<boolean>;
   pickFolder(): Promise<void>;
   openSample(): Promise<void>;
@@ -194,6 +195,19 @@ export interface FilesSlice {
   setQuickOpen(open: boolean): void;
 }
 
+/** Where the user was going when unsaved editor edits stopped them (leave-slice.ts). */
+export type LeaveTarget = { kind: 'project'; root: string } | { kind: 'sample' };
+
+/** Unsaved editor edits are never dropped by opening another project: the window asks first (leave-slice.ts). */
+export interface LeaveSlice {
+  /** A project switch waiting for the user's Save / Discard / Cancel, or null. */
+  leaving: LeaveTarget | null;
+  /** True when nothing unsaved is in the way; else parks `to` in `leaving` (the question shows) and is false. */
+  mayLeave(to: LeaveTarget): boolean;
+  /** Save (then go, unless the save did not land), discard (then go), or cancel (stay, edits kept). */
+  resolveLeave(choice: 'save' | 'discard' | 'cancel'): Promise<void>;
+}
+
 export interface SettingsSlice {
   settings: SettingsView | null;
   testing: 'idle' | 'running';
@@ -262,5 +276,6 @@ export type Store = AppSlice &
   McpSlice &
   TalkSlice &
   LayoutSlice &
-  FilesSlice;
+  FilesSlice &
+  LeaveSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;
