@@ -59,12 +59,21 @@ export function MessageList({
   useEffect(() => {
     const box = footerBox.current;
     if (!box || typeof ResizeObserver === 'undefined') return;
+    let frame = 0;
+    // Scrolled in the next frame, never inside the observer's own callback (no resize-observer loop).
     const seen = new ResizeObserver(() => {
-      const el = scroller.current;
-      if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        const el = scroller.current;
+        if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+      });
     });
     seen.observe(box);
-    return () => seen.disconnect();
+    return () => {
+      seen.disconnect();
+      cancelAnimationFrame(frame);
+    };
   }, []);
   // Back to the row the user was reading in this session (a reload, a reconnect, switching back): once per
   // session, when its messages are in.
