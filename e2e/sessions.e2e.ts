@@ -97,10 +97,16 @@ describe('the sessions column', () => {
     expect(await hits.count()).toBe(0);
     await shots('sessions-search-empty');
 
-    // Opening a found session shows its transcript; Esc clears the box and the plain list returns.
-    await page.fill('[data-testid=session-search]', 'shout');
-    await hits.first().locator('button').click();
-    await page.locator('.message.assistant .markdown', { hasText: 'greeting in capitals' }).waitFor();
+    // Opening a found message shows its session with that message marked; Esc clears the box and the plain
+    // list returns.
+    await page.fill('[data-testid=session-search]', 'capitals');
+    await hits.first().locator('[data-testid=search-snippet]').click();
+    const focused = page.locator('.row[data-focused]');
+    await focused.waitFor();
+    expect(await focused.count()).toBe(1);
+    expect(await focused.textContent()).toContain('greeting in capitals');
+    await page.locator('[data-testid=session-item].active, [data-testid=search-hit].active').first().waitFor();
+    await shots('sessions-search-opened');
     await page.press('[data-testid=session-search]', 'Escape');
     await expect.poll(() => page.locator('[data-testid=session-item]').count()).toBe(2);
     expect(ui.errors).toEqual([]);

@@ -2,7 +2,8 @@
  * Session search (the session list's search box): the query as typed and the sessions main found for it
  * (`sessions.search`: title and message text, every word, snippets with the match marked). Answers arrive out of
  * order while the user types; only the answer to the latest query is kept (a sequence number per call). An empty
- * query shows the plain list again.
+ * query shows the plain list again. Opening a found message sets `focusMessage`: the transcript scrolls to it and
+ * marks it.
  */
 import { call } from '../rpc';
 import type { SearchSlice, Slice } from './types';
@@ -25,8 +26,10 @@ export const createSearchSlice: Slice<SearchSlice> = (set, get) => {
         get().showError(r.error);
       }
     },
-    async openSearchHit(sessionId) {
+    focusMessage: null,
+    async openSearchHit(sessionId, messageId) {
       await get().selectSession(sessionId);
+      if (get().sessionId === sessionId) set({ focusMessage: messageId ?? null });
     },
     clearSearch() {
       seq++;

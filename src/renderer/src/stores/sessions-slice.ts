@@ -61,6 +61,7 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       contextView: null,
       talk: null,
       queued: [],
+      focusMessage: null,
     });
     writePlace({ sessionId: id });
     void get().openReview(id);

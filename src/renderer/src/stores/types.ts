@@ -76,8 +76,10 @@ export interface SearchSlice {
   searchHits: SessionSearchHit[] | null;
   /** Asks main for `query`; an answer to an older query that arrives later is dropped. */
   setSearch(query: string): Promise<void>;
-  /** Opens a found session (its transcript in the chat). */
-  openSearchHit(sessionId: string): Promise<void>;
+  /** The message a search hit opened (the transcript scrolls to it and marks it), or null. */
+  focusMessage: string | null;
+  /** Opens a found session (its transcript in the chat), at `messageId` when a matching message was picked. */
+  openSearchHit(sessionId: string, messageId?: string): Promise<void>;
   clearSearch(): void;
 }
 

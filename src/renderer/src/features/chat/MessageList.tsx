@@ -9,6 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MessageWithParts } from '../../../../shared/contract';
 import { MessageRow } from './MessageRow';
 import { readPlace, writePlace } from '../../stores/place';
+import { useStore } from '../../stores';
 
 export function MessageList({
   sessionId,
@@ -86,6 +87,14 @@ export function MessageList({
     atBottom.current = false;
     virtualizer.scrollToIndex(Math.min(row.index, messages.length - 1), { align: 'start' });
   }, [sessionId, messages.length, virtualizer]);
+  // A search hit picked a message: scroll to it (leaving the bottom) and mark it until another is picked.
+  const focus = useStore((s) => s.focusMessage);
+  const focusIndex = focus ? messages.findIndex((m) => m.id === focus) : -1;
+  useEffect(() => {
+    if (focusIndex < 0) return;
+    atBottom.current = false;
+    virtualizer.scrollToIndex(focusIndex, { align: 'start' });
+  }, [focusIndex, virtualizer]);
   const lastTop = useRef(0);
   const onScroll = (): void => {
     const el = scroller.current;
@@ -111,7 +120,8 @@ export function MessageList({
               key={item.key}
               data-index={item.index}
               ref={virtualizer.measureElement}
-              className="row"
+              className={`row${item.index === focusIndex ? ' focused' : ''}`}
+              data-focused={item.index === focusIndex ? 'true' : undefined}
               style={{ transform: `translateY(${item.start}px)` }}
             >
               <MessageRow message={message} reverted={revertedFrom >= 0 && item.index >= revertedFrom} />

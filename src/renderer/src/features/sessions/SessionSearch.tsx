@@ -1,7 +1,8 @@
 /**
  * Session search in the sessions column: the search box, and while it holds a query the sessions found
- * (stores/search-slice.ts) in place of the plain list — each with its title and the snippets of the messages that
- * matched, the matched text marked; "No session matches" when none does. Esc clears the box.
+ * (stores/search-slice.ts) in place of the plain list — each with its title (opens the session) and the snippets
+ * of the messages that matched, the matched text marked (each opens the session at that message); "No session
+ * matches" when none does. Esc clears the box.
  */
 import type React from 'react';
 import type { Snippet, SessionSearchHit } from '../../../../shared/search-schemas';
@@ -48,14 +49,20 @@ function Hit({ hit, active }: { hit: SessionSearchHit; active: boolean }): React
           {running && <span className="running-dot" data-testid="session-running" title="Running a turn" />}
           {hit.titleMatch ? <Marked snippet={hit.titleMatch} /> : hit.title}
         </span>
-        {hit.matches.map((m) => (
-          <span key={m.partId} className="search-hit-snippet" data-role={m.role}>
-            <span className="search-hit-role">{m.role === 'user' ? 'You' : 'Agent'}</span>
-            <Marked snippet={m.snippet} />
-          </span>
-        ))}
-        {hit.more > 0 && <span className="search-hit-more">+{hit.more} more</span>}
       </button>
+      {hit.matches.map((m) => (
+        <button
+          key={m.partId}
+          className="search-hit-snippet"
+          data-role={m.role}
+          data-testid="search-snippet"
+          onClick={() => void open(hit.sessionId, m.messageId)}
+        >
+          <span className="search-hit-role">{m.role === 'user' ? 'You' : 'Agent'}</span>
+          <Marked snippet={m.snippet} />
+        </button>
+      ))}
+      {hit.more > 0 && <span className="search-hit-more">+{hit.more} more</span>}
     </li>
   );
 }
