@@ -191,6 +191,10 @@ describe('the web host', () => {
   test('first run: no provider, the sample replays to the recorded end state', async () => {
     await shot(page, '10-first-run');
     await page.click('[data-testid=replay-sample]');
+    // The sample asks one question, as its banner promises (first-run.e2e.ts looks at it closely).
+    const prompt = page.locator('[data-testid=permission]', { hasText: 'test/shout.test.js' });
+    await prompt.waitFor({ timeout: 30_000 });
+    await prompt.locator('[data-testid=allow-once]').click();
     await page.getByText(/Replayed turn 2 of 2/).waitFor({ timeout: 30_000 });
     await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
     const samples = join(app.dataDir, 'samples');

@@ -14,6 +14,8 @@ export const CALL_NAMES = [
   'projects.pickFolder',
   'projects.openSample',
   'sessions.list',
+  'sessions.search',
+  'sessions.running',
   'sessions.create',
   'sessions.get',
   'sessions.rename',

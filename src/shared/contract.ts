@@ -22,6 +22,8 @@ import {
 } from './settings-schemas';
 import { KeptFileSchema } from './history-schemas';
 import { PartSchema, ProjectSchema, SessionSchema } from './model';
+import { RunningTurnSchema } from './running-schemas';
+import { SessionSearchHitSchema, SessionSearchInputSchema } from './search-schemas';
 import { PermissionReplySchema } from './permission-schemas';
 import {
   DecideInputSchema,
@@ -84,6 +86,19 @@ export const calls = {
   /** Copies the sample project from resources/ to a fresh folder, opens it and creates a session ready to replay. */
   'projects.openSample': { input: empty, output: z.object({ project: ProjectSchema, session: SessionSchema }) },
   'sessions.list': { input: z.object({ projectId: id }), output: z.array(SessionSchema) },
+  /**
+   * Sessions of the project whose title or message text (the user's and the assistant's text, not tool outputs)
+   * holds every word of `query`, case folded: title matches first, then newest first, each with up to three
+   * matching messages and a snippet. The query is data, never SQL or FTS syntax (`%`, `_`, quotes, NEAR … match
+   * themselves). `invalid_input` for an unknown project or a query over SEARCH_QUERY_MAX characters.
+   */
+  'sessions.search': { input: SessionSearchInputSchema, output: z.array(SessionSearchHitSchema) },
+  /**
+   * Every turn running now on this data folder — in this host, another window's host or the command line — with
+   * when it started (ms since the epoch) and whether another process runs it. A window asks after a reload or a
+   * reconnect; later changes arrive as `session.state` events.
+   */
+  'sessions.running': { input: empty, output: z.array(RunningTurnSchema) },
   'sessions.create': {
     input: z.object({ projectId: id, title: z.string().max(200).optional() }),
     output: SessionSchema,
@@ -148,13 +163,15 @@ export const calls = {
   },
   /**
    * Plays a recorded session (`sample`, or a corpus session folder) through the loop as the provider, asking
-   * permissions like a live model would. `text` is the first turn's user message.
+   * permissions like a live model would. `text` is the first turn's user message. `tour` (the first-run sample):
+   * the recording's `ask` marks put their permission question too, once each, even where the rules allow.
    */
   'chat.replay': {
     input: z.object({
       sessionId: id,
       recording: z.string().min(1).max(4096),
       text: z.string().max(200_000).optional(),
+      tour: z.boolean().optional(),
     }),
     output: z.object({ started: z.literal(true) }),
   },

@@ -8,6 +8,7 @@
 import { fail, isFailure, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
 import * as history from '../session/revert';
+import { runsElsewhere } from '../session/running';
 import type { RevertOptions, RevertResult, UndoResult } from '../session/revert-types';
 import { unrestorableGitWrites } from './permission/git-dir-history';
 import type { ServiceCore } from './service-core';
@@ -29,7 +30,7 @@ async function withHistory<T>(
     return await op({
       store: core.store,
       snapshot: found.value.rt.snapshot,
-      busy: (id) => core.running.has(id),
+      busy: (id) => core.running.has(id) || runsElsewhere(core.store.db, id),
       intents: core.intents,
     });
   } catch (e) {

@@ -4,7 +4,8 @@
  * in one large class (DESIGN §10: explicit context). Nothing here is exported beyond the agent layer.
  *
  * Bookkeeping rules the concerns share: a session is in `running` from the moment a turn is admitted until it
- * ends (so a second turn, a rename, a delete or a history move of it is refused `busy`), and in `reverting` while
+ * ends (so a second turn, a rename, a delete or a history move of it is refused `busy` — also while another
+ * process on the data folder runs a turn of it, session/running.ts), and in `reverting` while
  * a history move runs (so a turn cannot start meanwhile). `runningProject` tells a step whether another session of
  * its project runs (then it walks the tree afresh instead of reusing the last one).
  */

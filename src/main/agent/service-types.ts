@@ -97,6 +97,11 @@ export interface ReplayOptions {
    * covers every recorded call, and turns name the recorded calls they replay.
    */
   attended?: boolean;
+  /**
+   * Attended only: the recording's `ask` marks (source.json) put their permission question, once each, even where
+   * the rules allow the call — the first-run sample shows what a question looks like (replay/run.ts).
+   */
+  tour?: boolean;
   /** The first turn's user message (default: the recording's own prompt when attended). */
   text?: string;
   /** Seed the project from the session's files.jsonl before replaying (default true). */

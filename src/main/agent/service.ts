@@ -19,6 +19,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionDetail } from '../../shared/contract-schemas';
+import type { SessionSearchHit } from '../../shared/search-schemas';
+import type { RunningTurn } from '../../shared/running-schemas';
+import { runningTurns } from '../session/running';
 import { fail, isFailure, ok } from '../../shared/errors';
 import { todosOf } from '../../shared/todo';
 import type { TodoItem } from '../../shared/todo';
@@ -59,6 +62,7 @@ import { PermissionGate } from './permission/gate';
 import { createModel, findProvider } from './providers';
 import { environmentKey } from './providers/keys';
 import { startReplay, type ReplayHooks } from './replay/run';
+import type { AskMark } from './permission/gate';
 import { Runtimes, type ServiceCore } from './service-core';
 import type {
   ReplayHandle,
@@ -242,6 +246,14 @@ export class AgentService {
   }
   listSessions(projectId: string): Session[] {
     return this.store.listSessions(projectId);
+  }
+  /** Turns running now on this data folder, in this process or another (session/running.ts). */
+  runningTurns(): RunningTurn[] {
+    return runningTurns(this.store.db);
+  }
+  /** Sessions of a project matching `query` by title or message text (sessions.ts searchSessions). */
+  searchSessions(projectId: string, query: string): Result<SessionSearchHit[]> {
+    return sessions.searchSessions(this.core, projectId, query);
   }
   /** New session in a project. Error `invalid_input` for an unknown project. */
   createSession(projectId: string, title?: string): Result<Session> {
@@ -501,6 +513,11 @@ export class AgentService {
   /** Questions waiting for an answer, oldest first, as the events that asked them (of one session, or all). */
   pendingPermissions(sessionId?: string): PermissionAsk[] {
     return this.core.gate.pending(sessionId);
+  }
+
+  /** Ask where a recorded session marks it, once per mark (gate.ts setAskMarks); `null` clears the marks. */
+  setAskMarks(sessionId: string, marks: readonly AskMark[] | null): void {
+    this.core.gate.setAskMarks(sessionId, marks);
   }
 
   /** Make every "ask" of this session a rejection (unattended runs such as a command-line replay). */

@@ -12,6 +12,9 @@ import type { Result } from '../../shared/errors';
 import type { Project, Session } from '../../shared/model';
 import { realRoot } from '../fs/workspace';
 import type { GcReport } from '../snapshot/types';
+import { runsElsewhere } from '../session/running';
+import { searchSessions as search } from '../session/search';
+import type { SessionSearchHit } from '../../shared/search-schemas';
 import { DEFAULT_TITLE } from './defaults';
 import type { ServiceCore } from './service-core';
 
@@ -39,6 +42,15 @@ export async function openProject(core: ServiceCore, root: string): Promise<Resu
   return ok(core.store.upsertProject(real, path.basename(real)));
 }
 
+/**
+ * The project's sessions whose title or message text holds every word of `query` (session/search.ts), title
+ * matches first, each with its matching messages and snippets. Error `invalid_input` for an unknown project.
+ */
+export function searchSessions(core: ServiceCore, projectId: string, query: string): Result<SessionSearchHit[]> {
+  if (!core.store.getProject(projectId)) return noProject(projectId);
+  return ok(search(core.store.db, projectId, core.store.listSessions(projectId), query));
+}
+
 /** New session in a project. Error `invalid_input` for an unknown project. */
 export function createSession(core: ServiceCore, projectId: string, title = DEFAULT_TITLE): Result<Session> {
   if (!core.store.getProject(projectId)) return noProject(projectId);
@@ -48,14 +60,15 @@ export function createSession(core: ServiceCore, projectId: string, title = DEFA
 /** Rename a session. Errors: `invalid_input` for an unknown session; `busy` while a turn runs. */
 export function renameSession(core: ServiceCore, id: string, title: string): Result<Session> {
   if (!core.store.getSession(id)) return noSession(id);
-  if (core.running.has(id))
+  if (core.running.has(id) || runsElsewhere(core.store.db, id))
     return fail('busy', 'The session is running a turn.', 'Wait for the turn to end (or stop it), then rename.');
   return ok(core.store.updateSession(id, { title }));
 }
 
 /** Delete a session (refused `busy` while it runs). Its files stay as they are; its grants are forgotten. */
 export function deleteSession(core: ServiceCore, id: string): Result<void> {
-  if (core.running.has(id)) return fail('busy', 'The session is running a turn.', 'Stop it first.');
+  if (core.running.has(id) || runsElsewhere(core.store.db, id))
+    return fail('busy', 'The session is running a turn.', 'Stop it first.');
   core.store.deleteSession(id);
   core.gate.forget(id);
   core.observed.forget(id);

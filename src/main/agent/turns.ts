@@ -28,6 +28,7 @@ import { modesOf } from './talk-service';
 import type { talkSteps } from './talk-steps';
 import type { LandfallError, Result } from '../../shared/errors';
 import * as history from '../session/revert';
+import { markEnded, markRunning, runsElsewhere } from '../session/running';
 import { toSdkTools } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
 import { DEFAULT_TITLE, SYSTEM_PROMPT, titleFrom } from './defaults';
@@ -186,12 +187,19 @@ export async function startTurn(
 ): Promise<Result<{ turn: TurnHandle }>> {
   if (core.running.has(sessionId) || core.reverting.has(sessionId))
     return fail('busy', 'The session is already running a turn or a revert.', 'Wait for it to end or stop it.');
+  if (runsElsewhere(core.store.db, sessionId))
+    return fail(
+      'busy',
+      'The session is running a turn in another window or the command line.',
+      'Wait for it to end there, or stop it there.',
+    );
   const abort = new AbortController();
   // claimed before the first await, so two prompts sent at once cannot both be admitted
   core.running.set(sessionId, abort);
   const release = (): void => {
     core.running.delete(sessionId);
     core.runningProject.delete(sessionId);
+    markEnded(core.store.db, sessionId);
   };
   const found = await core.runtimes.forSession(sessionId);
   if (!found.ok) {
@@ -200,6 +208,8 @@ export async function startTurn(
   }
   const { session, rt } = found.value;
   core.runningProject.set(sessionId, rt.project.id);
+  // recorded for other processes on this data folder and for a window that reloads (session/running.ts)
+  markRunning(core.store.db, sessionId);
   core.emit({ type: 'session.state', sessionId, state: 'busy' });
   let ids: { userMessageId: string; messageId: string };
   try {

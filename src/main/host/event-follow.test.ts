@@ -1,13 +1,16 @@
 /**
  * Two processes' worth of services on one data folder (two AgentService instances on the same SQLite file): what
  * one stores reaches the other's follower in sequence order — a new session, its messages, a rename — and the
- * follower never hands on its own process's events (each event arrives exactly once).
+ * follower never hands on its own process's events (each event arrives exactly once); a turn a real other
+ * process runs is handed on as `session.state` busy, then idle when that process is gone.
  */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../shared/events';
 import { AgentService } from '../agent/service';
-import { cleanupTemp, tempDir } from '../agent/testing/fixtures';
+import { cleanupTemp, tempDir, untilAborted } from '../agent/testing/fixtures';
+import { CRASH_CHILD } from '../agent/testing/run-and-kill';
 import { followEventLog } from './event-follow';
 import type { EventFollower } from './event-follow';
 
@@ -58,5 +61,55 @@ describe('following the event log', () => {
     expect(own.some((e) => e.type === 'session.updated' && e.session.title === 'from window A')).toBe(true);
     expect(seen.some((e) => e.type === 'session.updated' && e.session.title === 'from window A')).toBe(false);
     expect(follower.poll()).toBe(0);
+  });
+});
+
+describe('turns another process runs', () => {
+  it('a real turn in another process is handed on as busy, and as idle once that process is gone', async () => {
+    const dataDir = tempDir('follow-run-data');
+    const root = tempDir('follow-run-proj');
+    open.dirs.push(dataDir, root);
+    const a = await service(dataDir);
+    const follower = followEventLog(path.join(dataDir, 'landfall.db'), (l) => a.on(l), 60_000);
+    open.followers.push(follower);
+    const states: string[] = [];
+    follower.on((e) => {
+      if (e.type === 'session.state') states.push(`${e.sessionId}:${e.state}`);
+    });
+    // crash-child.ts `step`: another process opens the same data folder and runs a turn that never ends
+    const child = spawn(process.execPath, ['--import', 'tsx', CRASH_CHILD, dataDir, root, 'step'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => d.toString().includes('READY') && resolve());
+      child.on('exit', () => reject(new Error('the child ended before its turn ran')));
+    });
+    try {
+      await ready;
+      follower.poll();
+      const running = a.runningTurns();
+      expect(running).toHaveLength(1);
+      const id = running[0]?.sessionId as string;
+      expect(running[0]?.elsewhere).toBe(true);
+      expect(states).toEqual([`${id}:busy`]);
+      expect(follower.poll()).toBe(0);
+      expect(states).toEqual([`${id}:busy`]);
+      // this process may not start a turn, move history, rename or delete it meanwhile
+      const second = await a.startTurn(id, 'me too', { languageModel: untilAborted() });
+      expect(second).toMatchObject({
+        ok: false,
+        error: { code: 'busy', message: expect.stringMatching(/another window/) },
+      });
+      expect(a.deleteSession(id)).toMatchObject({ ok: false, error: { code: 'busy' } });
+      expect(a.renameSession(id, 'x')).toMatchObject({ ok: false, error: { code: 'busy' } });
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+      follower.poll();
+      expect(states).toEqual([`${id}:busy`, `${id}:idle`]);
+      expect(a.runningTurns()).toEqual([]);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { calls, CALL_NAMES, EVENT_NAMES, events } from '../../shared/contract';
+import { SEARCH_QUERY_MAX } from '../../shared/search-schemas';
 import { createRouter } from './router';
 import type { Services } from './services';
 import { servicesFixture, type ServicesFixture } from './services-fixture';
@@ -64,6 +65,14 @@ describe('router', () => {
       ok: false,
       error: { code: 'not_found' },
     });
+  });
+
+  test('sessions.search: a query over SEARCH_QUERY_MAX characters is invalid_input; an unknown project too', async () => {
+    const router = createRouter(services.handlers);
+    const long = await router.handle('sessions.search', { projectId: 'p', query: 'x'.repeat(SEARCH_QUERY_MAX + 1) });
+    expect(long).toMatchObject({ ok: false, error: { code: 'invalid_input', data: { issues: [{ path: 'query' }] } } });
+    const unknown = await router.handle('sessions.search', { projectId: 'nope', query: '%' });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'No project nope.' } });
   });
 
   test('an unknown call or a non-string name is unknown_call', async () => {

@@ -1,6 +1,7 @@
 /**
  * `npm run serve`: the app in a browser. Builds the renderer when its build is missing or stale, opens the same
- * services the desktop app uses, and serves them on 127.0.0.1 (web.ts), printing the one-time URL.
+ * services the desktop app uses, and serves them on 127.0.0.1 (web.ts), printing the one-time URL — and a new one
+ * whenever asked while it runs (Enter on its terminal, or `kill -USR2 <pid>`; login-url.ts).
  *
  * Options: `--port N` (default: a random free port), `--data DIR` (default `$LANDFALL_DATA_DIR` or
  * `~/.landfall`), `--no-build` (serve what is in out/renderer). Keys: a browser has no OS secret store to lend us,
@@ -18,6 +19,7 @@ import type { Services } from './services';
 import { startWebHost } from './web';
 import type { WebHost } from './web';
 import { buildRenderer, rendererIsStale } from './renderer-build';
+import { howToReissue, reissueLoginUrl } from './login-url';
 
 export interface ServeOptions {
   /** The checkout root (holds src/renderer, out/renderer, resources/). */
@@ -91,7 +93,14 @@ async function main(): Promise<void> {
     `Landfall is serving on 127.0.0.1 only. Open this URL (its token works once; the browser then stays signed in until the host stops):\n\n  ${served.host.url}\n`,
   );
   console.log(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
+  console.log(howToReissue(process.pid));
+  const stopReissue = reissueLoginUrl(
+    process.stdin,
+    () => served.host.issueUrl(),
+    (text) => console.log(text),
+  );
   const stop = (): void => {
+    stopReissue();
     void served.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);

@@ -126,6 +126,8 @@ export async function createServices(options: {
       return session.ok ? ok({ project: project.value, session: session.value }) : session;
     },
     'sessions.list': async (i) => ok(svc.listSessions(i.projectId)),
+    'sessions.search': async (i) => svc.searchSessions(i.projectId, i.query),
+    'sessions.running': async () => ok(svc.runningTurns()),
     'sessions.create': async (i) => svc.createSession(i.projectId, i.title),
     'sessions.get': async (i) => {
       const view = svc.getSession(i.sessionId);
@@ -168,7 +170,8 @@ export async function createServices(options: {
     'chat.replay': async (i) => {
       const dir = i.recording === 'sample' ? join(sampleDir, 'recording') : i.recording;
       const text = i.text === undefined ? {} : { text: i.text };
-      return started(await svc.startReplay(i.sessionId, dir, { mode: 'recorded', attended: true, ...text }));
+      const tour = i.tour === true ? { tour: true } : {};
+      return started(await svc.startReplay(i.sessionId, dir, { mode: 'recorded', attended: true, ...text, ...tour }));
     },
     'chat.stop': async (i) => ok({ stopped: svc.stop(i.sessionId) }),
     'permission.answer': async (i) => {

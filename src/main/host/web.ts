@@ -70,7 +70,8 @@ function smallBody(req: IncomingMessage): Promise<string | 'too_large'> {
   });
 }
 
-const OPEN_URL_HINT = 'Open the URL `npm run serve` printed (it works once), or start it again for a new one.';
+const OPEN_URL_HINT =
+  'Open the URL `npm run serve` printed (it works once), or get a new one: press Enter in its terminal (or kill -USR2 the pid it printed).';
 
 /** POST /auth/exchange `{ token }` → the credential (200), or a typed error. */
 async function exchange(gate: Gate, req: IncomingMessage, res: ServerResponse): Promise<void> {

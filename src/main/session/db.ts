@@ -69,6 +69,29 @@ const MIGRATIONS: string[] = [
   `CREATE TABLE history_intents (
      id TEXT PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
      pid INTEGER NOT NULL, started TEXT NOT NULL, created INTEGER NOT NULL);`,
+  // session search (session/search.ts): the text parts of every message in an FTS5 index (trigram: substrings,
+  // case folded), kept by triggers in the same transaction as the part; filled from the parts already stored
+  `CREATE VIRTUAL TABLE search_text USING fts5(
+     text, part_id UNINDEXED, message_id UNINDEXED, session_id UNINDEXED, tokenize = 'trigram');
+   CREATE TRIGGER search_text_insert AFTER INSERT ON parts WHEN new.type = 'text' BEGIN
+     INSERT INTO search_text (rowid, text, part_id, message_id, session_id)
+       VALUES (new.ord, json_extract(new.data, '$.text'), new.id, new.message_id, new.session_id);
+   END;
+   CREATE TRIGGER search_text_update AFTER UPDATE OF data ON parts WHEN new.type = 'text' BEGIN
+     DELETE FROM search_text WHERE rowid = old.ord;
+     INSERT INTO search_text (rowid, text, part_id, message_id, session_id)
+       VALUES (new.ord, json_extract(new.data, '$.text'), new.id, new.message_id, new.session_id);
+   END;
+   CREATE TRIGGER search_text_delete AFTER DELETE ON parts WHEN old.type = 'text' BEGIN
+     DELETE FROM search_text WHERE rowid = old.ord;
+   END;
+   INSERT INTO search_text (rowid, text, part_id, message_id, session_id)
+     SELECT ord, json_extract(data, '$.text'), id, message_id, session_id FROM parts WHERE type = 'text';`,
+  // turns running now, by any process on this data folder (session/running.ts): the session list's running dot
+  // after a reload, and a turn another window or the command line runs
+  `CREATE TABLE running_turns (
+     session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+     pid INTEGER NOT NULL, since INTEGER NOT NULL);`,
 ];
 
 /** Schema version this code writes. */

@@ -6,7 +6,8 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-function alive(pid: number): boolean {
+/** True when a process with this pid exists (one of another user counts: EPERM). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

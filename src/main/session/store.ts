@@ -10,6 +10,7 @@ import type { Db } from './db';
 import { openDb } from './db';
 import { newId } from './ids';
 import { claimOwner, releaseOwner } from './owner';
+import { clearStaleTurns } from './running';
 import type { CoreEvent } from '../../shared/events';
 import type { Message, MessageWithParts, Part, Project, RevertState, Session } from '../../shared/model';
 
@@ -47,10 +48,12 @@ export class SessionStore {
 
   /**
    * Open the database file and run crash recovery (see `recoverInterrupted`) — unless another live process has
-   * it open (owner.ts), whose running tools are not interrupted.
+   * it open (owner.ts), whose running tools are not interrupted. Records of running turns whose process is gone
+   * are removed either way (running.ts).
    */
   static open(file: string, onEvent: (e: CoreEvent) => void = () => {}): SessionStore {
     const store = new SessionStore(openDb(file), onEvent, `${file}.owner`);
+    clearStaleTurns(store.db);
     if (claimOwner(store.ownerFile)) store.recoverInterrupted();
     return store;
   }

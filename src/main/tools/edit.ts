@@ -18,6 +18,7 @@ import { failed, resolveToolPath, withDiagnostics } from './file-access';
 import { newFileContent } from './new-file';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { toolProse } from './prose';
+import { notFoundError } from './path-hints';
 
 /** The next step when an empty oldString names a file that exists (a long hint: its words are in a file). */
 const EXISTS_HINT = toolProse(new URL('./edit.exists-hint.md', import.meta.url));
@@ -101,12 +102,13 @@ async function executeEdit(input: EditInput, ctx: ToolContext): Promise<ToolOutc
     if (input.oldString === '') return createFile(input, ctx, r);
     if (!r.exists) {
       return failed(
-        fail(
-          'file_not_found',
+        await notFoundError(
+          ctx,
+          r.rel,
+          'file',
           `${r.rel} does not exist.`,
           'Check the path with glob; to create a new file use write, or edit with an empty oldString.',
-          { path: r.rel },
-        ).error,
+        ),
       );
     }
     return editExistingFile(ctx, 'edit', r, landOne(input, r.rel));

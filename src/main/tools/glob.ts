@@ -4,7 +4,8 @@
  * wants), capped at 100. The candidates are the files of one ignore-aware walk of the search folder (walk.ts),
  * which never follows symlinks — so matches never come from outside the workspace, and a pattern like
  * `../../**` cannot make the tool crawl the rest of the disk: a pattern that leaves the search folder (absolute,
- * or with a `..` segment) is `invalid_input`.
+ * or with a `..` segment) is `invalid_input`. A search folder that does not exist is `file_not_found` with the
+ * nearest existing folders (path-hints.ts).
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { failed, resolveToolPath, visibleOnly, withheldNote } from './file-acces
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
 import { toolProse } from './prose';
+import { notFoundError } from './path-hints';
 
 const MAX_RESULTS = 100;
 
@@ -49,6 +51,16 @@ async function executeGlob(input: GlobInput, ctx: ToolContext): Promise<ToolOutc
   const resolved = await resolveToolPath(ctx, input.path ?? '.');
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
+  if (!r.exists)
+    return failed(
+      await notFoundError(
+        ctx,
+        r.rel,
+        'folder',
+        `${r.rel} does not exist.`,
+        'Check the path with list, or leave it out.',
+      ),
+    );
   const isMatch = picomatch(input.pattern, { dot: true });
   const prefix = r.rel === '' ? '' : `${r.rel}/`;
   const matched = [...(await visibleFiles(ctx.root, r.real))].filter(

@@ -19,6 +19,7 @@ import { RegexRunner } from './regex-worker';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
 import { toolProse } from './prose';
+import { notFoundError } from './path-hints';
 
 const MAX_MATCHES = 200;
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -122,7 +123,8 @@ async function executeGrep(input: GrepInput, ctx: ToolContext): Promise<ToolOutc
   const resolved = await resolveToolPath(ctx, input.path ?? '.');
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
-  if (!r.exists) return failed(fail('file_not_found', `${r.rel} does not exist.`, 'Check the path with list.').error);
+  if (!r.exists)
+    return failed(await notFoundError(ctx, r.rel, 'folder', `${r.rel} does not exist.`, 'Check the path with list.'));
   const include = input.include
     ? picomatch(input.include, { dot: true, basename: !input.include.includes('/') })
     : undefined;

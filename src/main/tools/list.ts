@@ -4,11 +4,11 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { fail } from '../../shared/errors';
 import { failed, resolveToolPath, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { walk } from './walk';
 import { toolProse } from './prose';
+import { notFoundError } from './path-hints';
 
 const MAX_ENTRIES = 1_000;
 
@@ -24,7 +24,13 @@ async function executeList(input: ListInput, ctx: ToolContext): Promise<ToolOutc
   const r = resolved.value;
   if (!r.exists)
     return failed(
-      fail('file_not_found', `${r.rel || '.'} does not exist.`, 'Check the path, or list the project root.').error,
+      await notFoundError(
+        ctx,
+        r.rel,
+        'folder',
+        `${r.rel || '.'} does not exist.`,
+        'Check the path, or list the project root.',
+      ),
     );
   const found: Array<{ rel: string; kind: string }> = [];
   let more = 0;

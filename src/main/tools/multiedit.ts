@@ -14,6 +14,7 @@ import { editExistingFile, type Landed } from './edit-file';
 import { failed, resolveToolPath } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { toolProse } from './prose';
+import { notFoundError } from './path-hints';
 
 const multieditInput = z.object({
   filePath: z.string().min(1).describe('File to edit, relative to the project root.'),
@@ -74,7 +75,13 @@ async function executeMultiedit(input: MultieditInput, ctx: ToolContext): Promis
   const r = resolved.value;
   if (!r.exists)
     return failed(
-      fail('file_not_found', `${r.rel} does not exist.`, 'Create it with write first.', { path: r.rel }).error,
+      await notFoundError(
+        ctx,
+        r.rel,
+        'file',
+        `${r.rel} does not exist.`,
+        'Check the path, or create it with write first.',
+      ),
     );
   return withFileLock(r.real, () => editExistingFile(ctx, 'multiedit', r, landBatch(input, r.rel)));
 }

@@ -19,6 +19,7 @@ import { outputDir, savedOutputFile } from './output-cap-file';
 import { failed, resolveToolPath, touchDiagnostics, visibleOnly, withheldNote } from './file-access';
 import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
 import { toolProse } from './prose';
+import { notFoundError } from './path-hints';
 
 export const MAX_LINE_CHARS = 2_000;
 export const MAX_OUTPUT_BYTES = 50 * 1024;
@@ -90,20 +91,9 @@ async function readDirectory(abs: string, rel: string, ctx: ToolContext): Promis
   return { ok: true, title: `read ${rel || '.'}/`, output, metadata: { directory: true, entries: names.length } };
 }
 
-async function notFound(abs: string, rel: string): Promise<ToolOutcome> {
-  let similar: string[];
-  try {
-    const base = path.basename(abs).toLowerCase();
-    const stem = base.replace(/\.[^.]*$/, '');
-    similar = ((await readDirChecked(path.dirname(abs))) ?? [])
-      .map((d) => d.name)
-      .filter((n) => n.toLowerCase().includes(stem) || stem.includes(n.toLowerCase().replace(/\.[^.]*$/, '')))
-      .slice(0, 5);
-  } catch {
-    similar = [];
-  }
-  const hint = similar.length > 0 ? `Did you mean: ${similar.join(', ')}?` : 'Check the path with list or glob.';
-  return failed(fail('file_not_found', `${rel} does not exist.`, hint, { path: rel }).error);
+/** `file_not_found` with the existing paths nearest to `rel` (path-hints.ts). */
+async function notFound(ctx: ToolContext, rel: string): Promise<ToolOutcome> {
+  return failed(await notFoundError(ctx, rel, 'file', `${rel} does not exist.`, 'Check the path with list or glob.'));
 }
 
 /** The numbered view of a decoded file for `input`'s range, with its notes and metadata (`rel`: its label). */
@@ -163,11 +153,11 @@ async function executeRead(input: ReadInput, ctx: ToolContext): Promise<ToolOutc
   const resolved = await resolveToolPath(ctx, input.filePath);
   if (!resolved.ok) return failed(resolved.error);
   const r = resolved.value;
-  if (!r.exists) return notFound(r.real, r.rel);
+  if (!r.exists) return notFound(ctx, r.rel);
   return withFileLock(r.real, async () => {
     const file = await readTextFile(r.real);
     if (!file.ok && file.error.code === 'is_directory') return readDirectory(r.real, r.rel, ctx);
-    if (!file.ok && file.error.code === 'file_not_found') return notFound(r.real, r.rel);
+    if (!file.ok && file.error.code === 'file_not_found') return notFound(ctx, r.rel);
     if (!file.ok) return failed(file.error);
     ctx.observed.record(ctx.sessionId, r.real, file.value.stamp);
     touchDiagnostics(ctx, r.real);

@@ -8,6 +8,7 @@ import { ChatView } from './features/chat/ChatView';
 import { SettingsView } from './features/settings/SettingsView';
 import { RightPane } from './features/files/RightPane';
 import { QuickOpen } from './features/files/QuickOpen';
+import { UnsavedDialog } from './features/files/UnsavedDialog';
 
 /** Top-level: boots the store once, installs shortcuts, and picks the screen. Features live in features/. */
 export function App(): React.JSX.Element {
@@ -25,6 +26,7 @@ export function App(): React.JSX.Element {
     <>
       <Shell main={main} review={review} />
       <QuickOpen />
+      <UnsavedDialog />
     </>
   );
 }

@@ -29,6 +29,15 @@ import type { PermissionGrant, PermissionVerdict } from './rules';
 import { revealGuard } from './reveal-policy';
 import type { RulesInForce } from '../settings/live';
 
+/** A place a recorded session asks the user (replay/corpus.ts reads them from the recording's source.json). */
+export interface AskMark {
+  permission: string;
+  /** Must be one of the request's patterns exactly (for edits: the root-relative path). */
+  pattern: string;
+  /** Shown with the question: why the replay asks here. */
+  why: string;
+}
+
 interface Waiting {
   sessionId: string;
   request: PermissionRequest;
@@ -50,6 +59,8 @@ export class PermissionGate {
   private readonly grants = new Map<string, PermissionGrant[]>();
   private readonly waiting = new Map<string, Waiting>();
   private readonly unattended = new Set<string>();
+  /** A recorded session's "ask here" marks (replay/run.ts), per session; each is used up by the question it asks. */
+  private readonly marks = new Map<string, AskMark[]>();
 
   /** `rules()` is called on every request, so rules edited in settings.json apply at the next tool call. */
   constructor(
@@ -98,7 +109,7 @@ export class PermissionGate {
   ): Promise<PermissionAnswer> {
     const judged = await this.judge(sessionId, asked, root);
     const { request, bash } = judged;
-    const verdict = anyway(judged.verdict, asked.askAnyway);
+    const verdict = anyway(judged.verdict, asked.askAnyway ?? this.takeMark(sessionId, request, judged.verdict));
     if (verdict.action === 'allow') return { allow: true };
     if (verdict.action === 'deny')
       return {
@@ -194,6 +205,26 @@ export class PermissionGate {
   setUnattended(sessionId: string, on: boolean): void {
     if (on) this.unattended.add(sessionId);
     else this.unattended.delete(sessionId);
+  }
+
+  /**
+   * While an attended replay of a recording written for Landfall runs: requests of `sessionId` that a mark names
+   * (same permission, the pattern among the request's) are asked although the rules allow them — once per mark.
+   * A rule that denies still denies. `null` clears the marks (the replay ended).
+   */
+  setAskMarks(sessionId: string, marks: readonly AskMark[] | null): void {
+    if (marks && marks.length > 0) this.marks.set(sessionId, [...marks]);
+    else this.marks.delete(sessionId);
+  }
+
+  /** The reason of the first mark naming `request` when the verdict is allow (the mark is used up), else undefined. */
+  private takeMark(sessionId: string, request: PermissionRequest, verdict: PermissionVerdict): string | undefined {
+    const marks = this.marks.get(sessionId);
+    if (!marks || verdict.action !== 'allow') return undefined;
+    const i = marks.findIndex((m) => m.permission === request.permission && request.patterns.includes(m.pattern));
+    if (i < 0) return undefined;
+    const [mark] = marks.splice(i, 1);
+    return mark?.why;
   }
 
   /** Forget a session's "always" grants (session deleted). */

@@ -1,6 +1,7 @@
 /**
  * Reading a recorded session in the corpus format (fixtures/corpus/README.md): calls.jsonl (ordered calls),
- * files.jsonl (base files), final.diff (the recorded end state). Validated with zod; a bad line is a typed
+ * files.jsonl (base files), final.diff (the recorded end state), and source.json (Landfall's own fields: `id`,
+ * `prompt`, the turns' `replies` and the `ask` marks of a recording written for Landfall). Validated with zod; a bad line is a typed
  * `invalid_input` naming the file and line.
  */
 import { promises as fsp } from 'node:fs';
@@ -44,6 +45,10 @@ export interface CorpusSession {
   id: string;
   /** The first turn's prompt as the recording names it (source.json `prompt`), when it does. */
   prompt?: string;
+  /** What the model said in each turn, by turn (source.json `replies`; absent: the replay says which turn ended). */
+  replies?: RecordedReply[];
+  /** Where the recording asks the user (source.json `ask`): each mark asks once in an attended replay. */
+  ask?: AskMark[];
   dir: string;
   calls: CorpusCall[];
   files: CorpusFile[];
@@ -84,20 +89,52 @@ async function readJsonl<T>(file: string, schema: z.ZodType<T>): Promise<Result<
   return ok(out);
 }
 
-/** The recording's source.json: its `id` and the first turn's `prompt`, when it names them (optional file). */
-async function readSource(dir: string): Promise<{ id?: string; prompt?: string }> {
+/** A turn's recorded words: `before` its first call (with it, in one step), `after` its last (the closing text). */
+const replySchema = z.object({ before: z.string().max(20_000).optional(), after: z.string().max(20_000).optional() });
+export type RecordedReply = z.infer<typeof replySchema>;
+
+/**
+ * A place the recording asks the user: a request of `permission` naming exactly `pattern` (a root-relative path
+ * for edits) is put to the user although the rules allow it — never where a rule denies it — with `why` shown.
+ */
+const askMarkSchema = z.object({
+  permission: z.string().min(1).max(100),
+  pattern: z.string().min(1).max(1000),
+  why: z.string().min(1).max(1000),
+});
+export type AskMark = z.infer<typeof askMarkSchema>;
+
+type Source = { id?: string; prompt?: string; replies?: RecordedReply[]; ask?: AskMark[] };
+
+/**
+ * The recording's source.json (optional file): its `id`, the first turn's `prompt`, the turns' `replies` and
+ * the `ask` marks, each when it names them. A malformed `replies` or `ask` is `invalid_input` (the recording is
+ * ours to fix); an unreadable file or other fields are simply absent.
+ */
+async function readSource(dir: string): Promise<Result<Source>> {
+  let json: Record<string, unknown>;
   try {
-    const json = JSON.parse(await fsp.readFile(path.join(dir, 'source.json'), 'utf8')) as Record<string, unknown>;
-    return {
-      ...(typeof json.id === 'string' && json.id !== '' ? { id: json.id } : {}),
-      ...(typeof json.prompt === 'string' ? { prompt: json.prompt } : {}),
-    };
+    json = JSON.parse(await fsp.readFile(path.join(dir, 'source.json'), 'utf8')) as Record<string, unknown>;
   } catch {
-    return {};
+    return ok({});
   }
+  const replies = z.array(replySchema).max(1000).optional().safeParse(json.replies);
+  const ask = z.array(askMarkSchema).max(100).optional().safeParse(json.ask);
+  if (!replies.success || !ask.success)
+    return fail(
+      'invalid_input',
+      `${path.join(dir, 'source.json')}: ${(replies.error ?? ask.error)?.message}`,
+      'Fix its `replies` (a list of { before?, after? }) or `ask` (a list of { permission, pattern, why }).',
+    );
+  return ok({
+    ...(typeof json.id === 'string' && json.id !== '' ? { id: json.id } : {}),
+    ...(typeof json.prompt === 'string' ? { prompt: json.prompt } : {}),
+    ...(replies.data ? { replies: replies.data } : {}),
+    ...(ask.data ? { ask: ask.data } : {}),
+  });
 }
 
-/** Load a corpus session folder. Errors: `file_not_found`, `invalid_input`. */
+/** Load a corpus session folder (and its source.json, readSource). Errors: `file_not_found`, `invalid_input`. */
 export async function loadCorpusSession(dir: string): Promise<Result<CorpusSession>> {
   const calls = await readJsonl(path.join(dir, 'calls.jsonl'), corpusCallSchema);
   if (!calls.ok) return calls;
@@ -106,10 +143,14 @@ export async function loadCorpusSession(dir: string): Promise<Result<CorpusSessi
   // final.diff is optional for a replay (a session recorded without one still replays)
   const finalDiff = await fsp.readFile(path.join(dir, 'final.diff'), 'utf8').catch(() => '');
   const sorted = [...calls.value].sort((a, b) => a.seq - b.seq);
-  const source = await readSource(dir);
+  const read = await readSource(dir);
+  if (!read.ok) return read;
+  const source = read.value;
   return ok({
     id: source.id ?? path.basename(path.resolve(dir)),
     ...(source.prompt !== undefined ? { prompt: source.prompt } : {}),
+    ...(source.replies ? { replies: source.replies } : {}),
+    ...(source.ask ? { ask: source.ask } : {}),
     dir,
     calls: sorted,
     files: files.value,

@@ -101,6 +101,79 @@ describe('attended replay (the app)', () => {
   }, 60_000);
 });
 
+describe('the first-run tour (attended, `tour`)', () => {
+  /** Plays the sample as the first-run tour (or not), answering every question `answer`; what was asked, streamed. */
+  async function tour(on: boolean, answer: 'once' | 'reject' = 'once') {
+    h = await harness();
+    const x = h;
+    const s = x.newSession();
+    const asked: { patterns: string; reasons: string[] }[] = [];
+    const deltas: string[] = [];
+    x.svc.on((e: CoreEvent) => {
+      if (e.type === 'text.delta' && e.sessionId === s) deltas.push(e.delta);
+      if (e.type !== 'permission.asked' || e.sessionId !== s) return;
+      asked.push({ patterns: e.patterns.join(','), reasons: e.reasons ?? [] });
+      queueMicrotask(() => x.svc.answerPermission(e.requestId, { answer }));
+    });
+    const r = await x.svc.startReplay(s, SAMPLE, { mode: 'recorded', attended: true, ...(on ? { tour: true } : {}) });
+    if (!r.ok) throw new Error(r.error.message);
+    const done = await r.value.done;
+    if (!done.ok) throw new Error(done.error.message);
+    const view = x.svc.getSession(s);
+    const said = (view.ok ? view.value.messages : [])
+      .filter((m) => m.role === 'assistant')
+      .flatMap((m) => m.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text));
+    return { asked, deltas, said, calls: done.value.calls };
+  }
+
+  it('asks the marked question exactly once although the rules allow edits, and streams the recorded words', async () => {
+    const corpus = await loadCorpusSession(SAMPLE);
+    if (!corpus.ok) throw new Error(corpus.error.message);
+    const { asked, deltas, said, calls } = await tour(true);
+    expect(asked).toEqual([{ patterns: 'test/shout.test.js', reasons: [corpus.value.ask?.[0]?.why] }]);
+    expect(calls.filter((c) => c.landfall !== 'ok')).toEqual([]);
+    const replies = corpus.value.replies ?? [];
+    expect(said).toEqual([
+      replies[0]?.before,
+      `${replies[0]?.after}\n\nReplayed turn 1 of 2 (4 calls).`,
+      replies[1]?.before,
+      `${replies[1]?.after}\n\nReplayed turn 2 of 2 (3 calls).`,
+    ]);
+    // Streamed a word at a time: every delta is one word (with its spaces), and they add up to what was said.
+    expect(deltas.length).toBeGreaterThan(50);
+    expect(deltas.every((d) => d.trim().split(/\s+/).length === 1)).toBe(true);
+    expect(deltas.join('')).toBe(said.join(''));
+  }, 60_000);
+
+  it('a rejected tour question leaves the test file unwritten and the replay goes on', async () => {
+    const { asked, calls } = await tour(true, 'reject');
+    expect(asked.map((a) => a.patterns)).toEqual(['test/shout.test.js']);
+    expect(existsSync(path.join(h?.root as string, 'test/shout.test.js'))).toBe(false);
+    expect(calls.filter((c) => c.landfall !== 'ok').map((c) => [c.path, c.landfall])).toEqual([
+      ['test/shout.test.js', 'permission_denied'],
+    ]);
+    expect(readFileSync(path.join(h?.root as string, 'README.md'), 'utf8')).toContain('--shout');
+  }, 60_000);
+
+  it('without `tour` nothing is asked where the rules allow (a plain /replay sample)', async () => {
+    const { asked } = await tour(false);
+    expect(asked).toEqual([]);
+  }, 60_000);
+
+  it('a rule that denies still denies: the mark never turns deny into a question', async () => {
+    h = await harness();
+    writeRules(h, [{ permission: 'edit', pattern: 'test/*', action: 'deny' }]);
+    const x = h;
+    const s = x.newSession();
+    let asked = 0;
+    x.svc.on((e) => void (e.type === 'permission.asked' && asked++));
+    const r = await x.svc.replay(s, SAMPLE, { mode: 'recorded', attended: true, tour: true });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(asked).toBe(0);
+    expect(r.value.calls.find((c) => c.path === 'test/shout.test.js')?.landfall).toBe('permission_denied');
+  }, 60_000);
+});
+
 describe('unattended replay (the command line)', () => {
   it('the same questions are answered "reject" at once: nobody is asked, the report says what was refused', async () => {
     h = await harness();

@@ -1,6 +1,7 @@
 /**
  * The one replay driver: plays a recorded corpus session through the real loop with the replay provider as the
- * model — for the app (attended: someone watches and answers the permission questions) and for the command line,
+ * model — for the app (attended: someone watches and answers the permission questions; the recording's words are
+ * streamed at a reading pace, and as the first-run tour its `ask` marks put their question once each) and for the command line,
  * the tests and the benchmark (unattended: every question is answered "reject" at once, never left waiting).
  *
  * Before anything runs: the recording is read (corpus.ts) and planned (plan.ts), the project is seeded from its
@@ -32,11 +33,17 @@ import type {
 import { loadCorpusSession, type CorpusSession } from './corpus';
 import { planReplay, type ReplayPlan } from './plan';
 import { seedSafely, type SeedReport } from './seed';
+import type { AskMark } from '../permission/gate';
+
+/** Pause between streamed words of an attended replay's recorded text (ms): reads as a model typing. */
+export const REPLAY_PACE_MS = 35;
 
 /** What the driver needs from the service (AgentService passes itself). */
 export interface ReplayTurns {
   startTurn(sessionId: string, text: string, options: TurnOptions): Promise<Result<{ turn: TurnHandle }>>;
   setUnattended(sessionId: string, unattended: boolean): void;
+  /** Ask where the recording marks it (attended only; permission/gate.ts). */
+  setAskMarks(sessionId: string, marks: readonly AskMark[] | null): void;
   isBusy(sessionId: string): boolean;
   getSession(sessionId: string): Result<SessionDetail>;
 }
@@ -119,7 +126,10 @@ async function prepare(
     if (!seeded.ok) return seeded;
     seed = seeded.value;
   }
-  const model = new ReplayModel(plan, `replay:${corpus.value.id}`);
+  const model = new ReplayModel(plan, `replay:${corpus.value.id}`, {
+    ...(corpus.value.replies ? { replies: corpus.value.replies } : {}),
+    paceMs: options.attended ? REPLAY_PACE_MS : 0,
+  });
   return ok({ corpus: corpus.value, plan, model, seed, start: await target.snapshot.track() });
 }
 
@@ -227,8 +237,10 @@ export async function startReplay(
   if (!prepared.ok) return prepared;
   const p = prepared.value;
   if (!options.attended) turns.setUnattended(sessionId, true);
+  else if (options.tour && p.corpus.ask) turns.setAskMarks(sessionId, p.corpus.ask);
   const quiet = (): void => {
     if (!options.attended) turns.setUnattended(sessionId, false);
+    else turns.setAskMarks(sessionId, null);
   };
   const first =
     p.plan.turns.length > 0 ? await startAt(turns, target, p, 0, options, hooks).catch(asFailure) : undefined;

@@ -22,6 +22,7 @@ import { gitControlled, gitDirTitle, inGitDir } from '../git-dir';
 import type { DiagnosticsReport } from '../../lsp/hook';
 import { toolFailure, type PermissionRequest, type ToolContext, type ToolDefinition, type ToolOutcome } from '../types';
 import { toolProse } from '../prose';
+import { nearbyPaths, notFoundHint } from '../path-hints';
 
 const applyPatchInput = z.object({
   patchText: z.string().describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
@@ -102,6 +103,19 @@ function refused(error: LandfallError): ToolOutcome {
   return untouched ? { ...failure, output: `${failure.output}\nNo file was changed.` } : failure;
 }
 
+/**
+ * A `missing_file` refusal (Update or Delete of a file that is not there) with the existing files nearest to the
+ * path it named (path-hints.ts) before its hint, and in `data.nearby`; any other error as it is.
+ */
+async function withNearby(ctx: ToolContext, error: LandfallError): Promise<LandfallError> {
+  const file = error.data?.file;
+  if (error.code !== 'missing_file' || typeof file !== 'string') return error;
+  const resolved = await resolveInRoot(ctx.root, file);
+  if (!resolved.ok || resolved.value.exists) return error;
+  const nearby = await nearbyPaths(ctx, resolved.value.rel, 'file');
+  return { ...error, hint: notFoundHint(nearby, error.hint), data: { ...error.data, nearby } };
+}
+
 /** Apply `input.patchText` in `ctx.root`; see the module docstring. */
 async function executeApplyPatch(input: ApplyPatchInput, ctx: ToolContext): Promise<ToolOutcome> {
   const withheld = await refuseWithheld(ctx, input.patchText);
@@ -119,7 +133,7 @@ async function executeApplyPatch(input: ApplyPatchInput, ctx: ToolContext): Prom
       diagnostics = diag.report;
     },
   });
-  if (!result.ok) return refused(result.error);
+  if (!result.ok) return refused(await withNearby(ctx, result.error));
   const { files, landed, summary } = result.value;
   return {
     ok: true,

@@ -33,7 +33,7 @@ const CLOSED = fail(
 const SIGNED_OUT = fail(
   'unauthorized',
   'This page is not signed in to Landfall (the link was already used, or the host was restarted).',
-  'Open the URL `npm run serve` printed, or start it again for a new one.',
+  'Open the URL `npm run serve` printed, or get a new one: press Enter in its terminal (or kill -USR2 the pid it printed).',
 );
 
 /** Opens the socket and returns the contract over it. */

@@ -56,10 +56,15 @@ export const createChatSlice: Slice<ChatSlice> = (set, get) => {
         get().showError(r.error);
       }
     },
-    async replay(recording, text) {
+    async replay(recording, text, tour) {
       const sessionId = get().sessionId;
       if (!sessionId) return;
-      const r = await call('chat.replay', { sessionId, recording, ...(text ? { text } : {}) });
+      const r = await call('chat.replay', {
+        sessionId,
+        recording,
+        ...(text ? { text } : {}),
+        ...(tour ? { tour } : {}),
+      });
       if (!r.ok) get().showError(r.error);
     },
     async stop() {

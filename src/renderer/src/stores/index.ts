@@ -10,6 +10,7 @@ import type { Store } from './types';
 import { createAppSlice } from './app-slice';
 import { createProjectsSlice } from './projects-slice';
 import { createSessionsSlice } from './sessions-slice';
+import { createSearchSlice } from './search-slice';
 import { createChatSlice } from './chat-slice';
 import { createCompactionSlice } from './compaction-slice';
 import { createHistorySlice } from './history-slice';
@@ -22,6 +23,7 @@ import { createTrustSlice } from './trust-slice';
 import { createMcpSlice } from './mcp-slice';
 import { createTalkSlice } from './talk-slice';
 import { createLoopSlice } from './loop-slice';
+import { createLeaveSlice } from './leave-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -29,6 +31,7 @@ export function createAppStore() {
     ...createAppSlice(...a),
     ...createProjectsSlice(...a),
     ...createSessionsSlice(...a),
+    ...createSearchSlice(...a),
     ...createChatSlice(...a),
     ...createCompactionSlice(...a),
     ...createHistorySlice(...a),
@@ -41,6 +44,7 @@ export function createAppStore() {
     ...createMcpSlice(...a),
     ...createTalkSlice(...a),
     ...createLoopSlice(...a),
+    ...createLeaveSlice(...a),
   }));
 }
 

@@ -3,6 +3,16 @@ import { call } from '../rpc';
 import type { ProjectsSlice, Slice } from './types';
 import { writePlace } from './place';
 
+/** What belongs to the project being left: its file view and the session search (reset on every switch). */
+const NO_PROJECT_STATE = {
+  tree: null,
+  file: null,
+  edited: null,
+  conflict: null,
+  searchQuery: '',
+  searchHits: null,
+} as const;
+
 export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
   projects: [],
   project: null,
@@ -12,6 +22,12 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
     else get().showError(r.error);
   },
   async openProject(root) {
+    // Back to the open project with unsaved edits: nothing to reload, nothing to ask.
+    if (get().project?.root === root && get().edited !== null) {
+      set({ screen: 'chat' });
+      return true;
+    }
+    if (!get().mayLeave({ kind: 'project', root })) return false;
     const r = await call('projects.open', { root });
     if (!r.ok) {
       get().showError(r.error);
@@ -25,10 +41,7 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
       busy: false,
       screen: 'chat',
       error: null,
-      tree: null,
-      file: null,
-      edited: null,
-      conflict: null,
+      ...NO_PROJECT_STATE,
     });
     writePlace({ root: r.value.root, sessionId: null });
     void get().openReview(null);
@@ -41,12 +54,14 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
     if (r.value.root) await get().openProject(r.value.root);
   },
   async openSample() {
+    if (!get().mayLeave({ kind: 'sample' })) return;
     const r = await call('projects.openSample', {});
     if (!r.ok) return get().showError(r.error);
-    set({ project: r.value.project, screen: 'chat', error: null });
+    set({ project: r.value.project, screen: 'chat', error: null, ...NO_PROJECT_STATE });
     writePlace({ root: r.value.project.root, sessionId: null });
     await get().loadSessions();
     await get().selectSession(r.value.session.id);
-    await get().replay('sample');
+    // The first-run tour: the sample's marked permission question is asked, as the banner promises.
+    await get().replay('sample', undefined, true);
   },
 });

@@ -3,11 +3,22 @@ import { call } from '../rpc';
 import { readImportFile, uploadImport } from './import-upload';
 import type { Session } from '../../../shared/contract';
 import type { SessionsSlice, Slice } from './types';
+import type { RunningTurn } from '../../../shared/running-schemas';
 import { writePlace } from './place';
 
 /** The list with `session` in place of the row of the same id (or added), newest change first. */
 export function withSession(sessions: readonly Session[], session: Session): Session[] {
   return [session, ...sessions.filter((s) => s.id !== session.id)].sort((a, b) => b.updated - a.updated);
+}
+
+/**
+ * The running map (session id → turn start, ms since the epoch) from `sessions.running`'s answer: exactly the
+ * sessions listed, each with the start this window saw if it had one, else the start main recorded.
+ */
+export function runningFrom(turns: readonly RunningTurn[], had: Record<string, number>): Record<string, number> {
+  const running: Record<string, number> = {};
+  for (const t of turns) running[t.sessionId] = had[t.sessionId] ?? t.since;
+  return running;
 }
 
 export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
@@ -16,15 +27,22 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
   async loadSessions() {
     const project = get().project;
     if (!project) return;
-    const r = await call('sessions.list', { projectId: project.id });
+    const [r, turns] = await Promise.all([
+      call('sessions.list', { projectId: project.id }),
+      call('sessions.running', {}),
+    ]);
     if (r.ok) set({ sessions: [...r.value].sort((a, b) => b.updated - a.updated) });
     else get().showError(r.error);
+    // The database's running turns are the truth after a reload or reconnect (any session, any process); an
+    // entry this window already had keeps its start time.
+    if (turns.ok) set({ running: runningFrom(turns.value, get().running) });
   },
   async newSession() {
     const project = get().project;
     if (!project) return;
     const r = await call('sessions.create', { projectId: project.id });
     if (!r.ok) return get().showError(r.error);
+    get().clearSearch();
     set({ sessions: [r.value, ...get().sessions.filter((s) => s.id !== r.value.id)] });
     await get().selectSession(r.value.id);
   },
@@ -43,6 +61,7 @@ export const createSessionsSlice: Slice<SessionsSlice> = (set, get) => ({
       contextView: null,
       talk: null,
       queued: [],
+      focusMessage: null,
     });
     writePlace({ sessionId: id });
     void get().openReview(id);

@@ -25,6 +25,7 @@ import type { FileContent } from '../../../shared/files-schemas';
 import type { ContextView } from '../../../shared/context-schemas';
 import type { ModelWindow, PresetId, SettingsDoc } from '../../../shared/settings-schemas';
 import type { FieldIssue, KeyDraft } from './settings-form';
+import type { SessionSearchHit } from '../../../shared/search-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -45,6 +46,7 @@ export interface ProjectsSlice {
   projects: Project[];
   project: Project | null;
   loadProjects(): Promise<void>;
+  /** Opens the project at `root`; false when refused or when unsaved editor edits ask first (LeaveSlice). */
   openProject(root: string): Promise<boolean>;
   pickFolder(): Promise<void>;
   openSample(): Promise<void>;
@@ -53,6 +55,7 @@ export interface ProjectsSlice {
 export interface SessionsSlice {
   sessions: Session[];
   sessionId: string | null;
+  /** Loads the open project's sessions and which turns run now on this data folder (the list's dots). */
   loadSessions(): Promise<void>;
   newSession(): Promise<void>;
   selectSession(id: string): Promise<void>;
@@ -64,6 +67,21 @@ export interface SessionsSlice {
   importing: ImportProgress | null;
   /** Imports a session export file (refused before sending when over the limit; uploaded in parts). */
   importSession(file: Blob): Promise<void>;
+}
+
+/** The session list's search (search-slice.ts): the typed query and main's answer for it. */
+export interface SearchSlice {
+  /** The search box's text ('' shows the plain list). */
+  searchQuery: string;
+  /** Sessions matching `searchQuery` (title or text), newest first; null while there is no query. */
+  searchHits: SessionSearchHit[] | null;
+  /** Asks main for `query`; an answer to an older query that arrives later is dropped. */
+  setSearch(query: string): Promise<void>;
+  /** The message a search hit opened (the transcript scrolls to it and marks it), or null. */
+  focusMessage: string | null;
+  /** Opens a found session (its transcript in the chat), at `messageId` when a matching message was picked. */
+  openSearchHit(sessionId: string, messageId?: string): Promise<void>;
+  clearSearch(): void;
 }
 
 export interface ChatSlice {
@@ -82,7 +100,8 @@ export interface ChatSlice {
   setDraft(text: string): void;
   /** Sends the draft; `/undo` and `/redo` are commands (the history slice's undo / redo), not messages. */
   send(): Promise<void>;
-  replay(recording: string, text?: string): Promise<void>;
+  /** Plays a recording into the open session; `tour` (the first-run sample) lets its marked questions ask. */
+  replay(recording: string, text?: string, tour?: boolean): Promise<void>;
   stop(): Promise<void>;
   escape(): Promise<void>;
   /** Answers a permission question; `pattern` (with `always`) is a bash pattern the user wrote in the prompt. */
@@ -177,6 +196,19 @@ export interface FilesSlice {
   /** Files changed on disk (an agent step): the open one is re-read, or goes to the merge view when edited. */
   filesChanged(paths: string[]): Promise<void>;
   setQuickOpen(open: boolean): void;
+}
+
+/** Where the user was going when unsaved editor edits stopped them (leave-slice.ts). */
+export type LeaveTarget = { kind: 'project'; root: string } | { kind: 'sample' };
+
+/** Unsaved editor edits are never dropped by opening another project: the window asks first (leave-slice.ts). */
+export interface LeaveSlice {
+  /** A project switch waiting for the user's Save / Discard / Cancel, or null. */
+  leaving: LeaveTarget | null;
+  /** True when nothing unsaved is in the way; else parks `to` in `leaving` (the question shows) and is false. */
+  mayLeave(to: LeaveTarget): boolean;
+  /** Save (then go, unless the save did not land), discard (then go), or cancel (stay, edits kept). */
+  resolveLeave(choice: 'save' | 'discard' | 'cancel'): Promise<void>;
 }
 
 /** The Settings form (settings-slice.ts; its rules in settings-form.ts). */
@@ -274,6 +306,7 @@ export type QueuedItem = { id: string; sessionId: string; text: string; time: nu
 export type Store = AppSlice &
   ProjectsSlice &
   SessionsSlice &
+  SearchSlice &
   ChatSlice &
   CompactionSlice &
   HistorySlice &
@@ -285,5 +318,6 @@ export type Store = AppSlice &
   TalkSlice &
   LoopSlice &
   LayoutSlice &
-  FilesSlice;
+  FilesSlice &
+  LeaveSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

@@ -9,6 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MessageWithParts } from '../../../../shared/contract';
 import { MessageRow } from './MessageRow';
 import { readPlace, writePlace } from '../../stores/place';
+import { useStore } from '../../stores';
 
 export function MessageList({
   sessionId,
@@ -52,6 +53,29 @@ export function MessageList({
     });
   }, [tail, total]);
   useEffect(() => () => cancelAnimationFrame(follow.current), []);
+  // The footer (permission questions, question cards, the live line) grows after it renders — a question's
+  // preview loads on its own — so its size is followed too: a question that appears while the user is at the
+  // bottom is scrolled into view.
+  const footerBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const box = footerBox.current;
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    let frame = 0;
+    // Scrolled in the next frame, never inside the observer's own callback (no resize-observer loop).
+    const seen = new ResizeObserver(() => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        const el = scroller.current;
+        if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+      });
+    });
+    seen.observe(box);
+    return () => {
+      seen.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
   // Back to the row the user was reading in this session (a reload, a reconnect, switching back): once per
   // session, when its messages are in.
   const restored = useRef<string | null>(null);
@@ -63,10 +87,24 @@ export function MessageList({
     atBottom.current = false;
     virtualizer.scrollToIndex(Math.min(row.index, messages.length - 1), { align: 'start' });
   }, [sessionId, messages.length, virtualizer]);
+  // A search hit picked a message: scroll to it (leaving the bottom) and mark it until another is picked.
+  const focus = useStore((s) => s.focusMessage);
+  const focusIndex = focus ? messages.findIndex((m) => m.id === focus) : -1;
+  useEffect(() => {
+    if (focusIndex < 0) return;
+    atBottom.current = false;
+    virtualizer.scrollToIndex(focusIndex, { align: 'start' });
+  }, [focusIndex, virtualizer]);
+  const lastTop = useRef(0);
   const onScroll = (): void => {
     const el = scroller.current;
     if (!el) return;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    // Only the user scrolling up stops the following: a scroll event of our own follow can arrive after the
+    // content grew again (a streamed word, a card), and must not be taken for the user leaving the bottom.
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+    const up = el.scrollTop < lastTop.current;
+    lastTop.current = el.scrollTop;
+    atBottom.current = near || (atBottom.current && !up);
     if (restored.current !== sessionId) return;
     const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
     writePlace({ rows: { [sessionId]: { index: first?.index ?? 0, atBottom: atBottom.current } } });
@@ -82,7 +120,8 @@ export function MessageList({
               key={item.key}
               data-index={item.index}
               ref={virtualizer.measureElement}
-              className="row"
+              className={`row${item.index === focusIndex ? ' focused' : ''}`}
+              data-focused={item.index === focusIndex ? 'true' : undefined}
               style={{ transform: `translateY(${item.start}px)` }}
             >
               <MessageRow message={message} reverted={revertedFrom >= 0 && item.index >= revertedFrom} />
@@ -90,7 +129,9 @@ export function MessageList({
           );
         })}
       </div>
-      {footer}
+      <div ref={footerBox} className="message-list-footer">
+        {footer}
+      </div>
     </div>
   );
 }

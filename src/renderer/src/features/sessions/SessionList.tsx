@@ -1,9 +1,14 @@
-/** The open project's sessions: new, select, rename, delete (asks twice), export to a file, import from one. */
+/**
+ * The open project's sessions: new, select, rename, delete (asks twice), export to a file, import from one, and
+ * search by title and text (SessionSearch.tsx); a running dot on every session running a turn.
+ */
 import { useRef, useState } from 'react';
 import type React from 'react';
 import type { Session } from '../../../../shared/contract';
 import { useStore } from '../../stores';
 import { saveFile } from './save-file';
+import { SearchBox, SearchResults } from './SessionSearch';
+import './sessions.css';
 
 function SessionItem({ session, active }: { session: Session; active: boolean }): React.JSX.Element {
   const select = useStore((s) => s.selectSession);
@@ -76,6 +81,7 @@ export function SessionList(): React.JSX.Element {
   const newSession = useStore((s) => s.newSession);
   const importSession = useStore((s) => s.importSession);
   const importing = useStore((s) => s.importing);
+  const hits = useStore((s) => s.searchHits);
   const fileInput = useRef<HTMLInputElement>(null);
   return (
     <nav className="sessions" aria-label="Sessions">
@@ -98,12 +104,17 @@ export function SessionList(): React.JSX.Element {
             e.target.value = '';
           }}
         />
+        <SearchBox />
       </div>
-      <ul>
-        {sessions.map((s) => (
-          <SessionItem key={s.id} session={s} active={s.id === sessionId} />
-        ))}
-      </ul>
+      {hits ? (
+        <SearchResults hits={hits} />
+      ) : (
+        <ul>
+          {sessions.map((s) => (
+            <SessionItem key={s.id} session={s} active={s.id === sessionId} />
+          ))}
+        </ul>
+      )}
     </nav>
   );
 }
