@@ -51,3 +51,27 @@ export function nextPending(diff: ReviewDiff | null, pos: HunkPos | null): HunkP
 export function findHunk(diff: ReviewDiff | null, id: string): HunkPos | null {
   return allHunks(diff).find((p) => hunkAt(diff, p)?.id === id) ?? null;
 }
+
+/**
+ * The hunk of `diff`'s file `file` that a line of the diff editor belongs to: `side` 'modified' reads the line in
+ * the new text, 'original' in the old. A line inside a hunk's range is that hunk; a hunk with no lines on that side
+ * (a pure insertion or deletion) owns the line just above and just below where it sits. Null for any other line —
+ * clicking an unchanged line keeps the focused hunk.
+ */
+export function hunkAtLine(
+  diff: ReviewDiff | null,
+  file: number,
+  line: number,
+  side: 'modified' | 'original',
+): HunkPos | null {
+  const hunks = diff?.files[file]?.hunks ?? [];
+  for (let hunk = 0; hunk < hunks.length; hunk++) {
+    const h = hunks[hunk] as ReviewHunk;
+    if (h.kind === 'file') return { file, hunk };
+    const start = side === 'modified' ? h.newStart : h.oldStart;
+    const count = side === 'modified' ? h.newLines : h.oldLines;
+    const inside = count > 0 ? line >= start && line < start + count : line >= start - 1 && line <= start;
+    if (inside) return { file, hunk };
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 /**
  * The editor tab: Monaco on the open file (loaded on first use, like the review's diff), its edits reported to the
- * files slice, Ctrl/Cmd+S saves. When the disk moved on under unsaved edits it becomes the merge view: a diff of
+ * files slice; the window's key handler saves (file.save in src/shared/keymap.ts). When the disk moved on under unsaved edits it becomes the merge view: a diff of
  * the disk's text (left, read-only) and the user's (right, still editable), and the user chooses.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -42,7 +42,6 @@ function Editor({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
       tabIndex: 0,
     });
     e.onDidChangeModelContent(() => useStore.getState().editFile(e.getValue()));
-    e.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => void useStore.getState().saveFile());
     editor.current = e;
     return () => {
       e.getModel()?.dispose();

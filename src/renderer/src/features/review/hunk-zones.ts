@@ -8,6 +8,7 @@
  */
 import type * as Monaco from 'monaco-editor/editor/editor.api';
 import type { ReviewHunk } from '../../../../shared/review-schemas';
+import { withKeys } from '../../stores/key-labels';
 
 export type HunkAction = 'accept' | 'reject' | 'undo';
 
@@ -50,8 +51,8 @@ function barNode(h: ReviewHunk, n: number, total: number, focused: boolean, act:
   label.title = `Hunk ${n} of ${total}`;
   bar.append(label);
   if (h.state === 'pending') {
-    bar.append(button('Keep', 'Keep this hunk (Ctrl/Cmd+Y)', 'hunk-keep', () => act('accept')));
-    bar.append(button('Reject', 'Reject this hunk (Ctrl/Cmd+N)', 'hunk-reject', () => act('reject')));
+    bar.append(button('Keep', withKeys('Keep this hunk', 'review.keep'), 'hunk-keep', () => act('accept')));
+    bar.append(button('Reject', withKeys('Reject this hunk', 'review.reject'), 'hunk-reject', () => act('reject')));
   } else {
     const s = document.createElement('span');
     s.className = 'hunk-state';
