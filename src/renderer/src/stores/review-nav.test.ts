@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReviewDiff, ReviewHunk } from '../../../shared/review-schemas';
+import { pendingCount } from '../../../shared/review-change';
 import { findHunk, hunkAtLine, nextPending, stepHunk } from './review-nav';
 
 const hunk = (id: string, state: ReviewHunk['state']): ReviewHunk => ({
@@ -33,6 +34,15 @@ const diff: ReviewDiff = {
 };
 
 describe('review navigation', () => {
+  it('passes over hunks a revert took off disk: not pending for the view, the toolbar or the keys', () => {
+    const x2 = { ...hunk('x2', 'pending'), reverted: 'unrevert_brings_back' as const };
+    const reverted: ReviewDiff = { ...diff, files: [file('x', [hunk('x1', 'accepted'), x2]), ...diff.files.slice(1)] };
+    expect(nextPending(reverted, { file: 0, hunk: 0 })).toEqual({ file: 2, hunk: 0 });
+    expect([pendingCount(diff), pendingCount(reverted), pendingCount(reverted, 'x')]).toEqual([2, 1, 0]);
+    const none: ReviewDiff = { ...reverted, files: [reverted.files[0]!] };
+    expect(nextPending(none, null)).toBe(null);
+  });
+
   it('walks hunks in reading order across files, wrapping at both ends', () => {
     expect(stepHunk(diff, null, 1)).toEqual({ file: 0, hunk: 0 });
     expect(stepHunk(diff, { file: 0, hunk: 1 }, 1)).toEqual({ file: 2, hunk: 0 });

@@ -2,6 +2,7 @@
  * Pure helpers of review navigation: hunks of a diff in reading order (file by file, top to bottom), the next /
  * previous one from a position, and the next pending one after a decision (the view moves on by itself).
  */
+import { decidable } from '../../../shared/review-change';
 import type { ReviewDiff, ReviewHunk } from '../../../shared/review-schemas';
 
 /** A hunk's place: file index and hunk index within the file. */
@@ -38,10 +39,13 @@ export function stepHunk(diff: ReviewDiff | null, pos: HunkPos | null, dir: 1 | 
   return before[before.length - 1] ?? (list[list.length - 1] as HunkPos);
 }
 
-/** The first pending hunk at or after `pos` (wrapping), or null when none is pending. */
+/** The first pending hunk at or after `pos` (wrapping), or null when none is pending (a reverted one is not). */
 export function nextPending(diff: ReviewDiff | null, pos: HunkPos | null): HunkPos | null {
   const list = allHunks(diff);
-  const pending = list.filter((p) => hunkAt(diff, p)?.state === 'pending');
+  const pending = list.filter((p) => {
+    const h = hunkAt(diff, p);
+    return h !== undefined && decidable(h);
+  });
   if (pending.length === 0) return null;
   if (!pos) return pending[0] as HunkPos;
   return pending.find((p) => order(p, pos) >= 0) ?? (pending[0] as HunkPos);

@@ -116,7 +116,7 @@ export function ReviewPanel(): React.JSX.Element {
             <div className="review-file-actions">
               <button
                 type="button"
-                disabled={s.deciding}
+                disabled={s.deciding || pendingCount(s.diff, file.path) === 0}
                 onClick={() => void s.decideAll('accept', file.path)}
                 data-testid="keep-file"
               >
@@ -124,7 +124,7 @@ export function ReviewPanel(): React.JSX.Element {
               </button>
               <button
                 type="button"
-                disabled={s.deciding}
+                disabled={s.deciding || pendingCount(s.diff, file.path) === 0}
                 onClick={() => void s.decideAll('reject', file.path)}
                 data-testid="reject-file"
               >
