@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   // session / agent / host
   'busy',
   'conflict',
+  'reverted', // a review decision on a hunk the session's revert took off disk: unrevert first
   'permission_denied',
   'truncated',
   'interrupted',

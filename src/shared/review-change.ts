@@ -50,13 +50,23 @@ export function applyTimeline(
   return next.every((e, i) => e.index === i) ? next : null;
 }
 
-/** Pending hunks of a diff (what the review toolbar counts), or of one file of it when `path` is given. */
+/**
+ * True when a hunk can be decided now: pending, and not one the session's revert took off disk (`reverted`: main
+ * refuses those until unrevert).
+ */
+export function decidable(h: ReviewHunk): boolean {
+  return h.state === 'pending' && h.reverted === undefined;
+}
+
+/**
+ * Decidable hunks of a diff (what the review toolbar counts as pending), or of one file of it when `path` is given.
+ */
 export function pendingCount(diff: ReviewDiff | null, path?: string): number {
   if (!diff) return 0;
   let n = 0;
   for (const f of diff.files) {
     if (path !== undefined && f.path !== path) continue;
-    for (const h of f.hunks) if (h.state === 'pending') n++;
+    for (const h of f.hunks) if (decidable(h)) n++;
   }
   return n;
 }

@@ -27,6 +27,11 @@ export const TimelineEntrySchema = z.object({
   label: z.string(),
   /** A decision that was undone since. */
   undone: z.boolean().optional(),
+  /**
+   * The session is reverted and this point lies after the boundary: its changes are not on disk (the revert took
+   * them off; unrevert brings them back). Set by main (session/review/reverted.ts).
+   */
+  reverted: z.boolean().optional(),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntrySchema>;
 
@@ -45,6 +50,14 @@ export const HunkStateSchema = z.enum(['pending', 'accepted', 'rejected']);
 export type HunkState = z.infer<typeof HunkStateSchema>;
 
 /**
+ * A hunk whose change the session's revert took off disk (session/review/reverted.ts): `unrevert_brings_back` —
+ * unrevert puts it back (it was pending or kept); `stays_rejected` — it was rejected before the revert, and unrevert
+ * keeps it rejected. Such a hunk takes no Keep / Reject / Undo until the session is unreverted (error `reverted`).
+ */
+export const HunkRevertedSchema = z.enum(['unrevert_brings_back', 'stays_rejected']);
+export type HunkReverted = z.infer<typeof HunkRevertedSchema>;
+
+/**
  * A hunk with its decision state. Line numbers are 1-based; when `oldLines`/`newLines` is 0, `oldStart`/`newStart`
  * is the line before which nothing/everything sits (0-based index + 1). `kind: 'file'` is a whole-file hunk
  * (added, deleted, renamed, binary or too-large files): rejecting it restores the whole file.
@@ -61,6 +74,8 @@ export const ReviewHunkSchema = z.object({
   linesTruncated: z.boolean().optional(),
   state: HunkStateSchema,
   decisionId: z.string().optional(),
+  /** Set while the session is reverted and the revert took this hunk's change off disk. */
+  reverted: HunkRevertedSchema.optional(),
 });
 export type ReviewHunk = z.infer<typeof ReviewHunkSchema>;
 

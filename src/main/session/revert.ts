@@ -80,12 +80,17 @@ interface PatchAt {
   endTree: string;
 }
 
-/** Index of the first part that lies after the boundary in the flattened part list, or -1 when unknown. */
+/** Every part of the messages in order, each with the index of its message. */
 function flatten(messages: MessageWithParts[]): { part: Part; msgIndex: number }[] {
   return messages.flatMap((m, msgIndex) => m.parts.map((part) => ({ part, msgIndex })));
 }
 
-function boundaryIndex(messages: MessageWithParts[], b: Boundary): number | undefined {
+/**
+ * Index in the flattened part list (every message's parts in order) of the first part at or after the boundary:
+ * the part `partId`, else the message's first part. Undefined when the boundary names no message (or part) here.
+ * Review marks what a revert took off disk from the same index (session/review/reverted.ts).
+ */
+export function boundaryIndex(messages: MessageWithParts[], b: Boundary): number | undefined {
   const mi = messages.findIndex((m) => m.id === b.messageId);
   if (mi < 0) return undefined;
   const flat = flatten(messages);
@@ -117,7 +122,7 @@ function filesOf(patches: PatchAt[]): string[] {
 }
 
 /** Per file, the tree of the earliest patch that lists it: what a revert over `patches` restores it from. */
-function earliestTree(patches: PatchAt[]): Map<string, string> {
+export function earliestTree(patches: PatchAt[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const p of patches) for (const f of p.patch.files) if (!out.has(f)) out.set(f, p.patch.hash);
   return out;

@@ -21,13 +21,14 @@ import type {
   TimelineEntry,
   UndoInput,
 } from '../../shared/review-schemas';
-import type { MessageWithParts } from '../../shared/model';
+import type { MessageWithParts, RevertState } from '../../shared/model';
 import type { ReviewDeps, ReviewSnapshots } from './review/context';
 import { describeChange, toReviewDiff, type ChangeView } from './review/change';
 import { decide, decidedHunks, undoDecision, type DecideEnv } from './review/decide';
 import type { FileAnalysis } from './review/file-analysis';
 import { loadFiles, resolveTarget, type ResolvedTarget } from './review/load';
 import { hunkStates, liveDecisions, type ReviewEvent } from './review/log';
+import { revertedHunks, revertMarks, type RevertMarks } from './review/reverted';
 import { buildTimeline } from './review/timeline';
 
 export type { ReviewDeps, ReviewSnapshots } from './review/context';
@@ -39,16 +40,33 @@ interface SessionFacts {
   snapshots: ReviewSnapshots;
   messages: MessageWithParts[];
   events: ReviewEvent[];
+  /** The session's revert in force and what it took off disk (review/reverted.ts); null when not reverted. */
+  revert: RevertState | undefined;
+  revertSeq: number | undefined;
+  marks: RevertMarks | null;
   timeline: TimelineEntry[];
 }
 
 interface Loaded extends SessionFacts {
   target: ResolvedTarget;
   files: FileAnalysis[];
+  /** Ids of the target's hunks whose change the revert took off disk. */
+  reverted: Set<string>;
 }
 
 function idsOf(a: FileAnalysis): string[] {
   return a.kind === 'file' ? [a.fileHunkId as string] : a.hunks.map((h) => h.id);
+}
+
+/** The `reverted` failure of a decision or undo on hunks whose change the session's revert took off disk. */
+function revertedError(hunkIds: readonly string[]): Result<never> {
+  const n = hunkIds.length;
+  return fail(
+    'reverted',
+    `${n === 1 ? 'This hunk’s change is' : `These ${n} hunks’ changes are`} not on disk: the session is reverted to before ${n === 1 ? 'it' : 'them'}. Nothing was written.`,
+    'Unrevert the session to bring the change back, then keep or reject it.',
+    { hunkIds: [...hunkIds] },
+  );
 }
 
 /**
@@ -59,9 +77,16 @@ function idsOf(a: FileAnalysis): string[] {
 export class ReviewService {
   constructor(private readonly deps: ReviewDeps) {}
 
-  /** The session's timeline: steps and decisions in time order (TimelineEntry[]). */
+  /**
+   * The session's timeline: steps and decisions in time order (TimelineEntry[]); while the session is reverted, the
+   * points whose changes the revert took off disk flagged `reverted`.
+   */
   timeline(sessionId: string): TimelineEntry[] {
-    return buildTimeline(this.deps.messages(sessionId), this.deps.log.list(sessionId));
+    const messages = this.deps.messages(sessionId);
+    const events = this.deps.log.list(sessionId);
+    const revert = this.deps.revert?.(sessionId);
+    const since = revert ? this.deps.log.revertSeq(sessionId) : undefined;
+    return buildTimeline(messages, events, revertMarks(messages, events, revert, since));
   }
 
   private async facts(sessionId: string): Promise<Result<SessionFacts>> {
@@ -69,7 +94,11 @@ export class ReviewService {
     if (!project.ok) return project;
     const messages = this.deps.messages(sessionId);
     const events = this.deps.log.list(sessionId);
-    return ok({ ...project.value, messages, events, timeline: buildTimeline(messages, events) });
+    const revert = this.deps.revert?.(sessionId);
+    const revertSeq = revert ? this.deps.log.revertSeq(sessionId) : undefined;
+    const marks = revertMarks(messages, events, revert, revertSeq);
+    const timeline = buildTimeline(messages, events, marks);
+    return ok({ ...project.value, messages, events, revert, revertSeq, marks, timeline });
   }
 
   private async load(sessionId: string, target: ReviewTarget): Promise<Result<Loaded>> {
@@ -77,14 +106,19 @@ export class ReviewService {
     if (!f.ok) return f;
     const t = await resolveTarget(target, f.value.timeline, f.value.snapshots);
     if (!t.ok) return t;
-    return ok({ ...f.value, target: t.value, files: await loadFiles(t.value, f.value.snapshots) });
+    const files = await loadFiles(t.value, f.value.snapshots);
+    const reverted = await revertedHunks(t.value, files, f.value.marks, f.value.snapshots);
+    return ok({ ...f.value, target: t.value, files, reverted });
   }
 
-  /** The diff of a target with each hunk's decision state. Errors: `invalid_input` (unknown session or point). */
+  /**
+   * The diff of a target with each hunk's decision state, and `reverted` on the hunks the session's revert took off
+   * disk. Errors: `invalid_input` (unknown session or point).
+   */
   async diff(sessionId: string, target: ReviewTarget): Promise<Result<ReviewDiff>> {
     const l = await this.load(sessionId, target);
     if (!l.ok) return l;
-    return ok(toReviewDiff(l.value.target, l.value.files, hunkStates(l.value.events)));
+    return ok(toReviewDiff(l.value.target, l.value.files, hunkStates(l.value.events), l.value.reverted));
   }
 
   private env(sessionId: string, root: string, snapshots: ReviewSnapshots): DecideEnv {
@@ -112,9 +146,11 @@ export class ReviewService {
 
   /**
    * Keep or reject hunks. Without `hunkIds`: every pending hunk of `path`, or of the whole target. Answers what
-   * changed (ReviewChange; the target's new diff when its trees moved away from `input.scope`). Errors: `busy`,
-   * `invalid_input` (unknown or already-decided hunk ids), `no_change` (nothing pending), `conflict`
-   * (data.conflicts: HunkConflict[]; nothing written), `outside_root`, `io_error`.
+   * changed (ReviewChange; the target's new diff when its trees moved away from `input.scope`). Hunks the session's
+   * revert took off disk are never decided: named, they are refused; without names, they are passed over. Errors:
+   * `busy`, `invalid_input` (unknown or already-decided hunk ids), `reverted` (data.hunkIds: hunks whose change is
+   * off disk until unrevert; nothing written), `no_change` (nothing pending), `conflict` (data.conflicts:
+   * HunkConflict[]; nothing written), `outside_root`, `io_error`.
    */
   async decide(input: DecideInput): Promise<Result<ReviewChange>> {
     const busy = this.busy(input.sessionId);
@@ -142,9 +178,13 @@ export class ReviewService {
           'Undo that decision first to change it.',
           { hunkIds: decided },
         );
+      const off = input.hunkIds.filter((id) => l.value.reverted.has(id));
+      if (off.length > 0) return revertedError(off);
       ids = input.hunkIds;
     } else {
-      ids = [...known].filter((id) => !states.has(id));
+      const open = [...known].filter((id) => !states.has(id));
+      ids = open.filter((id) => !l.value.reverted.has(id));
+      if (ids.length === 0 && open.length > 0) return revertedError(open);
     }
     if (ids.length === 0)
       return fail(
@@ -170,15 +210,17 @@ export class ReviewService {
     view: ChangeView | undefined,
   ): Promise<ReviewChange> {
     const events = this.deps.log.list(sessionId);
-    const { messages, timeline: before, snapshots } = f;
-    return describeChange({ decision, hunks, messages, before, events, ...(view ? { view } : {}), snapshots });
+    const { messages, revert, revertSeq, timeline: before, snapshots } = f;
+    const v = view ? { view } : {};
+    return describeChange({ decision, hunks, messages, revert, revertSeq, before, events, ...v, snapshots });
   }
 
   /**
    * Undo a decision (by id, or the latest one still in force). Answers what changed (ReviewChange; with
    * `input.target`, that target's new diff when the undo moved its trees away from `input.scope`). Errors: `busy`,
-   * `invalid_input` (no such live decision, or a target not on the timeline; nothing undone), `conflict` (a file
-   * changed after the decision; nothing written), `unavailable`.
+   * `invalid_input` (no such live decision, or a target not on the timeline; nothing undone), `reverted` (the
+   * decision's point is one the session's revert took off disk; nothing undone), `conflict` (a file changed after
+   * the decision; nothing written), `unavailable`.
    */
   async undo(input: UndoInput): Promise<Result<ReviewChange>> {
     const { sessionId, decisionId } = input;
@@ -194,6 +236,7 @@ export class ReviewService {
         decisionId ? `No decision ${decisionId} in force.` : 'No decision to undo.',
         'Reload the timeline; it may have been undone already.',
       );
+    if (f.value.marks?.entries.has(d.decisionId)) return revertedError(d.hunks.map((h) => h.id));
     let view: ChangeView | undefined;
     if (input.target) {
       const t = await resolveTarget(input.target, f.value.timeline, f.value.snapshots);

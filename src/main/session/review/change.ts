@@ -12,6 +12,7 @@
  */
 import type {
   Decision,
+  HunkReverted,
   HunkState,
   HunkStateChange,
   ReviewChange,
@@ -19,18 +20,30 @@ import type {
   ReviewTarget,
   TimelineEntry,
 } from '../../../shared/review-schemas';
-import type { MessageWithParts } from '../../../shared/model';
+import type { MessageWithParts, RevertState } from '../../../shared/model';
 import type { ReviewSnapshots } from './context';
 import { toReviewFile, type FileAnalysis } from './file-analysis';
 import { loadFiles, resolveTarget, type ResolvedTarget } from './load';
 import { hunkStates, type ReviewEvent } from './log';
+import { revertedAs, revertedHunks, revertMarks, type RevertMarks } from './reverted';
 import { buildTimeline } from './timeline';
 
 type States = ReturnType<typeof hunkStates>;
 
-/** The review diff of a resolved target: every analysed file with each hunk's state from `states` (pending if none). */
-export function toReviewDiff(t: ResolvedTarget, files: readonly FileAnalysis[], states: States): ReviewDiff {
-  const stateOf = (id: string): { state: HunkState; decisionId?: string } => states.get(id) ?? { state: 'pending' };
+/**
+ * The review diff of a resolved target: every analysed file with each hunk's state from `states` (pending if none),
+ * and the hunks in `reverted` (what the session's revert took off disk: reverted.ts) marked as such.
+ */
+export function toReviewDiff(
+  t: ResolvedTarget,
+  files: readonly FileAnalysis[],
+  states: States,
+  reverted: ReadonlySet<string> = new Set(),
+): ReviewDiff {
+  const stateOf = (id: string): { state: HunkState; decisionId?: string; reverted?: HunkReverted } => {
+    const s = states.get(id) ?? { state: 'pending' as const };
+    return reverted.has(id) ? { ...s, reverted: revertedAs(s.state) } : s;
+  };
   return { from: t.from, to: t.to, scope: t.scope, files: files.map((a) => toReviewFile(a, stateOf)) };
 }
 
@@ -50,8 +63,11 @@ export interface ChangeFacts {
   decision: Decision;
   /** The hunks the decision names, with the file each is in. */
   hunks: readonly { id: string; path: string }[];
-  /** The session's messages (unchanged by a decision) and its timeline before the change. */
-  messages: readonly MessageWithParts[];
+  /** The session's messages (unchanged by a decision), its revert in force, and its timeline before the change. */
+  messages: MessageWithParts[];
+  revert: RevertState | undefined;
+  /** The log sequence at which that revert wrote the work tree (ReviewLog.revertSeq). */
+  revertSeq?: number | undefined;
   before: readonly TimelineEntry[];
   /** The session's review events after the change. */
   events: readonly ReviewEvent[];
@@ -74,11 +90,13 @@ async function newDiff(
   f: ChangeFacts,
   timeline: readonly TimelineEntry[],
   states: States,
+  marks: RevertMarks | null,
 ): Promise<ReviewDiff | undefined> {
   if (!f.view || !treesMayMove(f.view.target, f.decision)) return undefined;
   const t = await resolveTarget(f.view.target, timeline, f.snapshots, f.decision.snapshot);
   if (!t.ok || t.value.scope === f.view.scope) return undefined;
-  return toReviewDiff(t.value, await loadFiles(t.value, f.snapshots), states);
+  const files = await loadFiles(t.value, f.snapshots);
+  return toReviewDiff(t.value, files, states, await revertedHunks(t.value, files, marks, f.snapshots));
 }
 
 /** The ReviewChange of a decision or undo that just happened (see the module docstring). */
@@ -89,7 +107,8 @@ export async function describeChange(f: ChangeFacts): Promise<ReviewChange> {
     path: h.path,
     ...(states.get(h.id) ?? { state: 'pending' as const }),
   }));
-  const timeline = buildTimeline(f.messages, f.events);
-  const diff = await newDiff(f, timeline, states);
+  const marks = revertMarks(f.messages, f.events, f.revert, f.revertSeq);
+  const timeline = buildTimeline(f.messages, f.events, marks);
+  const diff = await newDiff(f, timeline, states, marks);
   return { decision: f.decision, hunks, ...(diff ? { diff } : {}), timeline: changedEntries(f.before, timeline) };
 }

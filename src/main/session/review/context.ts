@@ -4,7 +4,7 @@
  */
 import type { Result } from '../../../shared/errors';
 import type { FileDiff } from '../../../shared/model';
-import type { MessageWithParts } from '../../../shared/model';
+import type { MessageWithParts, RevertState } from '../../../shared/model';
 import type { Intents } from '../intents';
 import type { ReviewLog } from './log';
 
@@ -28,6 +28,11 @@ export interface ReviewDeps {
     | Promise<Result<{ root: string; snapshots: ReviewSnapshots }>>;
   /** The session's messages with their parts, in order. */
   messages(sessionId: string): MessageWithParts[];
+  /**
+   * The session's revert in force (`session.revert`, session/revert.ts), undefined when it is not reverted: review
+   * marks what it took off disk (review/reverted.ts). Absent: never reverted.
+   */
+  revert?(sessionId: string): RevertState | undefined;
   log: ReviewLog;
   /** True while a turn runs (decisions that write are refused then: `busy`). */
   isBusy?(sessionId: string): boolean;

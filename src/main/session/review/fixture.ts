@@ -74,6 +74,7 @@ export async function reviewFixture(
     new ReviewService({
       project: () => ok({ root: snapshots.worktree, snapshots }),
       messages: (id) => sessions.messages(id),
+      revert: (id) => sessions.getSession(id)?.revert,
       log: new ReviewLog(sessions.db),
       isBusy: () => busy.value,
     });

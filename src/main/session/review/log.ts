@@ -66,6 +66,28 @@ export class ReviewLog {
       .all(sessionId, ...TYPES) as { seq: number; data: string }[];
     return rows.map((r) => ({ ...(JSON.parse(r.data) as DecidedEvent | UndoneEvent), seq: r.seq }));
   }
+
+  /**
+   * The sequence number at which the session's revert in force was last applied to disk: the oldest of the newest
+   * run of `session.updated` events (the session store logs one per update) carrying that same boundary — a title
+   * change while reverted keeps the boundary and does not count. Undefined when the newest row carries no revert (or
+   * there is none). Review events before it happened before the revert wrote the work tree (review/reverted.ts).
+   */
+  revertSeq(sessionId: string): number | undefined {
+    const rows = this.db
+      .prepare("SELECT seq, data FROM events WHERE session_id = ? AND type = 'session.updated' ORDER BY seq DESC")
+      .iterate(sessionId) as Iterable<{ seq: number; data: string }>;
+    let key: string | undefined;
+    let seq: number | undefined;
+    for (const r of rows) {
+      const revert = (JSON.parse(r.data) as { session?: { revert?: unknown } }).session?.revert;
+      const k = revert ? JSON.stringify(revert) : '';
+      if (key === undefined) key = k;
+      if (k !== key || k === '') break;
+      seq = r.seq;
+    }
+    return seq;
+  }
 }
 
 /** Decisions still in force (not undone), by decision id, in log order. */

@@ -37,6 +37,7 @@ export function createReviewService(
       return snapshots.ok ? ok({ root: rt.value.root, snapshots: snapshots.value }) : snapshots;
     },
     messages: (sessionId) => store.messages(sessionId),
+    revert: (sessionId) => store.getSession(sessionId)?.revert,
     log: new ReviewLog(store.db),
     isBusy,
     ...(journalDir === undefined ? {} : { journalDir }),

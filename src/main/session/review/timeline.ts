@@ -99,8 +99,15 @@ export function decisionEntries(events: readonly ReviewEvent[]): Draft[] {
   });
 }
 
-/** Steps and decisions merged by time (stable), numbered. */
-export function buildTimeline(messages: readonly MessageWithParts[], events: readonly ReviewEvent[]): TimelineEntry[] {
+/**
+ * Steps and decisions merged by time (stable), numbered; with `marks` (the session's revert, reverted.ts) the points
+ * whose changes the revert took off disk flagged `reverted`.
+ */
+export function buildTimeline(
+  messages: readonly MessageWithParts[],
+  events: readonly ReviewEvent[],
+  marks: { entries: ReadonlySet<string> } | null = null,
+): TimelineEntry[] {
   const steps = stepEntries(messages);
   const decisions = decisionEntries(events);
   const out: Draft[] = [];
@@ -117,5 +124,5 @@ export function buildTimeline(messages: readonly MessageWithParts[], events: rea
       j++;
     }
   }
-  return out.map((e, index) => ({ ...e, index }));
+  return out.map((e, index) => ({ ...e, index, ...(marks?.entries.has(e.id) ? { reverted: true } : {}) }));
 }

@@ -2,6 +2,7 @@
  * Pure helpers of review navigation: hunks of a diff in reading order (file by file, top to bottom), the next /
  * previous one from a position, and the next pending one after a decision (the view moves on by itself).
  */
+import { decidable } from '../../../shared/review-change';
 import type { ReviewDiff, ReviewHunk } from '../../../shared/review-schemas';
 
 /** A hunk's place: file index and hunk index within the file. */
@@ -38,10 +39,13 @@ export function stepHunk(diff: ReviewDiff | null, pos: HunkPos | null, dir: 1 | 
   return before[before.length - 1] ?? (list[list.length - 1] as HunkPos);
 }
 
-/** The first pending hunk at or after `pos` (wrapping), or null when none is pending. */
+/** The first pending hunk at or after `pos` (wrapping), or null when none is pending (a reverted one is not). */
 export function nextPending(diff: ReviewDiff | null, pos: HunkPos | null): HunkPos | null {
   const list = allHunks(diff);
-  const pending = list.filter((p) => hunkAt(diff, p)?.state === 'pending');
+  const pending = list.filter((p) => {
+    const h = hunkAt(diff, p);
+    return h !== undefined && decidable(h);
+  });
   if (pending.length === 0) return null;
   if (!pos) return pending[0] as HunkPos;
   return pending.find((p) => order(p, pos) >= 0) ?? (pending[0] as HunkPos);
@@ -50,4 +54,28 @@ export function nextPending(diff: ReviewDiff | null, pos: HunkPos | null): HunkP
 /** The position of a hunk id in the diff, or null. */
 export function findHunk(diff: ReviewDiff | null, id: string): HunkPos | null {
   return allHunks(diff).find((p) => hunkAt(diff, p)?.id === id) ?? null;
+}
+
+/**
+ * The hunk of `diff`'s file `file` that a line of the diff editor belongs to: `side` 'modified' reads the line in
+ * the new text, 'original' in the old. A line inside a hunk's range is that hunk; a hunk with no lines on that side
+ * (a pure insertion or deletion) owns the line just above and just below where it sits. Null for any other line —
+ * clicking an unchanged line keeps the focused hunk.
+ */
+export function hunkAtLine(
+  diff: ReviewDiff | null,
+  file: number,
+  line: number,
+  side: 'modified' | 'original',
+): HunkPos | null {
+  const hunks = diff?.files[file]?.hunks ?? [];
+  for (let hunk = 0; hunk < hunks.length; hunk++) {
+    const h = hunks[hunk] as ReviewHunk;
+    if (h.kind === 'file') return { file, hunk };
+    const start = side === 'modified' ? h.newStart : h.oldStart;
+    const count = side === 'modified' ? h.newLines : h.oldLines;
+    const inside = count > 0 ? line >= start && line < start + count : line >= start - 1 && line <= start;
+    if (inside) return { file, hunk };
+  }
+  return null;
 }

@@ -26,7 +26,7 @@ import type {
   TimelineEntry,
 } from '../../../shared/review-schemas';
 import { DiffCache } from './review-cache';
-import { findHunk, hunkAt, nextPending, stepHunk, type HunkPos } from './review-nav';
+import { findHunk, hunkAt, hunkAtLine, nextPending, stepHunk, type HunkPos } from './review-nav';
 import type { Against, ReviewNotice, ReviewSlice, ReviewView } from './review-types';
 import type { Slice } from './types';
 
@@ -217,6 +217,11 @@ export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
     },
     focusHunk(pos) {
       patch(pos ? { pos, file: pos.file } : { pos: null });
+    },
+    focusLine(line, side) {
+      const v = view();
+      const pos = hunkAtLine(v.diff, v.file, line, side);
+      if (pos && (pos.file !== v.pos?.file || pos.hunk !== v.pos.hunk)) patch({ pos, file: pos.file });
     },
     nextHunk(dir) {
       const pos = stepHunk(view().diff, view().pos, dir);

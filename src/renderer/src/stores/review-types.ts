@@ -51,6 +51,12 @@ export interface ReviewSlice {
   setSideBySide(on: boolean): void;
   selectFile(index: number): void;
   focusHunk(pos: HunkPos | null): void;
+  /**
+   * The user put the diff editor's cursor on `line` (of the new text, or of the old one in side-by-side's left
+   * side): the hunk there becomes the focused one, so the review keys act on what the user is looking at. A line
+   * outside every hunk keeps the focus where it was.
+   */
+  focusLine(line: number, side: 'modified' | 'original'): void;
   nextHunk(dir: 1 | -1): void;
   /** Keep / reject one hunk (the focused one by default): one `review.decide` call, the view redrawn from its answer. */
   decideHunk(action: 'accept' | 'reject', hunkId?: string): Promise<void>;

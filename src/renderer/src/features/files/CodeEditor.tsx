@@ -1,12 +1,13 @@
 /**
  * The editor tab: Monaco on the open file (loaded on first use, like the review's diff), its edits reported to the
- * files slice, Ctrl/Cmd+S saves. When the disk moved on under unsaved edits it becomes the merge view: a diff of
+ * files slice; the window's key handler saves (file.save in src/shared/keymap.ts). When the disk moved on under unsaved edits it becomes the merge view: a diff of
  * the disk's text (left, read-only) and the user's (right, still editable), and the user chooses.
  */
 import { useEffect, useRef, useState } from 'react';
 import type React from 'react';
 import type * as Monaco from 'monaco-editor/editor/editor.api';
 import { useStore } from '../../stores';
+import { editorTabStop } from './editor-stop';
 
 type MonacoModule = typeof Monaco;
 
@@ -26,6 +27,14 @@ function theme(): 'vs' | 'vs-dark' {
   return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'vs-dark' : 'vs';
 }
 
+/** Follow the OS theme while an editor is open (Monaco's theme is global and set at creation otherwise). */
+function followTheme(monaco: MonacoModule): () => void {
+  const media = window.matchMedia('(prefers-color-scheme: dark)');
+  const onTheme = (): void => monaco.editor.setTheme(theme());
+  media.addEventListener('change', onTheme);
+  return () => media.removeEventListener('change', onTheme);
+}
+
 /** The plain editor on the open file. */
 function Editor({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
   const host = useRef<HTMLDivElement>(null);
@@ -39,12 +48,16 @@ function Editor({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
       minimap: { enabled: false },
       theme: theme(),
       scrollBeyondLastLine: false,
-      tabIndex: 0,
+      // Its hidden input is no Tab stop; the editor's box is (editor-stop.ts).
+      tabIndex: -1,
     });
     e.onDidChangeModelContent(() => useStore.getState().editFile(e.getValue()));
-    e.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => void useStore.getState().saveFile());
     editor.current = e;
+    const unstop = editorTabStop(monaco, e, host.current, 'Editor');
+    const unfollow = followTheme(monaco);
     return () => {
+      unfollow();
+      unstop();
       e.getModel()?.dispose();
       e.dispose();
     };
@@ -87,12 +100,17 @@ function Merge({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
       renderSideBySide: host.current.clientWidth > 560,
       minimap: { enabled: false },
       theme: theme(),
+      tabIndex: -1,
     });
     const original = monaco.editor.createModel(conflict.text);
     const modified = monaco.editor.createModel(useStore.getState().edited ?? '');
     diff.setModel({ original, modified });
     const sub = modified.onDidChangeContent(() => useStore.getState().editFile(modified.getValue()));
+    const unstop = editorTabStop(monaco, diff.getModifiedEditor(), host.current, 'Your version (right)');
+    const unfollow = followTheme(monaco);
     return () => {
+      unfollow();
+      unstop();
       sub.dispose();
       diff.dispose();
       original.dispose();

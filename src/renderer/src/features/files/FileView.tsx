@@ -3,6 +3,7 @@ import type React from 'react';
 import { useStore } from '../../stores';
 import { FileTree } from './FileTree';
 import { CodeEditor } from './CodeEditor';
+import { keyLabels, withKeys } from '../../stores/key-labels';
 import './files.css';
 
 function EditorHead(): React.JSX.Element | null {
@@ -33,7 +34,7 @@ function EditorHead(): React.JSX.Element | null {
         disabled={!dirty || saveState === 'saving'}
         onClick={() => void save()}
         data-testid="editor-save"
-        title="Save (Ctrl/Cmd+S); waits while the agent is writing this file"
+        title={withKeys('Save; waits while the agent is writing this file', 'file.save')}
       >
         Save
       </button>
@@ -48,7 +49,13 @@ export function FileView(): React.JSX.Element {
       <FileTree />
       <div className="file-main">
         <EditorHead />
-        {file ? <CodeEditor /> : <p className="muted pad">Pick a file, or press Ctrl/Cmd+P to find one by name.</p>}
+        {file ? (
+          <CodeEditor />
+        ) : (
+          <p className="muted pad">
+            Pick a file, or press {keyLabels('file.quickOpen').join(' or ')} to find one by name.
+          </p>
+        )}
       </div>
     </section>
   );

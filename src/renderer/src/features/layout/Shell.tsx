@@ -10,6 +10,7 @@ import type { PaneTab } from '../../stores/layout';
 import { SessionList } from '../sessions/SessionList';
 import { CommandPalette } from '../palette/CommandPalette';
 import { ErrorBanner } from './ErrorBanner';
+import { withKeys } from '../../stores/key-labels';
 import { Divider } from './Divider';
 import './layout.css';
 
@@ -80,7 +81,7 @@ export function Shell({ main, review }: { main: React.ReactNode; review?: React.
           </span>
         )}
         <span className="spacer" />
-        <button onClick={() => setPalette(true)} title="Command palette (Ctrl/Cmd+Shift+P)">
+        <button onClick={() => setPalette(true)} title={withKeys('Command palette', 'view.palette')}>
           Commands
         </button>
         <button data-testid="open-settings" onClick={() => setScreen('settings')}>

@@ -22,6 +22,8 @@ export function DiffPreview({ patch, path }: { patch: string | undefined; path: 
         scrollBeyondLastLine: false,
         theme: osTheme(),
         renderOverviewRuler: false,
+        // A read-only preview: its hidden inputs are no Tab stops (the dialog's buttons are).
+        tabIndex: -1,
       });
       editor.setModel({ original, modified });
       dispose = () => {

@@ -3,7 +3,9 @@
  * Keep / Reject bar under every hunk (hunk-zones.ts). One editor lives for the panel's lifetime from the first text
  * diff on (not from mount: an empty panel never loads Monaco); a file change swaps models. Guarded files (binary,
  * too large, very long lines — fixtures/bugs/README.md B40) never reach Monaco: a notice says what changed and the whole-file hunk keeps
- * its buttons. The editor is never focused by code (fixtures/bugs/README.md B41).
+ * its buttons. The editor is never focused by code (fixtures/bugs/README.md B41). It is not a Tab stop either (its input
+ * element is invisible; the hunk bars' buttons are): a click puts the keyboard focus in it, and then the cursor's
+ * hunk is the focused one, so the review keys (src/shared/keymap.ts) act on the change under the cursor.
  */
 import { useEffect, useRef, useState } from 'react';
 import type React from 'react';
@@ -11,6 +13,8 @@ import type * as Monaco from 'monaco-editor/editor/editor.api';
 import type { ReviewFile, ReviewHunk } from '../../../../shared/review-schemas';
 import { mountHunkBars, type HunkAction } from './hunk-zones';
 import { GuardNotice } from './GuardNotice';
+import { READONLY_EDITOR } from '../layout/keyboard';
+import { useStore } from '../../stores';
 
 type MonacoModule = typeof Monaco;
 
@@ -50,6 +54,8 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
       const diff = monaco.editor.createDiffEditor(host.current, {
         readOnly: true,
         originalEditable: false,
+        // Its invisible input element is no Tab stop: Tab goes from the hunk bars' buttons onwards.
+        tabIndex: -1,
         automaticLayout: true,
         minimap: { enabled: false },
         scrollBeyondLastLine: false,
@@ -65,12 +71,22 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         useInlineViewWhenSpaceIsLimited: false,
       });
       setEditor({ monaco, diff });
+      // A click (or the arrow keys) in either side moves the focused hunk to the cursor's; code moving the cursor
+      // (a new model) does not. CursorChangeReason.Explicit = 3.
+      const follow = (side: 'modified' | 'original') => (e: Monaco.editor.ICursorPositionChangedEvent) => {
+        if (e.reason === 3) useStore.getState().focusLine(e.position.lineNumber, side);
+      };
+      const cursorSubs = [
+        diff.getModifiedEditor().onDidChangeCursorPosition(follow('modified')),
+        diff.getOriginalEditor().onDidChangeCursorPosition(follow('original')),
+      ];
       // Follow the OS theme while open (Monaco's theme is global and fixed at creation otherwise).
       const media = window.matchMedia('(prefers-color-scheme: dark)');
       const onTheme = (): void => monaco.editor.setTheme(osTheme());
       media.addEventListener('change', onTheme);
       dispose = () => {
         media.removeEventListener('change', onTheme);
+        for (const sub of cursorSubs) sub.dispose();
         const m = diff.getModel();
         diff.dispose();
         m?.original.dispose();
@@ -122,6 +138,7 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         className="review-monaco"
         ref={host}
         data-testid="review-diff-editor"
+        {...{ [READONLY_EDITOR]: '' }}
         style={{ display: guarded ? 'none' : 'block' }}
       />
     </div>

@@ -1,5 +1,6 @@
 /** Files changed at the selected point: A/M/D/R, path, −/+ counts, pending hunks, and a guard badge (fixtures/bugs/README.md B40). */
 import type React from 'react';
+import { decidable } from '../../../../shared/review-change';
 import type { ReviewFile } from '../../../../shared/review-schemas';
 
 const LETTER: Record<ReviewFile['status'], string> = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R' };
@@ -22,7 +23,7 @@ export function FileList({
   return (
     <ul className="review-files" data-testid="review-files" role="listbox" aria-label="Changed files">
       {files.map((f, i) => {
-        const pending = f.hunks.filter((h) => h.state === 'pending').length;
+        const pending = f.hunks.filter(decidable).length;
         return (
           <li
             key={f.path}

@@ -5,7 +5,7 @@
  */
 import type React from 'react';
 import type { ReviewFile, ReviewHunk } from '../../../../shared/review-schemas';
-import type { HunkAction } from './hunk-zones';
+import { revertedText, type HunkAction } from './hunk-zones';
 
 function size(n: number): string {
   if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -44,15 +44,23 @@ export function GuardNotice({
         {file.hunks.map((h, i) => (
           <li
             key={h.id}
-            className={`hunk-bar state-${h.state}${h.id === focusedId ? ' focused' : ''}`}
+            className={`hunk-bar state-${h.state}${h.reverted ? ' reverted' : ''}${h.id === focusedId ? ' focused' : ''}`}
             data-testid="hunk-bar"
             data-hunk-id={h.id}
             data-state={h.state}
+            data-reverted={h.reverted}
           >
             <span className="hunk-label">
               {h.kind === 'file' ? 'Whole file' : `Hunk ${i + 1}/${file.hunks.length} at line ${h.newStart}`}
             </span>
-            {h.state === 'pending' ? (
+            {revertedText(h) ? (
+              <>
+                <span className="hunk-state hunk-reverted" data-testid="hunk-reverted" title={revertedText(h)?.title}>
+                  {revertedText(h)?.label}
+                </span>
+                <span className="hunk-reverted-note">{revertedText(h)?.note}</span>
+              </>
+            ) : h.state === 'pending' ? (
               <>
                 <button type="button" data-testid="hunk-keep" onClick={() => onAction(h, 'accept')}>
                   Keep

@@ -14,7 +14,8 @@ import { pendingCount } from '../../../../shared/review-change';
 import { TimelineStrip } from './TimelineStrip';
 import { FileList } from './FileList';
 import { DiffView } from './DiffView';
-import { handleReviewKey } from './shortcuts';
+import { REVIEW_SCOPE } from '../layout/keyboard';
+import { withKeys } from '../../stores/key-labels';
 import { ReviewNoticeBar, RevertBanner, RevertDialog } from './RevertControls';
 import './review.css';
 
@@ -47,20 +48,8 @@ export function ReviewPanel(): React.JSX.Element {
   const file = s.diff?.files[s.file];
   const focused = hunkAt(s.diff, s.pos);
   const pending = pendingCount(s.diff);
-  const onKeyDownCapture = (e: React.KeyboardEvent): void => {
-    if (handleReviewKey(e, useStore.getState())) {
-      e.preventDefault();
-      e.stopPropagation();
-    }
-  };
-
   return (
-    <section
-      className="review-panel"
-      data-testid="review-panel"
-      aria-label="Review"
-      onKeyDownCapture={onKeyDownCapture}
-    >
+    <section className="review-panel" data-testid="review-panel" aria-label="Review" {...{ [REVIEW_SCOPE]: 'review' }}>
       <TimelineStrip />
       <div className="review-toolbar" role="toolbar" aria-label="Review actions">
         <span className="review-point" data-testid="review-point">
@@ -88,10 +77,10 @@ export function ReviewPanel(): React.JSX.Element {
           />{' '}
           side by side
         </label>
-        <button type="button" onClick={() => s.nextHunk(-1)} title="Previous change (Alt+↑)">
+        <button type="button" onClick={() => s.nextHunk(-1)} title={withKeys('Previous change', 'review.previous')}>
           ↑ Prev
         </button>
-        <button type="button" onClick={() => s.nextHunk(1)} title="Next change (Alt+↓)">
+        <button type="button" onClick={() => s.nextHunk(1)} title={withKeys('Next change', 'review.next')}>
           ↓ Next
         </button>
         <span className="review-pending" data-testid="review-pending">
@@ -101,7 +90,7 @@ export function ReviewPanel(): React.JSX.Element {
           type="button"
           disabled={pending === 0 || s.deciding}
           onClick={() => void s.decideAll('accept')}
-          title="Keep all (Ctrl/Cmd+Enter)"
+          title={withKeys('Keep every pending hunk', 'review.keepAll')}
           data-testid="keep-all"
         >
           Keep all
@@ -110,7 +99,7 @@ export function ReviewPanel(): React.JSX.Element {
           type="button"
           disabled={pending === 0 || s.deciding}
           onClick={() => void s.decideAll('reject')}
-          title="Reject all (Ctrl/Cmd+Backspace)"
+          title={withKeys('Reject every pending hunk', 'review.rejectAll')}
           data-testid="reject-all"
         >
           Reject all
@@ -127,7 +116,7 @@ export function ReviewPanel(): React.JSX.Element {
             <div className="review-file-actions">
               <button
                 type="button"
-                disabled={s.deciding}
+                disabled={s.deciding || pendingCount(s.diff, file.path) === 0}
                 onClick={() => void s.decideAll('accept', file.path)}
                 data-testid="keep-file"
               >
@@ -135,7 +124,7 @@ export function ReviewPanel(): React.JSX.Element {
               </button>
               <button
                 type="button"
-                disabled={s.deciding}
+                disabled={s.deciding || pendingCount(s.diff, file.path) === 0}
                 onClick={() => void s.decideAll('reject', file.path)}
                 data-testid="reject-file"
               >

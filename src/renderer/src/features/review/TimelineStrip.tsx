@@ -88,7 +88,7 @@ export function TimelineStrip(): React.JSX.Element {
           {v.getVirtualItems().map((item) => {
             const e = timeline[item.index];
             if (!e) return null;
-            const cls = `timeline-tile kind-${e.kind}${item.index === selected ? ' selected' : ''}${e.undone ? ' undone' : ''}`;
+            const cls = `timeline-tile kind-${e.kind}${item.index === selected ? ' selected' : ''}${e.undone ? ' undone' : ''}${e.reverted ? ' reverted' : ''}`;
             return (
               <div
                 key={e.id}
@@ -96,7 +96,8 @@ export function TimelineStrip(): React.JSX.Element {
                 style={{ transform: `translateX(${item.start}px)`, width: TILE_PX }}
                 data-testid="timeline-tile"
                 data-index={item.index}
-                title={e.label}
+                title={e.reverted ? `${e.label} — reverted: not on disk until unrevert` : e.label}
+                data-reverted={e.reverted ? 'true' : undefined}
               >
                 <span className="tile-index">{e.kind === 'step' ? `#${item.index + 1}` : e.tools[0]}</span>
                 <span className="tile-tools">

@@ -8,10 +8,37 @@
  */
 import type * as Monaco from 'monaco-editor/editor/editor.api';
 import type { ReviewHunk } from '../../../../shared/review-schemas';
+import { withKeys } from '../../stores/key-labels';
 
 export type HunkAction = 'accept' | 'reject' | 'undo';
 
 const ZONE_PX = 30;
+
+/**
+ * The words a hunk whose change the session's revert took off disk shows instead of its state and buttons: main
+ * refuses Keep / Reject / Undo on it until unrevert (error `reverted`), and what unrevert does with it.
+ */
+export function revertedText(h: ReviewHunk): { label: string; note: string; title: string } | null {
+  if (h.reverted === undefined) return null;
+  const was = h.state === 'accepted' ? 'kept' : h.state === 'rejected' ? 'rejected' : 'undecided';
+  const title = `Not on disk: the session is reverted to before this change (it was ${was}).`;
+  return h.reverted === 'stays_rejected'
+    ? { label: 'Reverted', note: 'not on disk · stays rejected after unrevert', title: `${title} It stays rejected.` }
+    : { label: 'Reverted', note: 'not on disk · unrevert brings it back', title: `${title} Unrevert brings it back.` };
+}
+
+/** The state span of a decided or reverted hunk bar. */
+function stateSpan(h: ReviewHunk): HTMLSpanElement {
+  const s = document.createElement('span');
+  const r = revertedText(h);
+  s.className = r ? 'hunk-state hunk-reverted' : 'hunk-state';
+  s.textContent = r ? r.label : h.state === 'accepted' ? 'Kept' : 'Rejected';
+  if (r) {
+    s.title = r.title;
+    s.dataset.testid = 'hunk-reverted';
+  }
+  return s;
+}
 
 /** The modified-side line a hunk's bar sits under (0 = above the first line). */
 export function barLine(h: ReviewHunk): number {
@@ -42,6 +69,10 @@ function barNode(h: ReviewHunk, n: number, total: number, focused: boolean, act:
   bar.dataset.testid = 'hunk-bar';
   bar.dataset.hunkId = h.id;
   bar.dataset.state = h.state;
+  if (h.reverted) {
+    bar.classList.add('reverted');
+    bar.dataset.reverted = h.reverted;
+  }
   const adds = h.lines.filter((l) => l.startsWith('+')).length;
   const dels = h.lines.filter((l) => l.startsWith('-')).length;
   const label = document.createElement('span');
@@ -49,15 +80,18 @@ function barNode(h: ReviewHunk, n: number, total: number, focused: boolean, act:
   label.textContent = `${n}/${total} · −${h.kind === 'file' ? h.oldLines : dels} +${h.kind === 'file' ? h.newLines : adds}`;
   label.title = `Hunk ${n} of ${total}`;
   bar.append(label);
-  if (h.state === 'pending') {
-    bar.append(button('Keep', 'Keep this hunk (Ctrl/Cmd+Y)', 'hunk-keep', () => act('accept')));
-    bar.append(button('Reject', 'Reject this hunk (Ctrl/Cmd+N)', 'hunk-reject', () => act('reject')));
+  if (h.reverted) {
+    const note = document.createElement('span');
+    note.className = 'hunk-reverted-note';
+    note.textContent = (revertedText(h) as { note: string }).note;
+    bar.title = (revertedText(h) as { title: string }).title;
+    bar.append(stateSpan(h), note);
+  } else if (h.state === 'pending') {
+    bar.append(button('Keep', withKeys('Keep this hunk', 'review.keep'), 'hunk-keep', () => act('accept')));
+    bar.append(button('Reject', withKeys('Reject this hunk', 'review.reject'), 'hunk-reject', () => act('reject')));
   } else {
-    const s = document.createElement('span');
-    s.className = 'hunk-state';
-    s.textContent = h.state === 'accepted' ? 'Kept' : 'Rejected';
     bar.append(
-      s,
+      stateSpan(h),
       button('Undo', 'Undo this decision', 'hunk-undo', () => act('undo')),
     );
   }
@@ -96,7 +130,9 @@ export function mountHunkBars(
           domNode: document.createElement('div'),
           onDomNodeTop: (top) => {
             node.style.top = `${top}px`;
-            node.style.left = `${editor.getLayoutInfo().contentLeft}px`;
+            const layout = editor.getLayoutInfo();
+            node.style.left = `${layout.contentLeft}px`;
+            node.style.maxWidth = `${Math.max(120, layout.contentWidth - layout.verticalScrollbarWidth - 8)}px`;
           },
         }),
       );
