@@ -23,8 +23,8 @@ import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './git/object-db';
 import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import { cacheStamp, loadStatCache, persistStatCache, saveStatCache } from './stat-cache';
-import { dirsChanged, type StatCacheData } from './stat-entries';
+import { cacheChange, cacheStamp, loadStatCache, persistChange, saveStatCache } from './stat-cache';
+import { changesNothing, dirsChanged, type StatCacheChange, type StatCacheData } from './stat-entries';
 import { changeStatus, TreeReader, type ChangedPath, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,
@@ -44,8 +44,8 @@ import { LeftOutRecords } from './left-out';
 import { revertFiles, restoreChanges } from './restore';
 import { describeRecovery, recoverJournals } from '../fs/recovery';
 import type { Snapshots } from './snapshots';
-import { TreeWatcher } from './watch';
-import { forgetTouched, guideFor, treeIds, untouched, type WalkGuide } from './walk-guide';
+import { startWatcher, type TreeWatcher, type WatchBackend, type WatchReport } from './watch';
+import { guideFor, mergeGuided, treeIds, untouched, type WalkGuide } from './walk-guide';
 import type { TrackOptions } from './types';
 
 /**
@@ -142,7 +142,12 @@ export class SnapshotStore implements Snapshots {
     readonly gitdir: string,
     private readonly db: ObjectDb,
     private readonly lock: StoreLock,
-    private readonly opts: { maxFileBytes: number; ignoreDefaults: readonly string[]; log: (line: string) => void },
+    private readonly opts: {
+      maxFileBytes: number;
+      ignoreDefaults: readonly string[];
+      log: (line: string) => void;
+      watchBackend: WatchBackend | undefined;
+    },
     /** Where restore and revert journal their writes (`<dataDir>/journal`, shared with the service's tools). */
     private readonly journalDir: string,
   ) {
@@ -183,6 +188,7 @@ export class SnapshotStore implements Snapshots {
         maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
         ignoreDefaults: options.ignoreDefaults ?? DEFAULT_IGNORES,
         log: options.log ?? ((line) => console.warn(line)),
+        watchBackend: options.watchBackend,
       },
       join(options.dataDir, 'journal'),
     );
@@ -193,7 +199,8 @@ export class SnapshotStore implements Snapshots {
         store.opts.log(`snapshot: ${describeRecovery(r)}`);
     });
     store.warmPrefetch();
-    if (options.watch) store.watcher = await TreeWatcher.start(worktree);
+    // Watched from here on, before the first track reads anything (that track walks the whole tree).
+    if (options.watch) store.watcher = await startWatcher(worktree, store.loadedCache().dirs, options.watchBackend);
     return store;
   }
 
@@ -246,13 +253,14 @@ export class SnapshotStore implements Snapshots {
   }
 
   /**
-   * Writes `this.cache` to disk: a journal record of the change from `prev` when the files still hold exactly
-   * `prev` (nothing else wrote them since: another process sharing the store changes the stamp), else whole.
+   * Writes `this.cache` to disk: a journal record of `change` (what this track changed) when the files still hold
+   * exactly the cache before it (nothing else wrote them since: another process sharing the store changes the
+   * stamp), else whole.
    */
-  private persist(prev: StatCacheData): void {
+  private persist(change?: () => StatCacheChange): void {
     if (!this.cache) return;
-    if (this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp)
-      persistStatCache(this.cacheFile, prev, this.cache);
+    if (change && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp)
+      persistChange(this.cacheFile, this.cache, change());
     else saveStatCache(this.cacheFile, this.cache);
     this.diskInSync = true;
     this.diskStamp = cacheStamp(this.cacheFile);
@@ -271,22 +279,38 @@ export class SnapshotStore implements Snapshots {
   /**
    * Synchronous track (caller holds the lock). With `memory`, new objects go into that map and nothing is written
    * or remembered (the stat cache stays as it was: its entries must only name stored objects) — for a restore,
-   * which only compares the work tree with its target.
+   * which only compares the work tree with its target. A track that throws gives the watcher's report back, so the
+   * next track looks at those paths again.
    */
   private trackNow(memory?: Map<string, { type: ObjectType; content: Buffer }>, watched = false): string {
+    const report = memory ? undefined : this.watcher?.take();
+    try {
+      return this.trackWith(report, memory, watched);
+    } catch (e) {
+      if (report) this.watcher?.putBack(report);
+      throw e;
+    }
+  }
+
+  private trackWith(
+    report: WatchReport | undefined,
+    memory: Map<string, { type: ObjectType; content: Buffer }> | undefined,
+    watched: boolean,
+  ): string {
     const cache = this.loadedCache();
     const userGit = userGitDir(this.worktree);
     const rulesKey = userGit
       ? `${userGit}|${statKey(join(userGit, 'info/exclude'))}|${statKey(join(userGit, 'index'))}`
       : '';
-    const report = memory ? undefined : this.watcher?.take();
-    const guide = watched && report && !report.full ? this.guideNow(cache, report.paths, rulesKey) : undefined;
-    if (guide && report?.paths.size === 0 && cache.tree) {
+    const guide = watched && report && !report.full ? this.guideNow(cache, report, rulesKey) : undefined;
+    if (guide && guide.touched.size + guide.fresh.size === 0 && cache.tree) {
       this.lastTrackKind = 'none';
       return cache.tree;
     }
     const last = guide && this.lastWalk;
     const sink = new ObjectSink(this.db, cache.entries.size === 0, memory);
+    // A guided walk records only what it looks at (merged into the cache afterwards, walk-guide.ts); a full walk
+    // records everything and replaces the cache. Both read the last track's records from the cache.
     const ctx: WalkContext = {
       root: this.worktree,
       rules: rootRules(userGit, this.opts.ignoreDefaults),
@@ -299,15 +323,14 @@ export class SnapshotStore implements Snapshots {
       prefetch: undefined,
       guide,
       startedAt: Date.now(),
-      entries: guide ? new Map(cache.entries) : new Map(),
-      dirs: guide ? new Map(cache.dirs) : new Map(),
-      trees: guide ? new Set(cache.trees) : new Set(),
+      entries: new Map(),
+      dirs: new Map(),
+      trees: new Set(),
       skipped: last ? last.skipped.filter((f) => untouched([f.path], guide).length === 1) : [],
       leftOut: last ? untouched(last.leftOut, guide) : [],
       hashed: 0,
       dirty: false,
     };
-    if (guide) forgetTouched(ctx.entries, ctx.dirs, guide);
     let tree: string;
     try {
       // Started after startedAt: every prefetched stat is taken during this track.
@@ -324,11 +347,13 @@ export class SnapshotStore implements Snapshots {
     this.walkLeftOut = ctx.leftOut;
     if (memory) return tree;
     this.records.record(tree, ctx.leftOut);
-    const changed =
-      ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
-    this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
-    if (changed) this.persist(cache);
-    this.treesApprox = guide !== undefined || (this.treesApprox && !changed);
+    const gone = guide ? this.mergeWalk(cache, ctx, guide, tree) : this.replaceCache(cache, ctx, tree);
+    this.watcher?.afterWalk({
+      full: !guide,
+      dirs: ctx.dirs,
+      gone,
+      reported: report?.events ?? new Set(),
+    });
     this.lastTrackKind = guide ? 'guided' : 'full';
     const clocks = { wall: Date.now(), mono: performance.now() };
     this.lastWalk = { leftOut: ctx.leftOut, skipped: ctx.skipped, rulesKey, ...clocks };
@@ -338,20 +363,40 @@ export class SnapshotStore implements Snapshots {
     return tree;
   }
 
+  /** After a guided walk: the cache changed in place, only the change saved. Answers the folders removed. */
+  private mergeWalk(cache: StatCacheData, ctx: WalkContext, guide: WalkGuide, tree: string): string[] {
+    const before = cache.tree;
+    const change = mergeGuided(cache, ctx, guide, tree);
+    if (tree !== before || !changesNothing(change)) this.persist(() => change);
+    this.treesApprox = true;
+    return change.goneDirs;
+  }
+
+  /** After a full walk: its records replace the cache (saved when anything differs). */
+  private replaceCache(cache: StatCacheData, ctx: WalkContext, tree: string): string[] {
+    const changed =
+      ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
+    this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
+    const next = this.cache;
+    if (changed) this.persist(() => cacheChange(cache, next));
+    this.treesApprox = this.treesApprox && !changed;
+    return [];
+  }
+
   /**
    * The guide for a watched track, or undefined when only a full walk is exact: no walk since the store opened
    * (the watcher knows nothing from before), the rules' files changed, or the machine was suspended since.
    */
-  private guideNow(cache: StatCacheData, paths: Set<string>, rulesKey: string): WalkGuide | undefined {
+  private guideNow(cache: StatCacheData, report: WatchReport, rulesKey: string): WalkGuide | undefined {
     const last = this.lastWalk;
     if (!last || cache.tree === undefined || last.rulesKey !== rulesKey) return undefined;
     if (Math.abs(Date.now() - last.wall - (performance.now() - last.mono)) > SUSPEND_GAP_MS) return undefined;
-    if (folderMoved(this.worktree, cache, paths)) {
+    if (this.watcher && !this.watcher.followsMoves && folderMoved(this.worktree, cache, report.events)) {
       // The watcher may go on naming the moved folder's files by their old paths: walk, and watch afresh.
       if (this.watcher) this.watcher.broken = true;
       return undefined;
     }
-    return guideFor(paths);
+    return guideFor(report.events, report.pending);
   }
 
   /** True when the watcher runs and has reported every change finished before this call (watch.ts settle). */
@@ -361,7 +406,7 @@ export class SnapshotStore implements Snapshots {
       const old = this.watcher;
       this.watcher = undefined;
       await old.close();
-      this.watcher = await TreeWatcher.start(this.worktree);
+      this.watcher = await startWatcher(this.worktree, this.loadedCache().dirs, this.opts.watchBackend);
     }
     if (!this.watcher || options?.verify === true) return false;
     const t0 = performance.now();
@@ -389,14 +434,19 @@ export class SnapshotStore implements Snapshots {
     this.watcher.dropReported();
   }
 
-  /** The watcher's counters (events delivered, settles timed out), undefined without a watcher. */
-  get watchStats(): { delivered: number; settleTimeouts: number } | undefined {
+  /** The watcher's counters (events delivered, settles timed out, folders watched), undefined without a watcher. */
+  get watchStats(): { delivered: number; settleTimeouts: number; watched: number } | undefined {
     return this.watcher && { ...this.watcher.stats };
   }
 
   /** True when the store runs with a watcher (opened with `watch` and it could start here). */
   get watching(): boolean {
     return this.watcher !== undefined;
+  }
+
+  /** The backend of the running watcher (watch.ts), undefined without one. */
+  get watchBackend(): WatchBackend | undefined {
+    return this.watcher?.backend;
   }
 
   /** Files (worktree-relative) that differ between tree `hash` and the work tree now. */
@@ -545,7 +595,7 @@ export class SnapshotStore implements Snapshots {
         this.diskInSync = false;
       }
       // The cache file must name only objects gc keeps: bring it in line with the last track first.
-      if (!this.diskInSync) this.persist(cache);
+      if (!this.diskInSync) this.persist();
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
       const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
       this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);

@@ -1,31 +1,24 @@
 /**
- * The work-tree watcher that feeds the track walk (the idea of git's core.fsmonitor): a recursive @parcel/watcher
- * subscription on the work tree collects the paths the operating system reported changed, so the next track
- * lstats and hashes only those paths and their folders (walk.ts, guided mode). The watcher is a hint, never the
- * truth: the store walks the whole tree when it is unavailable, after an error, on the first track, when a turn
- * starts, and after a suspend (store.ts decides; `take` reports `full` for what the watcher itself knows).
+ * The parcel backend of the work-tree watcher (watch.ts has the contract): a recursive @parcel/watcher subscription
+ * on the work tree, used where per-folder inotify is not available (macOS, Windows).
  *
- * Delivery is asynchronous (parcel batches events on its own thread, 0–500 ms), so a track first calls `settle`:
+ * Delivery is asynchronous (parcel batches events on its own thread, 50–500 ms), so a track first calls `settle`:
  * it changes the work-tree folder's own mode to the mode it already has (only its ctime moves; no byte, name or
  * permission of the project changes) and waits for that event. The operating system queues events in the order
  * the changes happened, and one subscription delivers them in that order, so once it arrives every change that
  * finished before `settle` was called has been reported. When it does not arrive within `SETTLE_MS`, `settle`
- * answers false and the caller walks everything.
+ * answers false and the caller walks everything. Parcel can go on naming a moved folder's files by their old
+ * paths, so the store walks everything after a folder move and subscribes afresh (`followsMoves` is false).
  *
  * Ignored by the subscription: `.git` folders (the user's repository data is never part of a tree; the index and
  * info/exclude, which are, are checked by stat on every track in store.ts).
  */
 import { chmodSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { TreeWatcher, WatchReport } from './watch-types';
 
 /** Longest wait (ms) for the settle event before a track falls back to a full walk (parcel batches ≤ 500 ms). */
 export const SETTLE_MS = 3000;
-
-/** What changed since the last `take`: worktree-relative paths, or `full` when only a full walk is exact. */
-export interface WatchReport {
-  paths: Set<string>;
-  full: boolean;
-}
 
 interface ParcelEvent {
   path: string;
@@ -51,8 +44,10 @@ function loadParcel(): ParcelWatcher | undefined {
   }
 }
 
-/** A recursive watch of one work tree (real path `root`). Start with `TreeWatcher.start`. */
-export class TreeWatcher {
+/** A recursive parcel watch of one work tree (real path `root`). Start with `ParcelTreeWatcher.start`. */
+export class ParcelTreeWatcher implements TreeWatcher {
+  readonly backend = 'parcel' as const;
+  readonly followsMoves = false;
   private paths = new Set<string>();
   /** True until the first `take`: a new subscription knows nothing of what changed before it started. */
   private full = true;
@@ -64,7 +59,7 @@ export class TreeWatcher {
   private settles: (() => void)[] = [];
   private sub: ParcelSubscription | undefined;
   /** Events delivered so far, and settles that timed out (tests and the benchmark read them). */
-  readonly stats = { delivered: 0, settleTimeouts: 0 };
+  readonly stats = { delivered: 0, settleTimeouts: 0, watched: 0 };
 
   private constructor(private readonly root: string) {}
 
@@ -72,10 +67,10 @@ export class TreeWatcher {
    * Subscribes to `root` (a real path); undefined when the watcher cannot run here (module missing, no inotify
    * watches left, unsupported file system) — the caller then walks on every track, as without a watcher.
    */
-  static async start(root: string): Promise<TreeWatcher | undefined> {
+  static async start(root: string): Promise<ParcelTreeWatcher | undefined> {
     const parcel = loadParcel();
     if (!parcel) return undefined;
-    const w = new TreeWatcher(root);
+    const w = new ParcelTreeWatcher(root);
     try {
       w.sub = await parcel.subscribe(root, (err, events) => w.onEvents(err, events), { ignore: ['**/.git/**'] });
     } catch {
@@ -134,10 +129,21 @@ export class TreeWatcher {
 
   /** What was reported since the last `take`, and forgets it. */
   take(): WatchReport {
-    const report = { paths: this.paths, full: this.full };
+    const report = { events: this.paths, pending: new Set<string>(), full: this.full };
     this.paths = new Set();
     this.full = false;
     return report;
+  }
+
+  /** Gives back a report whose track failed: its paths are answered again by the next `take`. */
+  putBack(report: WatchReport): void {
+    for (const p of report.events) this.paths.add(p);
+    if (report.full) this.full = true;
+  }
+
+  /** Nothing to do: the subscription covers the whole tree. */
+  afterWalk(): void {
+    // parcel watches recursively from the root; there is no per-folder watch to add or renew
   }
 
   /**
