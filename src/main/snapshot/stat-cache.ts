@@ -99,9 +99,10 @@ export function persistStatCache(file: string, prev: StatCacheData, next: StatCa
 /**
  * Persists `next`, which is what the files on disk hold with `change` applied: appends `change` as one journal
  * record (a few hundred bytes for a dozen files; its cost follows the change, not the tree), or rewrites the whole
- * cache when there is no cache file yet or the journal has grown past a quarter of it.
+ * cache when there is no cache file yet or the journal has grown past a quarter of it (`deferWhole`: past the
+ * cache's own size — the caller rewrites it when idle). Answers true when a whole rewrite is due.
  */
-export function persistChange(file: string, next: StatCacheData, change: StatCacheChange): void {
+export function persistChange(file: string, next: StatCacheData, change: StatCacheChange, deferWhole = false): boolean {
   let base = 0;
   let logSize = 0;
   try {
@@ -110,7 +111,10 @@ export function persistChange(file: string, next: StatCacheData, change: StatCac
   } catch {
     // no journal yet (or no cache file: base stays 0 and the whole cache is written)
   }
-  if (base === 0 || logSize > base / 4) return saveStatCache(file, next);
+  if (base === 0 || logSize > (deferWhole ? base : base / 4)) {
+    saveStatCache(file, next);
+    return false;
+  }
   const up: StatCacheData = { tree: change.tree, trees: change.trees, entries: change.entries, dirs: change.dirs };
   const count = (n: number): Buffer => {
     const b = Buffer.alloc(4);
@@ -130,6 +134,7 @@ export function persistChange(file: string, next: StatCacheData, change: StatCac
   head.writeUInt32LE(body.length, 0);
   head.writeUInt32LE(crc32(body), 4);
   appendFileSync(journalOf(file), Buffer.concat([head, body]));
+  return logSize + head.length + body.length > base / 4;
 }
 
 /** Size, mtime and inode of the cache file and its journal: changes whenever anyone writes them. */

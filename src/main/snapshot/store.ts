@@ -45,6 +45,8 @@ import { revertFiles, restoreChanges } from './restore';
 import { describeRecovery, recoverJournals } from '../fs/recovery';
 import type { Snapshots } from './snapshots';
 import { startWatcher, type TreeWatcher, type WatchBackend, type WatchReport } from './watch';
+import { folderMoved } from './watch-parcel';
+import { IdleTask } from './idle-task';
 import { guideFor, mergeGuided, treeIds, untouched, type WalkGuide } from './walk-guide';
 import type { TrackOptions } from './types';
 
@@ -63,37 +65,6 @@ interface LastWalk {
   rulesKey: string;
   wall: number;
   mono: number;
-}
-
-/**
- * True when a folder of the last track moved to another reported path inside the work tree (its inode now stands
- * at a reported path that it did not before). Watchers (parcel's inotify backend among them) can keep naming a
- * moved folder's contents by their old paths, so the store trusts no report after such a move.
- */
-function folderMoved(root: string, cache: StatCacheData, paths: Set<string>): boolean {
-  const gone = new Set<number>();
-  for (const p of paths) {
-    const rec = cache.dirs.get(p);
-    if (!rec) continue;
-    let st;
-    try {
-      st = lstatSync(`${root}/${p}`);
-    } catch {
-      st = undefined;
-    }
-    if (!st || !st.isDirectory() || st.ino !== rec.ino) gone.add(rec.ino);
-  }
-  if (gone.size === 0) return false;
-  for (const p of paths) {
-    let st;
-    try {
-      st = lstatSync(`${root}/${p}`);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory() && gone.has(st.ino) && cache.dirs.get(p)?.ino !== st.ino) return true;
-  }
-  return false;
 }
 
 function statKey(file: string): string {
@@ -132,6 +103,10 @@ export class SnapshotStore implements Snapshots {
   private treesApprox = false;
   /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
   lastTrackKind: 'full' | 'guided' | 'none' = 'full';
+  /** True when the stat cache's journal has grown enough that the idle task rewrites the cache whole. */
+  private compactionDue = false;
+  /** Merges small packs and rewrites the stat cache when the store is idle (idle-task.ts). */
+  private readonly idle = new IdleTask(() => void this.run(() => this.tidy()).catch(() => undefined));
   /** How long (ms) the last track waited for the watcher to report everything (watch.ts settle); 0 without. */
   lastSettleMs = 0;
 
@@ -260,10 +235,23 @@ export class SnapshotStore implements Snapshots {
   private persist(change?: () => StatCacheChange): void {
     if (!this.cache) return;
     if (change && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp)
-      persistChange(this.cacheFile, this.cache, change());
-    else saveStatCache(this.cacheFile, this.cache);
+      this.compactionDue = persistChange(this.cacheFile, this.cache, change(), true);
+    else {
+      saveStatCache(this.cacheFile, this.cache);
+      this.compactionDue = false;
+    }
     this.diskInSync = true;
     this.diskStamp = cacheStamp(this.cacheFile);
+  }
+
+  /** The put-off work (idle-task.ts), under the lock: merge small packs, rewrite a grown stat cache whole. */
+  private tidy(): void {
+    this.db.mergePacks();
+    if (this.compactionDue && this.cache && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp) {
+      saveStatCache(this.cacheFile, this.cache);
+      this.diskStamp = cacheStamp(this.cacheFile);
+    }
+    this.compactionDue = false;
   }
 
   private get cacheFile(): string {
@@ -309,6 +297,10 @@ export class SnapshotStore implements Snapshots {
     }
     const last = guide && this.lastWalk;
     const sink = new ObjectSink(this.db, cache.entries.size === 0, memory);
+    // A step's new trees are read back by its `changed`: once stored, keep them parsed (a first track's are too
+    // many to keep).
+    const newTrees: [string, Uint8Array][] = [];
+    if (guide) sink.onTree = (oid, content) => newTrees.push([oid, content]);
     // A guided walk records only what it looks at (merged into the cache afterwards, walk-guide.ts); a full walk
     // records everything and replaces the cache. Both read the last track's records from the cache.
     const ctx: WalkContext = {
@@ -338,6 +330,7 @@ export class SnapshotStore implements Snapshots {
       tree = walkDir(ctx, '', false, lstatSync(this.worktree)).oid ?? EMPTY_TREE;
       if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
       sink.finish();
+      for (const [oid, content] of newTrees) this.reader.prime(oid, content);
     } catch (e) {
       sink.abort();
       throw e;
@@ -346,6 +339,7 @@ export class SnapshotStore implements Snapshots {
     }
     this.walkLeftOut = ctx.leftOut;
     if (memory) return tree;
+    this.idle.poke();
     this.records.record(tree, ctx.leftOut);
     const gone = guide ? this.mergeWalk(cache, ctx, guide, tree) : this.replaceCache(cache, ctx, tree);
     this.watcher?.afterWalk({
@@ -609,6 +603,7 @@ export class SnapshotStore implements Snapshots {
     if (this.closed) return;
     await this.lock.run(() => undefined);
     this.closed = true;
+    this.idle.cancel();
     await this.watcher?.close();
     this.db.close();
   }

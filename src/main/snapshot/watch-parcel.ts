@@ -15,6 +15,8 @@
  */
 import { chmodSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { lstatSync } from 'node:fs';
+import type { StatCacheData } from './stat-entries';
 import type { TreeWatcher, WatchReport } from './watch-types';
 
 /** Longest wait (ms) for the settle event before a track falls back to a full walk (parcel batches ≤ 500 ms). */
@@ -161,4 +163,35 @@ export class ParcelTreeWatcher implements TreeWatcher {
     this.broken = true;
     await sub?.unsubscribe().catch(() => undefined);
   }
+}
+
+/**
+ * True when a folder of the last track moved to another reported path inside the work tree (its inode now stands
+ * at a reported path that it did not before). Watchers (parcel's inotify backend among them) can keep naming a
+ * moved folder's contents by their old paths, so the store trusts no report after such a move.
+ */
+export function folderMoved(root: string, cache: StatCacheData, paths: ReadonlySet<string>): boolean {
+  const gone = new Set<number>();
+  for (const p of paths) {
+    const rec = cache.dirs.get(p);
+    if (!rec) continue;
+    let st;
+    try {
+      st = lstatSync(`${root}/${p}`);
+    } catch {
+      st = undefined;
+    }
+    if (!st || !st.isDirectory() || st.ino !== rec.ino) gone.add(rec.ino);
+  }
+  if (gone.size === 0) return false;
+  for (const p of paths) {
+    let st;
+    try {
+      st = lstatSync(`${root}/${p}`);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory() && gone.has(st.ino) && cache.dirs.get(p)?.ino !== st.ino) return true;
+  }
+  return false;
 }

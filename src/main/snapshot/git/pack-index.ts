@@ -86,6 +86,11 @@ export class PackFile {
     return this.count;
   }
 
+  /** Size of the `.pack` file in bytes. */
+  get bytes(): number {
+    return this.packSize;
+  }
+
   /** Position of `oid` in the sorted name table, or -1. */
   private find(oid: Buffer): number {
     const first = oid[0] ?? 0;
@@ -106,6 +111,11 @@ export class PackFile {
   /** True when the pack holds `oid` (hex). */
   has(oid: string): boolean {
     return this.find(Buffer.from(oid, 'hex')) >= 0;
+  }
+
+  /** True when the pack holds the object with raw id `oid` (20 bytes; one conversion serves every pack). */
+  hasId(oid: Buffer): boolean {
+    return this.find(oid) >= 0;
   }
 
   /** Every object id in the pack (hex). */
@@ -145,6 +155,28 @@ export class PackFile {
     const i = this.find(Buffer.from(oid, 'hex'));
     if (i < 0) return undefined;
     return this.readAt(this.offsetAt(i), 0);
+  }
+
+  /**
+   * The stored form of `oid` when it is a whole object (not a delta): its type, its size and its zlib stream as
+   * written — for copying it into another pack without inflating and deflating it again. Undefined when absent or
+   * stored as a delta.
+   */
+  stored(oid: string): { type: ObjectType; size: number; body: Buffer } | undefined {
+    const i = this.find(Buffer.from(oid, 'hex'));
+    if (i < 0) return undefined;
+    const offset = this.offsetAt(i);
+    const raw = Buffer.allocUnsafe(this.endOf(offset) - offset);
+    readSync(this.fd, raw, 0, raw.length, offset);
+    let p = 0;
+    let byte = raw[p++] ?? 0;
+    const type = TYPES[(byte >> 4) & 7];
+    let size = byte & 15;
+    for (let shift = 4; byte & 0x80; shift += 7) {
+      byte = raw[p++] ?? 0;
+      size += (byte & 0x7f) * 2 ** shift;
+    }
+    return type ? { type, size, body: raw.subarray(p) } : undefined;
   }
 
   private readAt(offset: number, depth: number): { type: ObjectType; content: Buffer } {
