@@ -76,6 +76,14 @@ function statKey(file: string): string {
   }
 }
 
+function closedFailure(): LandfallFailure {
+  return new LandfallFailure({
+    code: 'unavailable',
+    message: 'snapshot store is closed',
+    hint: 'open the store again',
+  });
+}
+
 function invalid(message: string, hint: string): LandfallFailure {
   return new LandfallFailure({ code: 'invalid_input', message, hint });
 }
@@ -175,16 +183,25 @@ export class SnapshotStore implements Snapshots {
     });
     store.warmPrefetch();
     // Watched from here on, before the first track reads anything (that track walks the whole tree).
-    if (options.watch) store.watcher = await startWatcher(worktree, store.loadedCache().dirs, options.watchBackend);
+    if (options.watch) {
+      const dirs = await store.run(() => store.loadedCache().dirs);
+      store.watcher = await startWatcher(worktree, dirs, options.watchBackend);
+    }
     return store;
   }
 
   private run<T>(fn: () => T | Promise<T>): Promise<T> {
-    if (this.closed)
-      return Promise.reject(
-        new LandfallFailure({ code: 'unavailable', message: 'snapshot store is closed', hint: 'open the store again' }),
-      );
+    if (this.closed) return Promise.reject(closedFailure());
     return this.lock.run(fn);
+  }
+
+  /**
+   * Runs `fn` in this process's turn but without the lock file (lock.ts `runLocal`): only for work that writes
+   * nothing in the store — a track that finds nothing reported, `changed` — so a step takes the lock file once.
+   */
+  private runLocal<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(closedFailure());
+    return this.lock.runLocal(fn);
   }
 
   /**
@@ -287,9 +304,7 @@ export class SnapshotStore implements Snapshots {
   ): string {
     const cache = this.loadedCache();
     const userGit = userGitDir(this.worktree);
-    const rulesKey = userGit
-      ? `${userGit}|${statKey(join(userGit, 'info/exclude'))}|${statKey(join(userGit, 'index'))}`
-      : '';
+    const rulesKey = this.rulesKey(userGit);
     const guide = watched && report && !report.full ? this.guideNow(cache, report, rulesKey) : undefined;
     if (guide && guide.touched.size + guide.fresh.size === 0 && cache.tree) {
       this.lastTrackKind = 'none';
@@ -377,6 +392,24 @@ export class SnapshotStore implements Snapshots {
     return [];
   }
 
+  /** The user's git dir, info/exclude and index as stat'ed now ('' outside a git project). */
+  private rulesKey(userGit: string | undefined): string {
+    return userGit ? `${userGit}|${statKey(join(userGit, 'info/exclude'))}|${statKey(join(userGit, 'index'))}` : '';
+  }
+
+  /**
+   * The last tree when a watched track would find nothing to look at (the watcher reported nothing and a guided
+   * walk is allowed: trackWith's first check), else undefined. Writes nothing.
+   */
+  private unchangedTree(): string | undefined {
+    const cache = this.cache; // loaded already (loading may repair the journal: a write, done under the lock)
+    if (!cache?.tree || !this.watcher?.quiet()) return undefined;
+    const nothing = { events: new Set<string>(), pending: new Set<string>(), full: false };
+    if (!this.guideNow(cache, nothing, this.rulesKey(userGitDir(this.worktree)))) return undefined;
+    this.lastTrackKind = 'none';
+    return cache.tree;
+  }
+
   /**
    * The guide for a watched track, or undefined when only a full walk is exact: no walk since the store opened
    * (the watcher knows nothing from before), the rules' files changed, or the machine was suspended since.
@@ -400,7 +433,8 @@ export class SnapshotStore implements Snapshots {
       const old = this.watcher;
       this.watcher = undefined;
       await old.close();
-      this.watcher = await startWatcher(this.worktree, this.loadedCache().dirs, this.opts.watchBackend);
+      const dirs = await this.run(() => this.loadedCache().dirs);
+      this.watcher = await startWatcher(this.worktree, dirs, this.opts.watchBackend);
     }
     if (!this.watcher || options?.verify === true) return false;
     const t0 = performance.now();
@@ -415,7 +449,8 @@ export class SnapshotStore implements Snapshots {
    */
   async track(options?: TrackOptions): Promise<string> {
     const watched = await this.settled(options);
-    return this.run(() => this.trackNow(undefined, watched));
+    const same = watched ? await this.runLocal(() => this.unchangedTree()) : undefined;
+    return same ?? this.run(() => this.trackNow(undefined, watched));
   }
 
   /**
@@ -473,10 +508,12 @@ export class SnapshotStore implements Snapshots {
 
   /**
    * Paths whose entry differs from tree `from` to tree `to`, with status (Snapshots.changed): compares tree entries
-   * and skips equal subtrees (git/tree-read.ts), reads no blob and does not walk the work tree.
+   * and skips equal subtrees (git/tree-read.ts), reads no blob and does not walk the work tree. Writes nothing, so
+   * it takes no lock file (objects are never changed in place; a pack another process merged away stays readable
+   * through the descriptor held, and a miss re-reads the pack list).
    */
   changed(from: string, to: string): Promise<ChangedPath[]> {
-    return this.run(() => {
+    return this.runLocal(() => {
       this.checkHash(from);
       this.checkHash(to);
       return this.reader.diff(from, to).map((c) => ({ ...c, status: changeStatus(c) }));

@@ -190,6 +190,13 @@ export class NativeWatcher implements TreeWatcher {
     return !this.broken;
   }
 
+  /** True when `take` would report nothing. */
+  quiet(): boolean {
+    return (
+      !this.full && this.events.size === 0 && this.pending.size === 0 && threadDelivered - this.mark < OVERFLOW_GUARD
+    );
+  }
+
   /** What was reported since the last `take` (events and newly watched folders), and forgets it. */
   take(): WatchReport {
     const overflow = threadDelivered - this.mark >= OVERFLOW_GUARD;

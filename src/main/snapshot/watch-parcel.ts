@@ -129,6 +129,11 @@ export class ParcelTreeWatcher implements TreeWatcher {
     });
   }
 
+  /** True when `take` would report nothing. */
+  quiet(): boolean {
+    return !this.full && this.paths.size === 0;
+  }
+
   /** What was reported since the last `take`, and forgets it. */
   take(): WatchReport {
     const report = { events: this.paths, pending: new Set<string>(), full: this.full };

@@ -44,6 +44,8 @@ export interface TreeWatcher {
   readonly stats: { delivered: number; settleTimeouts: number; watched: number };
   /** Resolves true once every change finished before the call has been reported; false: walk everything. */
   settle(): Promise<boolean>;
+  /** True when `take` would report nothing (no path, no full walk). */
+  quiet(): boolean;
   /** What was reported since the last `take`, and forgets it. */
   take(): WatchReport;
   /** Gives back a report whose track failed, so the next `take` answers it again. */
