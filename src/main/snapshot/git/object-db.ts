@@ -69,9 +69,12 @@ export class ObjectDb {
     return this.packs;
   }
 
-  /** Opens one pack just written (`<base>.idx` / `.pack`), without reopening the others. */
-  addPack(base: string): void {
-    const p = new PackFile(base, this.readCache);
+  /**
+   * Opens one pack just written (`<base>.idx` / `.pack`), without reopening the others. `written`: its idx bytes
+   * and pack size when this process wrote it (PackWriter.written), so the idx is not read back.
+   */
+  addPack(base: string, written?: { idx: Buffer; packSize: number }): void {
+    const p = new PackFile(base, this.readCache, written);
     this.packs.push(p);
     if (p.bytes < SMALL_PACK_BYTES) for (const id of p.ids()) this.smallIds.add(id);
   }
@@ -111,7 +114,7 @@ export class ObjectDb {
       throw e;
     }
     const gone = small.filter((p) => p.base !== base); // the same objects in the same order make the same pack
-    if (gone.length === small.length) this.addPack(base);
+    if (gone.length === small.length) this.addPack(base, writer.written);
     for (const p of gone) {
       p.close();
       unlinkSync(`${p.base}.idx`);
@@ -253,7 +256,7 @@ export class ObjectSink {
     const pack = this.pack;
     this.pack = undefined;
     if (pack.count === 0) return pack.abort();
-    this.db.addPack(pack.finish());
+    this.db.addPack(pack.finish(), pack.written);
     this.db.mergePacks(4 * PACKS_MERGED);
   }
 

@@ -67,18 +67,20 @@ export class PackFile {
 
   /**
    * Opens `<base>.idx` and `<base>.pack`; objects read are kept in `cache` (shared by an ObjectDb's packs).
-   * Throws if the idx is not version 2.
+   * `written`: the idx bytes and pack size of a pack this process has just written (PackWriter.written), so they
+   * are not read back from disk. Throws if the idx is not version 2.
    */
   constructor(
     readonly base: string,
     private readonly cache = new ReadCache(),
+    written?: { idx: Buffer; packSize: number },
   ) {
-    this.idx = readFileSync(`${base}.idx`);
+    this.idx = written?.idx ?? readFileSync(`${base}.idx`);
     if (this.idx.readUInt32BE(0) !== 0xff744f63 || this.idx.readUInt32BE(4) !== 2)
       throw new Error(`${base}.idx: not a v2 pack index`);
     this.count = this.idx.readUInt32BE(8 + 255 * 4);
     this.fd = openSync(`${base}.pack`, 'r');
-    this.packSize = fstatSync(this.fd).size;
+    this.packSize = written?.packSize ?? fstatSync(this.fd).size;
   }
 
   /** Number of objects in the pack. */

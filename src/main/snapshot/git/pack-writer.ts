@@ -79,6 +79,8 @@ export class PackWriter {
   private head = 0;
   /** Blobs stored as deltas so far. */
   deltas = 0;
+  /** After `finish`: the idx bytes and the pack's size in bytes, as written (PackFile opens it without reading back). */
+  written: { idx: Buffer; packSize: number } | undefined;
   /** Bytes (objects or deltas) added but not yet written: held in memory until their entry is written. */
   private pending = 0;
 
@@ -257,6 +259,7 @@ export class PackWriter {
     closeSync(idxFd);
     renameSync(this.tmp, `${base}.pack`);
     renameSync(idxTmp, `${base}.idx`);
+    this.written = { idx, packSize: this.offset + 20 };
     return base;
   }
 
@@ -279,8 +282,10 @@ export class PackWriter {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; // the same bytes are there already
     }
     const idxTmp = `${this.tmp}.idx`;
-    writeFileSync(idxTmp, buildIdx(this.entries, packSum));
+    const idx = buildIdx(this.entries, packSum);
+    writeFileSync(idxTmp, idx);
     renameSync(idxTmp, `${base}.idx`);
+    this.written = { idx, packSize: body.length + 20 };
     return base;
   }
 
