@@ -28,6 +28,13 @@ export interface WalkGuide {
   touched: Set<string>;
   /** Pending folders: their own entries are looked at again. */
   fresh: Set<string>;
+  /**
+   * Folders holding a reported path directly ('' = root): only their listing can have changed. Every other folder
+   * of `dirs` keeps the names and stat data of its record (no lstat, no readdir): a name added to, removed from or
+   * renamed in a watched folder is reported under that folder, and a folder replaced or moved is reported by name
+   * in its parent (then it is walked whole).
+   */
+  parents: Set<string>;
 }
 
 /** Adds the folders holding `p` to `dirs`. */
@@ -45,15 +52,18 @@ function addParents(dirs: Set<string>, p: string): void {
  */
 export function guideFor(events: Set<string>, pending: Set<string> = new Set()): WalkGuide | undefined {
   const dirs = new Set<string>(['']);
+  const parents = new Set<string>();
   for (const p of events) {
-    if (p.slice(p.lastIndexOf('/') + 1) === '.gitignore') return undefined;
+    const s = p.lastIndexOf('/');
+    if (p.slice(s + 1) === '.gitignore') return undefined;
+    parents.add(s < 0 ? '' : p.slice(0, s));
     addParents(dirs, p);
   }
   for (const p of pending) {
     dirs.add(p);
     addParents(dirs, p);
   }
-  return { dirs, touched: events, fresh: pending };
+  return { dirs, touched: events, fresh: pending, parents };
 }
 
 /**
@@ -66,6 +76,15 @@ export function walkedWhole(guide: WalkGuide, path: string): boolean {
   if (guide.fresh.size > 0 && guide.fresh.has(s0 < 0 ? '' : path.slice(0, s0))) return true;
   for (let s = s0; s > 0; s = path.lastIndexOf('/', s - 1)) if (guide.touched.has(path.slice(0, s))) return true;
   return false;
+}
+
+/**
+ * True when folder `path` (one of `guide.dirs`) keeps its recorded names and stat data in a guided walk: no path
+ * directly in it was reported, it is not pending, and it is not looked at whole (reported itself or inside a
+ * reported folder: it may have been replaced).
+ */
+export function listingKept(guide: WalkGuide, path: string): boolean {
+  return !guide.parents.has(path) && !guide.fresh.has(path) && !walkedWhole(guide, path);
 }
 
 /** What a guided walk recorded: the files and folders it looked at, and the tree ids it produced or kept. */
