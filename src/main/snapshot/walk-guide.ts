@@ -1,6 +1,8 @@
 /**
  * The guided track walk: what the watcher reported (watch.ts) turned into which folders the walk enters. A
- * reported path's folders are listed again ('' = the work-tree root included); a reported path is lstat'ed (and
+ * reported path's folders are entered ('' = the work-tree root included): the one holding it is lstat'ed and
+ * listed again (from its record when its stat data is unchanged), the ones above keep their record's names and
+ * stat data without a system call unless a path directly in them was reported too; a reported path is lstat'ed (and
  * hashed when its stat data changed), and walked whole when it is or was a folder (a folder created or moved in
  * may hold files created before the watcher saw the folder). A pending folder (its watch is newer than the walk
  * that last read it) is listed again and its own entries are looked at: its files lstat'ed, its subfolders entered
