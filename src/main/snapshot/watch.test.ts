@@ -1,14 +1,16 @@
 /**
  * The watched track's edges (watch.ts, walk-guide.ts, store.ts), with each watcher backend: a worker thread runs
  * the watcher too; gc after guided tracks keeps every tree a later track reuses; an edit of info/exclude or the
- * user's index, and a suspend, make the next track a full walk; nothing reported means no walk at all. Each checks
+ * user's index, and a suspend, make the next track a full walk; nothing reported means no walk at all (and no lock
+ * file: another process holding it does not hold up a no-change track or `changed`). Each checks
  * tree ids against a store that always walks the whole tree.
  *
  * The native backend watches a folder that a walk found unwatched, or whose ctime was too recent to prove it
  * unchanged, afresh after that walk and walks it whole once more (watch-native.ts); these test folders were all
  * just made, so `warm` takes that one track before a test counts on "nothing reported".
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SnapshotStore, openInWorker } from './index';
@@ -64,6 +66,30 @@ describe.each(['native', 'parcel'] as const)('watched track (%s)', (backend) => 
     const t = await watched.track();
     expect(watched.lastTrackKind).toBe('guided');
     expect(t).toBe(await truth.track());
+    await watched.close();
+    await truth.close();
+  });
+
+  it('answers a no-change track and changed() while another live process holds the lock file', async () => {
+    const { base, wt } = project();
+    const { watched, truth } = await pair(base, wt, backend);
+    const first = await watched.track({ verify: true });
+    await warm(watched);
+    writeFileSync(join(wt, 'd/e'), 'two');
+    const second = await watched.track();
+    // The lock file of a live process on this host (the test runner's parent): a writer would wait for it.
+    const lockFile = join(watched.gitdir, 'landfall.lock');
+    writeFileSync(lockFile, `${process.ppid} ${hostname()} ${Date.now()}`);
+    try {
+      expect(await watched.track()).toBe(second);
+      expect(watched.lastTrackKind).toBe('none');
+      expect(await watched.changed(first, second)).toEqual([
+        expect.objectContaining({ path: 'd/e', status: 'modified' }),
+      ]);
+    } finally {
+      rmSync(lockFile);
+    }
+    expect(second).toBe(await truth.track());
     await watched.close();
     await truth.close();
   });
