@@ -5,18 +5,25 @@
  *   - no-change track, and track after 10 touched + 2 added files (watched), alternating with
  *     `git add -A && git write-tree`;
  *   - a full step's snapshot overhead (before track + after track + `changed` for the patch part) with ≤ 10 files
- *     changed in the step; steps are 600 ms apart (a model's answer takes longer; the watcher batches events
- *     that arrive within 500 ms of each other, so back-to-back steps would measure its batching instead); the wait
- *     for the watcher to report (settle) is shown beside it;
- *   - the watcher's own cost: subscription start time and resident memory it adds.
+ *     changed in the step; steps are 600 ms apart (a model's answer takes longer; parcel batches events that
+ *     arrive within 500 ms of each other, so back-to-back steps would measure its batching instead); the wait for
+ *     the watcher to report (settle) is shown beside it, and the CPU time of this process (every thread) for the
+ *     same parts, which a busy machine inflates far less than wall time;
+ *   - the watcher's own cost: start time, resident memory it adds, and the folders it watches.
+ * The backend is the default one (native inotify on Linux); `--parcel` measures @parcel/watcher instead.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SnapshotStore } from '../src/main/snapshot';
-import { TreeWatcher } from '../src/main/snapshot/watch';
+import { loadStatCache } from '../src/main/snapshot/stat-cache';
+import { defaultBackend, startWatcher } from '../src/main/snapshot/watch';
 import { absolute, codeLine, median, nativeTrack, pair, report, results, rng } from './snapshot-common';
+
+/** Steps measured for the step-overhead row. */
+const STEPS = 15;
 
 /** Writes `files` source-like files under `root` (deterministic). Returns the number of folders made. */
 export function genBigTree(root: string, files = 100_000): number {
@@ -40,28 +47,48 @@ export function genBigTree(root: string, files = 100_000): number {
   return dirs.size;
 }
 
-/** Watched rows on `tree` (its stat cache in `data` is reused), anchored on the native git dir `gd`. */
+/** `--parcel`: the watched rows with @parcel/watcher instead of the default backend. */
+const BACKEND = process.argv.includes('--parcel') ? 'parcel' : defaultBackend();
+
+/** CPU time (ms, user + system, every thread of this process) since `from`. */
+const cpuMs = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
+
+/**
+ * Watched rows on `tree` (its stat cache in store folder `gitdir` under `data` is reused), anchored on the native
+ * git dir `gd`.
+ */
 export async function benchWatched(
   name: string,
   tree: string,
-  data: string,
+  store: { data: string; gitdir: string },
   gd: string,
   touched: string[],
 ): Promise<void> {
+  const dirs = loadStatCache(join(store.gitdir, 'landfall-stat-cache.bin')).dirs;
   const rss0 = process.memoryUsage().rss;
   const t0 = performance.now();
-  const probe = await TreeWatcher.start(tree);
+  const c0 = process.cpuUsage();
+  const probe = await startWatcher(tree, dirs, BACKEND);
   const startMs = performance.now() - t0;
+  const startCpu = cpuMs(c0);
   const rssMb = (process.memoryUsage().rss - rss0) / 1e6;
+  const watched = probe?.stats.watched ?? 0;
   await probe?.close();
-  results.push(`${name}: watcher start ${startMs.toFixed(0)} ms, +${rssMb.toFixed(0)} MB resident`);
+  results.push(
+    `${name}: ${BACKEND} watcher start ${startMs.toFixed(0)} ms (cpu ${startCpu.toFixed(0)} ms), +${rssMb.toFixed(0)} MB resident` +
+      (BACKEND === 'native' ? `, ${watched} folders watched` : ''),
+  );
   console.log(results[results.length - 1]);
   const w = await SnapshotStore.open({
     worktree: tree,
-    dataDir: data,
+    dataDir: store.data,
     ignoreDefaults: [],
     log: () => undefined,
     watch: true,
+    watchBackend: BACKEND,
   });
   if (!w.watching) throw new Error('the watcher did not start');
   await w.track({ verify: true });
@@ -87,22 +114,32 @@ export async function benchWatched(
   );
   const overhead: number[] = [];
   const settle: number[] = [];
-  for (let step = 0; step < 9; step++) {
+  const cpu: number[] = [];
+  for (let step = 0; step < STEPS; step++) {
     await sleep(600);
     const s0 = performance.now();
+    const c0 = process.cpuUsage();
     const before = await w.track();
     let waited = w.lastSettleMs;
     const s1 = performance.now();
+    const cpuBefore = cpuMs(c0);
     touch(8);
     const s2 = performance.now();
+    const c2 = process.cpuUsage();
     const after = await w.track();
     waited += w.lastSettleMs;
     const changed = await w.changed(before, after);
     if (changed.length !== 10) throw new Error(`step changed ${changed.length} files, expected 10`);
     overhead.push(s1 - s0 + (performance.now() - s2));
+    cpu.push(cpuBefore + cpuMs(c2));
     settle.push(waited);
   }
-  absolute('step snapshot overhead (10 files)', median(overhead), 5);
+  const spread = (xs: number[]): string => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `min ${s[0]?.toFixed(1)}, max ${s[s.length - 1]?.toFixed(1)} ms over ${s.length} steps`;
+  };
+  absolute(`step snapshot overhead (10 files) [${spread(overhead)}]`, median(overhead), 5);
+  report(`  of which cpu time [${spread(cpu)}]`, median(cpu), undefined, undefined);
   report('  of which waiting for the watcher', median(settle), undefined, undefined);
   await w.close();
 }

@@ -187,7 +187,8 @@ async function benchTree(name: string, tree: string, base: string): Promise<void
     await benchRestores(x, touched);
   }
   await x.s.close();
-  if (!QUICK && !RESTORE_ONLY && name !== 'gen2k') await benchWatched(name, tree, x.data, x.gd, touched);
+  if (!QUICK && !RESTORE_ONLY && name !== 'gen2k')
+    await benchWatched(name, tree, { data: x.data, gitdir: x.s.gitdir }, x.gd, touched);
   console.log(`(${name} took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 

@@ -2,7 +2,7 @@
  * gc that fails while rewriting a pack (a damaged object, a full disk) leaves nothing behind: its sink is aborted
  * before the error is passed on — no temporary pack file, no open descriptor, no bodies held by the deflate helper.
  */
-import { openSync, readdirSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,9 +40,12 @@ describe('gc over a damaged pack', () => {
     const kept = await store.track(); // the old f0 blob and root tree are now unreachable: gc rewrites the pack
     await store.close();
     const packDir = join(store.gitdir, 'objects', 'pack');
-    const pack = readdirSync(packDir).find((n) => n.endsWith('.pack')) as string;
+    // The first track's pack (the second track's small pack holds only the new f0 blob and root tree).
+    const pack = readdirSync(packDir)
+      .filter((n) => n.endsWith('.pack'))
+      .sort((a, b) => statSync(join(packDir, b)).size - statSync(join(packDir, a)).size)[0] as string;
     const base = join(packDir, pack.slice(0, -5));
-    // Damage the live blob gc copies last (ids are read in sorted order), after ≥ 128 went loose and a pack began.
+    // Damage the live blob gc copies last (ids are read in sorted order), after its pack has begun.
     const last = names
       .slice(1)
       .map((_, i) => hashObject('blob', Buffer.from(`file ${i + 1}\n`)))

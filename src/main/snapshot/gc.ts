@@ -56,7 +56,8 @@ export function runGc(db: ObjectDb, reader: TreeReader, keep: string[], olderTha
     }
   }
   // One sink for every rewritten pack; finished after the loop, because finishing reloads (closes) the packs.
-  const sink = new ObjectSink(db);
+  // Bulk: compressed on the helper thread at level 6, blobs as deltas against similar ones (paths below).
+  const sink = new ObjectSink(db, true);
   let doomed: string[];
   try {
     doomed = rewritePacks(db, sink, live, cutoff, report);

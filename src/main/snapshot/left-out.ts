@@ -13,7 +13,16 @@
  * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync —
  * a lost record also means "covers everything". gc removes the records of trees it no longer keeps.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 const CACHE = 64;
@@ -22,6 +31,8 @@ const CACHE = 64;
 export class LeftOutRecords {
   /** Parsed records, most recently used last. */
   private readonly sets = new Map<string, Set<string>>();
+  /** True once this object made sure the records folder exists. */
+  private dirMade = false;
 
   constructor(private readonly dir: string) {}
 
@@ -37,6 +48,8 @@ export class LeftOutRecords {
       this.sets.set(tree, have);
       return have;
     }
+    // Most trees a track produces are new: look before reading, so a missing record costs no thrown error.
+    if (!existsSync(this.file(tree))) return undefined;
     let text: string;
     try {
       text = readFileSync(this.file(tree), 'utf8');
@@ -59,9 +72,17 @@ export class LeftOutRecords {
     if (old && paths.every((p) => old.has(p))) return;
     const set = new Set(old ?? []);
     for (const p of paths) set.add(p);
-    mkdirSync(this.dir, { recursive: true });
     const tmp = `${this.file(tree)}.tmp-${process.pid}`;
-    writeFileSync(tmp, [...set].sort().join('\n'));
+    const text = [...set].sort().join('\n');
+    if (!this.dirMade) mkdirSync(this.dir, { recursive: true });
+    this.dirMade = true;
+    try {
+      writeFileSync(tmp, text);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(this.dir, { recursive: true }); // the folder was removed since: make it again
+      writeFileSync(tmp, text);
+    }
     renameSync(tmp, this.file(tree));
     this.remember(tree, set);
   }

@@ -112,6 +112,16 @@ export class StoreLock {
     private readonly waitMs = 30_000,
   ) {}
 
+  /**
+   * Runs `fn` in this process's turn only, without the lock file: for an operation that writes nothing in the
+   * store (it still never overlaps another operation of this process). Later calls wait their turn.
+   */
+  runLocal<T>(fn: () => T | Promise<T>): Promise<T> {
+    const next = this.chain.then(fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
   /** Runs `fn` while holding both locks; later calls wait their turn. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {
     const next = this.chain.then(async () => {

@@ -13,7 +13,7 @@
 import { appendFileSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { Cursor, decodeCache, encodeCache, oidBytes, stringsBlock } from './stat-cache-codec';
-import { emptyStatCache, type DirRecord, type StatCacheData } from './stat-entries';
+import { emptyChange, emptyStatCache, sameDir, type StatCacheChange, type StatCacheData } from './stat-entries';
 
 /** Journal file beside the cache file. */
 function journalOf(file: string): string {
@@ -75,17 +75,16 @@ export function saveStatCache(file: string, data: StatCacheData): void {
   rmSync(journalOf(file), { force: true });
 }
 
-function sameDir(a: DirRecord | undefined, b: DirRecord): boolean {
-  return (
-    a !== undefined &&
-    a.mtimeMs === b.mtimeMs &&
-    a.ctimeMs === b.ctimeMs &&
-    a.ino === b.ino &&
-    a.names === b.names &&
-    a.oid === b.oid &&
-    a.count === b.count &&
-    a.racy === b.racy
-  );
+/** The change from `prev` to `next` (compares every entry: for full walks, whose result replaces the cache). */
+export function cacheChange(prev: StatCacheData, next: StatCacheData): StatCacheChange {
+  const c = emptyChange(next.tree);
+  for (const [k, v] of next.entries) if (prev.entries.get(k) !== v) c.entries.set(k, v);
+  for (const [k, v] of next.dirs) if (!sameDir(prev.dirs.get(k), v)) c.dirs.set(k, v);
+  for (const t of next.trees) if (!prev.trees.has(t)) c.trees.add(t);
+  for (const k of prev.entries.keys()) if (!next.entries.has(k)) c.goneEntries.push(k);
+  for (const k of prev.dirs.keys()) if (!next.dirs.has(k)) c.goneDirs.push(k);
+  for (const t of prev.trees) if (!next.trees.has(t)) c.goneTrees.push(t);
+  return c;
 }
 
 /**
@@ -94,6 +93,16 @@ function sameDir(a: DirRecord | undefined, b: DirRecord): boolean {
  * whole cache once the journal has grown past a quarter of it.
  */
 export function persistStatCache(file: string, prev: StatCacheData, next: StatCacheData): void {
+  persistChange(file, next, cacheChange(prev, next));
+}
+
+/**
+ * Persists `next`, which is what the files on disk hold with `change` applied: appends `change` as one journal
+ * record (a few hundred bytes for a dozen files; its cost follows the change, not the tree), or rewrites the whole
+ * cache when there is no cache file yet or the journal has grown past a quarter of it (`deferWhole`: past the
+ * cache's own size — the caller rewrites it when idle). Answers true when a whole rewrite is due.
+ */
+export function persistChange(file: string, next: StatCacheData, change: StatCacheChange, deferWhole = false): boolean {
   let base = 0;
   let logSize = 0;
   try {
@@ -102,14 +111,11 @@ export function persistStatCache(file: string, prev: StatCacheData, next: StatCa
   } catch {
     // no journal yet (or no cache file: base stays 0 and the whole cache is written)
   }
-  if (base === 0 || logSize > base / 4) return saveStatCache(file, next);
-  const up: StatCacheData = { tree: next.tree, trees: new Set(), entries: new Map(), dirs: new Map() };
-  for (const [k, v] of next.entries) if (prev.entries.get(k) !== v) up.entries.set(k, v);
-  for (const [k, v] of next.dirs) if (!sameDir(prev.dirs.get(k), v)) up.dirs.set(k, v);
-  for (const t of next.trees) if (!prev.trees.has(t)) up.trees.add(t);
-  const goneFiles = [...prev.entries.keys()].filter((k) => !next.entries.has(k));
-  const goneDirs = [...prev.dirs.keys()].filter((k) => !next.dirs.has(k));
-  const goneTrees = [...prev.trees].filter((t) => !next.trees.has(t));
+  if (base === 0 || logSize > (deferWhole ? base : base / 4)) {
+    saveStatCache(file, next);
+    return false;
+  }
+  const up: StatCacheData = { tree: change.tree, trees: change.trees, entries: change.entries, dirs: change.dirs };
   const count = (n: number): Buffer => {
     const b = Buffer.alloc(4);
     b.writeUInt32LE(n);
@@ -117,18 +123,20 @@ export function persistStatCache(file: string, prev: StatCacheData, next: StatCa
   };
   const body = Buffer.concat([
     encodeCache(up),
-    count(goneFiles.length),
-    ...stringsBlock(goneFiles),
-    count(goneDirs.length),
-    ...stringsBlock(goneDirs),
-    count(goneTrees.length),
-    ...goneTrees.map(oidBytes),
+    count(change.goneEntries.length),
+    ...stringsBlock(change.goneEntries),
+    count(change.goneDirs.length),
+    ...stringsBlock(change.goneDirs),
+    count(change.goneTrees.length),
+    ...change.goneTrees.map(oidBytes),
   ]);
   const head = Buffer.alloc(8);
   head.writeUInt32LE(body.length, 0);
   head.writeUInt32LE(crc32(body), 4);
   appendFileSync(journalOf(file), Buffer.concat([head, body]));
+  return logSize + head.length + body.length > base / 4;
 }
+
 /** Size, mtime and inode of the cache file and its journal: changes whenever anyone writes them. */
 export function cacheStamp(file: string): string {
   return [file, `${file}.journal`]

@@ -39,6 +39,46 @@ export interface StatCacheData {
   dirs: Map<string, DirRecord>;
 }
 
+/**
+ * What one track changed in the cache (a journal record of stat-cache.ts): entries, folder records and tree ids put
+ * or added, paths and tree ids removed, and the new root tree.
+ */
+export interface StatCacheChange {
+  tree: string | undefined;
+  entries: Map<string, StatEntry>;
+  dirs: Map<string, DirRecord>;
+  trees: Set<string>;
+  goneEntries: string[];
+  goneDirs: string[];
+  goneTrees: string[];
+}
+
+/** A change that changes nothing yet, for root tree `tree`. */
+export function emptyChange(tree: string | undefined): StatCacheChange {
+  return { tree, entries: new Map(), dirs: new Map(), trees: new Set(), goneEntries: [], goneDirs: [], goneTrees: [] };
+}
+
+/** True when `change` puts or removes nothing (the root tree aside). */
+export function changesNothing(c: StatCacheChange): boolean {
+  return (
+    c.entries.size + c.dirs.size + c.trees.size + c.goneEntries.length + c.goneDirs.length + c.goneTrees.length === 0
+  );
+}
+
+/** True when two folder records are equal in every field (a racy mark cleared counts as a change). */
+export function sameDir(a: DirRecord | undefined, b: DirRecord): boolean {
+  return (
+    a !== undefined &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs &&
+    a.ino === b.ino &&
+    a.names === b.names &&
+    a.oid === b.oid &&
+    a.count === b.count &&
+    a.racy === b.racy
+  );
+}
+
 /** An empty cache (every file is hashed, every folder listed). */
 export function emptyStatCache(): StatCacheData {
   return { tree: undefined, trees: new Set(), entries: new Map(), dirs: new Map() };

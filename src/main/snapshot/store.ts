@@ -23,8 +23,8 @@ import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './git/object-db';
 import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import { cacheStamp, loadStatCache, persistStatCache, saveStatCache } from './stat-cache';
-import { dirsChanged, type StatCacheData } from './stat-entries';
+import { cacheChange, cacheStamp, loadStatCache, persistChange, saveStatCache } from './stat-cache';
+import { changesNothing, dirsChanged, type StatCacheChange, type StatCacheData } from './stat-entries';
 import { changeStatus, TreeReader, type ChangedPath, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,
@@ -44,8 +44,10 @@ import { LeftOutRecords } from './left-out';
 import { revertFiles, restoreChanges } from './restore';
 import { describeRecovery, recoverJournals } from '../fs/recovery';
 import type { Snapshots } from './snapshots';
-import { TreeWatcher } from './watch';
-import { forgetTouched, guideFor, treeIds, untouched, type WalkGuide } from './walk-guide';
+import { startWatcher, type TreeWatcher, type WatchBackend, type WatchReport } from './watch';
+import { folderMoved } from './watch-parcel';
+import { IdleTask } from './idle-task';
+import { guideFor, mergeGuided, treeIds, untouched, type WalkGuide } from './walk-guide';
 import type { TrackOptions } from './types';
 
 /**
@@ -65,37 +67,6 @@ interface LastWalk {
   mono: number;
 }
 
-/**
- * True when a folder of the last track moved to another reported path inside the work tree (its inode now stands
- * at a reported path that it did not before). Watchers (parcel's inotify backend among them) can keep naming a
- * moved folder's contents by their old paths, so the store trusts no report after such a move.
- */
-function folderMoved(root: string, cache: StatCacheData, paths: Set<string>): boolean {
-  const gone = new Set<number>();
-  for (const p of paths) {
-    const rec = cache.dirs.get(p);
-    if (!rec) continue;
-    let st;
-    try {
-      st = lstatSync(`${root}/${p}`);
-    } catch {
-      st = undefined;
-    }
-    if (!st || !st.isDirectory() || st.ino !== rec.ino) gone.add(rec.ino);
-  }
-  if (gone.size === 0) return false;
-  for (const p of paths) {
-    let st;
-    try {
-      st = lstatSync(`${root}/${p}`);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory() && gone.has(st.ino) && cache.dirs.get(p)?.ino !== st.ino) return true;
-  }
-  return false;
-}
-
 function statKey(file: string): string {
   try {
     const st = statSync(file);
@@ -103,6 +74,14 @@ function statKey(file: string): string {
   } catch {
     return '-';
   }
+}
+
+function closedFailure(): LandfallFailure {
+  return new LandfallFailure({
+    code: 'unavailable',
+    message: 'snapshot store is closed',
+    hint: 'open the store again',
+  });
 }
 
 function invalid(message: string, hint: string): LandfallFailure {
@@ -132,6 +111,10 @@ export class SnapshotStore implements Snapshots {
   private treesApprox = false;
   /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
   lastTrackKind: 'full' | 'guided' | 'none' = 'full';
+  /** True when the stat cache's journal has grown enough that the idle task rewrites the cache whole. */
+  private compactionDue = false;
+  /** Merges small packs and rewrites the stat cache when the store is idle (idle-task.ts). */
+  private readonly idle = new IdleTask(() => void this.run(() => this.tidy()).catch(() => undefined));
   /** How long (ms) the last track waited for the watcher to report everything (watch.ts settle); 0 without. */
   lastSettleMs = 0;
 
@@ -142,7 +125,12 @@ export class SnapshotStore implements Snapshots {
     readonly gitdir: string,
     private readonly db: ObjectDb,
     private readonly lock: StoreLock,
-    private readonly opts: { maxFileBytes: number; ignoreDefaults: readonly string[]; log: (line: string) => void },
+    private readonly opts: {
+      maxFileBytes: number;
+      ignoreDefaults: readonly string[];
+      log: (line: string) => void;
+      watchBackend: WatchBackend | undefined;
+    },
     /** Where restore and revert journal their writes (`<dataDir>/journal`, shared with the service's tools). */
     private readonly journalDir: string,
   ) {
@@ -183,6 +171,7 @@ export class SnapshotStore implements Snapshots {
         maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
         ignoreDefaults: options.ignoreDefaults ?? DEFAULT_IGNORES,
         log: options.log ?? ((line) => console.warn(line)),
+        watchBackend: options.watchBackend,
       },
       join(options.dataDir, 'journal'),
     );
@@ -193,16 +182,26 @@ export class SnapshotStore implements Snapshots {
         store.opts.log(`snapshot: ${describeRecovery(r)}`);
     });
     store.warmPrefetch();
-    if (options.watch) store.watcher = await TreeWatcher.start(worktree);
+    // Watched from here on, before the first track reads anything (that track walks the whole tree).
+    if (options.watch) {
+      const dirs = await store.run(() => store.loadedCache().dirs);
+      store.watcher = await startWatcher(worktree, dirs, options.watchBackend);
+    }
     return store;
   }
 
   private run<T>(fn: () => T | Promise<T>): Promise<T> {
-    if (this.closed)
-      return Promise.reject(
-        new LandfallFailure({ code: 'unavailable', message: 'snapshot store is closed', hint: 'open the store again' }),
-      );
+    if (this.closed) return Promise.reject(closedFailure());
     return this.lock.run(fn);
+  }
+
+  /**
+   * Runs `fn` in this process's turn but without the lock file (lock.ts `runLocal`): only for work that writes
+   * nothing in the store — a track that finds nothing reported, `changed` — so a step takes the lock file once.
+   */
+  private runLocal<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(closedFailure());
+    return this.lock.runLocal(fn);
   }
 
   /**
@@ -246,16 +245,30 @@ export class SnapshotStore implements Snapshots {
   }
 
   /**
-   * Writes `this.cache` to disk: a journal record of the change from `prev` when the files still hold exactly
-   * `prev` (nothing else wrote them since: another process sharing the store changes the stamp), else whole.
+   * Writes `this.cache` to disk: a journal record of `change` (what this track changed) when the files still hold
+   * exactly the cache before it (nothing else wrote them since: another process sharing the store changes the
+   * stamp), else whole.
    */
-  private persist(prev: StatCacheData): void {
+  private persist(change?: () => StatCacheChange): void {
     if (!this.cache) return;
-    if (this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp)
-      persistStatCache(this.cacheFile, prev, this.cache);
-    else saveStatCache(this.cacheFile, this.cache);
+    if (change && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp)
+      this.compactionDue = persistChange(this.cacheFile, this.cache, change(), true);
+    else {
+      saveStatCache(this.cacheFile, this.cache);
+      this.compactionDue = false;
+    }
     this.diskInSync = true;
     this.diskStamp = cacheStamp(this.cacheFile);
+  }
+
+  /** The put-off work (idle-task.ts), under the lock: merge small packs, rewrite a grown stat cache whole. */
+  private tidy(): void {
+    this.db.mergePacks();
+    if (this.compactionDue && this.cache && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp) {
+      saveStatCache(this.cacheFile, this.cache);
+      this.diskStamp = cacheStamp(this.cacheFile);
+    }
+    this.compactionDue = false;
   }
 
   private get cacheFile(): string {
@@ -271,22 +284,40 @@ export class SnapshotStore implements Snapshots {
   /**
    * Synchronous track (caller holds the lock). With `memory`, new objects go into that map and nothing is written
    * or remembered (the stat cache stays as it was: its entries must only name stored objects) — for a restore,
-   * which only compares the work tree with its target.
+   * which only compares the work tree with its target. A track that throws gives the watcher's report back, so the
+   * next track looks at those paths again.
    */
   private trackNow(memory?: Map<string, { type: ObjectType; content: Buffer }>, watched = false): string {
+    const report = memory ? undefined : this.watcher?.take();
+    try {
+      return this.trackWith(report, memory, watched);
+    } catch (e) {
+      if (report) this.watcher?.putBack(report);
+      throw e;
+    }
+  }
+
+  private trackWith(
+    report: WatchReport | undefined,
+    memory: Map<string, { type: ObjectType; content: Buffer }> | undefined,
+    watched: boolean,
+  ): string {
     const cache = this.loadedCache();
     const userGit = userGitDir(this.worktree);
-    const rulesKey = userGit
-      ? `${userGit}|${statKey(join(userGit, 'info/exclude'))}|${statKey(join(userGit, 'index'))}`
-      : '';
-    const report = memory ? undefined : this.watcher?.take();
-    const guide = watched && report && !report.full ? this.guideNow(cache, report.paths, rulesKey) : undefined;
-    if (guide && report?.paths.size === 0 && cache.tree) {
+    const rulesKey = this.rulesKey(userGit);
+    const guide = watched && report && !report.full ? this.guideNow(cache, report, rulesKey) : undefined;
+    if (guide && guide.touched.size + guide.fresh.size === 0 && cache.tree) {
       this.lastTrackKind = 'none';
       return cache.tree;
     }
     const last = guide && this.lastWalk;
     const sink = new ObjectSink(this.db, cache.entries.size === 0, memory);
+    // A step's new trees are read back by its `changed`: once stored, keep them parsed (a first track's are too
+    // many to keep).
+    const newTrees: [string, Uint8Array][] = [];
+    if (guide) sink.onTree = (oid, content) => newTrees.push([oid, content]);
+    // A guided walk records only what it looks at (merged into the cache afterwards, walk-guide.ts); a full walk
+    // records everything and replaces the cache. Both read the last track's records from the cache.
     const ctx: WalkContext = {
       root: this.worktree,
       rules: rootRules(userGit, this.opts.ignoreDefaults),
@@ -299,15 +330,14 @@ export class SnapshotStore implements Snapshots {
       prefetch: undefined,
       guide,
       startedAt: Date.now(),
-      entries: guide ? new Map(cache.entries) : new Map(),
-      dirs: guide ? new Map(cache.dirs) : new Map(),
-      trees: guide ? new Set(cache.trees) : new Set(),
+      entries: new Map(),
+      dirs: new Map(),
+      trees: new Set(),
       skipped: last ? last.skipped.filter((f) => untouched([f.path], guide).length === 1) : [],
       leftOut: last ? untouched(last.leftOut, guide) : [],
       hashed: 0,
       dirty: false,
     };
-    if (guide) forgetTouched(ctx.entries, ctx.dirs, guide);
     let tree: string;
     try {
       // Started after startedAt: every prefetched stat is taken during this track.
@@ -315,6 +345,7 @@ export class SnapshotStore implements Snapshots {
       tree = walkDir(ctx, '', false, lstatSync(this.worktree)).oid ?? EMPTY_TREE;
       if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
       sink.finish();
+      for (const [oid, content] of newTrees) this.reader.prime(oid, content);
     } catch (e) {
       sink.abort();
       throw e;
@@ -323,12 +354,15 @@ export class SnapshotStore implements Snapshots {
     }
     this.walkLeftOut = ctx.leftOut;
     if (memory) return tree;
+    this.idle.poke();
     this.records.record(tree, ctx.leftOut);
-    const changed =
-      ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
-    this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
-    if (changed) this.persist(cache);
-    this.treesApprox = guide !== undefined || (this.treesApprox && !changed);
+    const gone = guide ? this.mergeWalk(cache, ctx, guide, tree) : this.replaceCache(cache, ctx, tree);
+    this.watcher?.afterWalk({
+      full: !guide,
+      dirs: ctx.dirs,
+      gone,
+      reported: report?.events ?? new Set(),
+    });
     this.lastTrackKind = guide ? 'guided' : 'full';
     const clocks = { wall: Date.now(), mono: performance.now() };
     this.lastWalk = { leftOut: ctx.leftOut, skipped: ctx.skipped, rulesKey, ...clocks };
@@ -338,20 +372,58 @@ export class SnapshotStore implements Snapshots {
     return tree;
   }
 
+  /** After a guided walk: the cache changed in place, only the change saved. Answers the folders removed. */
+  private mergeWalk(cache: StatCacheData, ctx: WalkContext, guide: WalkGuide, tree: string): string[] {
+    const before = cache.tree;
+    const change = mergeGuided(cache, ctx, guide, tree);
+    if (tree !== before || !changesNothing(change)) this.persist(() => change);
+    this.treesApprox = true;
+    return change.goneDirs;
+  }
+
+  /** After a full walk: its records replace the cache (saved when anything differs). */
+  private replaceCache(cache: StatCacheData, ctx: WalkContext, tree: string): string[] {
+    const changed =
+      ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
+    this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
+    const next = this.cache;
+    if (changed) this.persist(() => cacheChange(cache, next));
+    this.treesApprox = this.treesApprox && !changed;
+    return [];
+  }
+
+  /** The user's git dir, info/exclude and index as stat'ed now ('' outside a git project). */
+  private rulesKey(userGit: string | undefined): string {
+    return userGit ? `${userGit}|${statKey(join(userGit, 'info/exclude'))}|${statKey(join(userGit, 'index'))}` : '';
+  }
+
+  /**
+   * The last tree when a watched track would find nothing to look at (the watcher reported nothing and a guided
+   * walk is allowed: trackWith's first check), else undefined. Writes nothing.
+   */
+  private unchangedTree(): string | undefined {
+    const cache = this.cache; // loaded already (loading may repair the journal: a write, done under the lock)
+    if (!cache?.tree || !this.watcher?.quiet()) return undefined;
+    const nothing = { events: new Set<string>(), pending: new Set<string>(), full: false };
+    if (!this.guideNow(cache, nothing, this.rulesKey(userGitDir(this.worktree)))) return undefined;
+    this.lastTrackKind = 'none';
+    return cache.tree;
+  }
+
   /**
    * The guide for a watched track, or undefined when only a full walk is exact: no walk since the store opened
    * (the watcher knows nothing from before), the rules' files changed, or the machine was suspended since.
    */
-  private guideNow(cache: StatCacheData, paths: Set<string>, rulesKey: string): WalkGuide | undefined {
+  private guideNow(cache: StatCacheData, report: WatchReport, rulesKey: string): WalkGuide | undefined {
     const last = this.lastWalk;
     if (!last || cache.tree === undefined || last.rulesKey !== rulesKey) return undefined;
     if (Math.abs(Date.now() - last.wall - (performance.now() - last.mono)) > SUSPEND_GAP_MS) return undefined;
-    if (folderMoved(this.worktree, cache, paths)) {
+    if (this.watcher && !this.watcher.followsMoves && folderMoved(this.worktree, cache, report.events)) {
       // The watcher may go on naming the moved folder's files by their old paths: walk, and watch afresh.
       if (this.watcher) this.watcher.broken = true;
       return undefined;
     }
-    return guideFor(paths);
+    return guideFor(report.events, report.pending);
   }
 
   /** True when the watcher runs and has reported every change finished before this call (watch.ts settle). */
@@ -361,7 +433,8 @@ export class SnapshotStore implements Snapshots {
       const old = this.watcher;
       this.watcher = undefined;
       await old.close();
-      this.watcher = await TreeWatcher.start(this.worktree);
+      const dirs = await this.run(() => this.loadedCache().dirs);
+      this.watcher = await startWatcher(this.worktree, dirs, this.opts.watchBackend);
     }
     if (!this.watcher || options?.verify === true) return false;
     const t0 = performance.now();
@@ -376,7 +449,8 @@ export class SnapshotStore implements Snapshots {
    */
   async track(options?: TrackOptions): Promise<string> {
     const watched = await this.settled(options);
-    return this.run(() => this.trackNow(undefined, watched));
+    const same = watched ? await this.runLocal(() => this.unchangedTree()) : undefined;
+    return same ?? this.run(() => this.trackNow(undefined, watched));
   }
 
   /**
@@ -389,14 +463,19 @@ export class SnapshotStore implements Snapshots {
     this.watcher.dropReported();
   }
 
-  /** The watcher's counters (events delivered, settles timed out), undefined without a watcher. */
-  get watchStats(): { delivered: number; settleTimeouts: number } | undefined {
+  /** The watcher's counters (events delivered, settles timed out, folders watched), undefined without a watcher. */
+  get watchStats(): { delivered: number; settleTimeouts: number; watched: number } | undefined {
     return this.watcher && { ...this.watcher.stats };
   }
 
   /** True when the store runs with a watcher (opened with `watch` and it could start here). */
   get watching(): boolean {
     return this.watcher !== undefined;
+  }
+
+  /** The backend of the running watcher (watch.ts), undefined without one. */
+  get watchBackend(): WatchBackend | undefined {
+    return this.watcher?.backend;
   }
 
   /** Files (worktree-relative) that differ between tree `hash` and the work tree now. */
@@ -429,10 +508,12 @@ export class SnapshotStore implements Snapshots {
 
   /**
    * Paths whose entry differs from tree `from` to tree `to`, with status (Snapshots.changed): compares tree entries
-   * and skips equal subtrees (git/tree-read.ts), reads no blob and does not walk the work tree.
+   * and skips equal subtrees (git/tree-read.ts), reads no blob and does not walk the work tree. Writes nothing, so
+   * it takes no lock file (objects are never changed in place; a pack another process merged away stays readable
+   * through the descriptor held, and a miss re-reads the pack list).
    */
   changed(from: string, to: string): Promise<ChangedPath[]> {
-    return this.run(() => {
+    return this.runLocal(() => {
       this.checkHash(from);
       this.checkHash(to);
       return this.reader.diff(from, to).map((c) => ({ ...c, status: changeStatus(c) }));
@@ -546,7 +627,7 @@ export class SnapshotStore implements Snapshots {
         this.diskInSync = false;
       }
       // The cache file must name only objects gc keeps: bring it in line with the last track first.
-      if (!this.diskInSync) this.persist(cache);
+      if (!this.diskInSync) this.persist();
       const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
       const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
       this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
@@ -560,6 +641,7 @@ export class SnapshotStore implements Snapshots {
     if (this.closed) return;
     await this.lock.run(() => undefined);
     this.closed = true;
+    this.idle.cancel();
     await this.watcher?.close();
     this.db.close();
   }

@@ -3,6 +3,7 @@
  * listings and tree changes are git/tree-read.ts). Paths in results are worktree-relative, POSIX-separated
  * (`src/a.ts`); a tree hash is a 40-hex git tree id equal to native git's for the same content.
  */
+import type { WatchBackend } from './watch-types';
 
 /** Options of `SnapshotStore.open`. */
 export interface SnapshotOptions {
@@ -26,6 +27,11 @@ export interface SnapshotOptions {
    * when the watcher cannot start here the store walks on every track, as without it.
    */
   watch?: boolean;
+  /**
+   * Which watcher backs `watch` (watch.ts): `native` (one inotify watch per folder, Linux) or `parcel`
+   * (@parcel/watcher). Default: native on Linux, parcel elsewhere.
+   */
+  watchBackend?: WatchBackend;
 }
 
 /** Options of one track. */

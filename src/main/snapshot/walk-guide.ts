@@ -1,61 +1,162 @@
 /**
  * The guided track walk: what the watcher reported (watch.ts) turned into which folders the walk enters. A
- * reported path's folders are listed again ('' = the work-tree root included); a reported path is lstat'ed (and
+ * reported path's folders are entered ('' = the work-tree root included): the one holding it is lstat'ed and
+ * listed again (from its record when its stat data is unchanged), the ones above keep their record's names and
+ * stat data without a system call unless a path directly in them was reported too; a reported path is lstat'ed (and
  * hashed when its stat data changed), and walked whole when it is or was a folder (a folder created or moved in
- * may hold files created before the watcher saw the folder). Everything else keeps its stat-cache entry, folder
+ * may hold files created before the watcher saw the folder). A pending folder (its watch is newer than the walk
+ * that last read it) is listed again and its own entries are looked at: its files lstat'ed, its subfolders entered
+ * (their files kept unless they are pending or reported too). Everything else keeps its stat-cache entry, folder
  * record and tree id without a system call: its bytes, names and mode cannot have changed unreported.
  *
  * Rules stay exact because a change to any `.gitignore`, to info/exclude or to the user's index makes the store
  * walk the whole tree instead (store.ts): the ignore decisions of an unreported path are then those of last time.
  */
 import type { TreeReader } from './git/tree-read';
-import type { DirRecord, StatEntry } from './stat-entries';
+import {
+  emptyChange,
+  sameDir,
+  type DirRecord,
+  type StatCacheChange,
+  type StatCacheData,
+  type StatEntry,
+} from './stat-entries';
 
 /** Where a guided walk goes: folders to list again and paths to look at again. */
 export interface WalkGuide {
-  /** Every folder holding a reported path ('' = root), listed again. */
+  /** Every folder holding a reported path, and every pending folder ('' = root), listed again. */
   dirs: Set<string>;
   /** The reported paths themselves (worktree-relative); a folder among them is walked whole. */
   touched: Set<string>;
+  /** Pending folders: their own entries are looked at again. */
+  fresh: Set<string>;
+  /**
+   * Folders holding a reported path directly ('' = root): only their listing can have changed. Every other folder
+   * of `dirs` keeps the names and stat data of its record (no lstat, no readdir): a name added to, removed from or
+   * renamed in a watched folder is reported under that folder, and a folder replaced or moved is reported by name
+   * in its parent (then it is walked whole).
+   */
+  parents: Set<string>;
 }
 
-/** The guide for reported `paths`; undefined when a full walk is needed (a `.gitignore` among them). */
-export function guideFor(paths: Set<string>): WalkGuide | undefined {
-  const dirs = new Set<string>(['']);
-  for (const p of paths) {
-    const name = p.slice(p.lastIndexOf('/') + 1);
-    if (name === '.gitignore') return undefined;
-    for (let s = p.lastIndexOf('/'); s > 0; s = p.lastIndexOf('/', s - 1)) {
-      const d = p.slice(0, s);
-      if (dirs.has(d)) break;
-      dirs.add(d);
-    }
+/** Adds the folders holding `p` to `dirs`. */
+function addParents(dirs: Set<string>, p: string): void {
+  for (let s = p.lastIndexOf('/'); s > 0; s = p.lastIndexOf('/', s - 1)) {
+    const d = p.slice(0, s);
+    if (dirs.has(d)) break;
+    dirs.add(d);
   }
-  return { dirs, touched: paths };
 }
 
-/** True when `path` is walked as in a full walk: a reported path, or inside a reported folder. */
+/**
+ * The guide for reported paths `events` and pending folders `pending`; undefined when a full walk is needed (a
+ * `.gitignore` among the reported paths).
+ */
+export function guideFor(events: Set<string>, pending: Set<string> = new Set()): WalkGuide | undefined {
+  const dirs = new Set<string>(['']);
+  const parents = new Set<string>();
+  for (const p of events) {
+    const s = p.lastIndexOf('/');
+    if (p.slice(s + 1) === '.gitignore') return undefined;
+    parents.add(s < 0 ? '' : p.slice(0, s));
+    addParents(dirs, p);
+  }
+  for (const p of pending) {
+    dirs.add(p);
+    addParents(dirs, p);
+  }
+  return { dirs, touched: events, fresh: pending, parents };
+}
+
+/**
+ * True when `path` is looked at as in a full walk: a reported path, inside a reported folder, or an entry of a
+ * pending folder.
+ */
 export function walkedWhole(guide: WalkGuide, path: string): boolean {
   if (guide.touched.has(path)) return true;
-  for (let s = path.lastIndexOf('/'); s > 0; s = path.lastIndexOf('/', s - 1))
-    if (guide.touched.has(path.slice(0, s))) return true;
+  const s0 = path.lastIndexOf('/');
+  if (guide.fresh.size > 0 && guide.fresh.has(s0 < 0 ? '' : path.slice(0, s0))) return true;
+  for (let s = s0; s > 0; s = path.lastIndexOf('/', s - 1)) if (guide.touched.has(path.slice(0, s))) return true;
   return false;
 }
 
 /**
- * Before a guided walk: drops the carried-over entries and folder records of every reported path (a reported
- * folder: its whole subtree), so what is gone leaves nothing stale and what is there is put back by the walk.
- * Every removal is reported for the removed path itself (inotify and its peers report each name that leaves a
- * watched folder), so nothing unreported can have vanished.
+ * True when folder `path` (one of `guide.dirs`) keeps its recorded names and stat data in a guided walk: no path
+ * directly in it was reported, it is not pending, and it is not looked at whole (reported itself or inside a
+ * reported folder: it may have been replaced).
  */
-export function forgetTouched(entries: Map<string, StatEntry>, dirs: Map<string, DirRecord>, guide: WalkGuide): void {
-  for (const p of guide.touched) {
-    entries.delete(p);
-    if (!dirs.delete(p)) continue;
-    const prefix = `${p}/`;
-    for (const k of entries.keys()) if (k.startsWith(prefix)) entries.delete(k);
-    for (const k of dirs.keys()) if (k.startsWith(prefix)) dirs.delete(k);
+export function listingKept(guide: WalkGuide, path: string): boolean {
+  return !guide.parents.has(path) && !guide.fresh.has(path) && !walkedWhole(guide, path);
+}
+
+/** What a guided walk recorded: the files and folders it looked at, and the tree ids it produced or kept. */
+export interface GuidedResult {
+  entries: ReadonlyMap<string, StatEntry>;
+  dirs: ReadonlyMap<string, DirRecord>;
+  trees: ReadonlySet<string>;
+}
+
+/**
+ * After a guided walk (which wrote only what it looked at, and read the last track's records from `cache`): brings
+ * `cache` up to date in place and answers what changed — the stat cache is never copied, so the cost follows the
+ * change. First every record under a reported path that the walk did not record again is removed (gone, ignored
+ * now, or no longer a folder; a reported folder's old subtree is found through its old listings), then what the
+ * walk recorded is put, the tree ids added and the root tree set. Nothing unreported can have vanished: every
+ * removal is reported for the removed path itself (inotify and its peers report each name that leaves a watched
+ * folder). Pure in-memory work that cannot fail midway, so a track that throws leaves the cache as it was.
+ */
+export function mergeGuided(
+  cache: StatCacheData,
+  walked: GuidedResult,
+  guide: WalkGuide,
+  tree: string,
+): StatCacheChange {
+  const change = emptyChange(tree);
+  for (const p of guide.touched) dropStale(cache, walked, p, change);
+  for (const p of guide.fresh) if (walked.dirs.has(p)) dropStaleEntries(cache, walked, p, change);
+  for (const [k, v] of walked.entries)
+    if (cache.entries.get(k) !== v) {
+      cache.entries.set(k, v);
+      change.entries.set(k, v);
+    }
+  for (const [k, v] of walked.dirs)
+    if (!sameDir(cache.dirs.get(k), v)) {
+      cache.dirs.set(k, v);
+      change.dirs.set(k, v);
+    }
+  for (const t of walked.trees)
+    if (!cache.trees.has(t)) {
+      cache.trees.add(t);
+      change.trees.add(t);
+    }
+  cache.tree = tree;
+  return change;
+}
+
+/** Removes the records of the entries of folder `path` (looked at again, pending) that the walk did not record. */
+function dropStaleEntries(cache: StatCacheData, walked: GuidedResult, path: string, change: StatCacheChange): void {
+  const rec = cache.dirs.get(path);
+  if (!rec || rec.names === '') return;
+  for (const n of rec.names.split('/')) {
+    const p = path === '' ? n.slice(1) : `${path}/${n.slice(1)}`;
+    if (!walked.entries.has(p) && cache.entries.delete(p)) change.goneEntries.push(p);
+    if (cache.dirs.has(p) && !walked.dirs.has(p)) dropStale(cache, walked, p, change);
   }
+}
+
+/** Removes the records of `path` and (through its old listing) of everything under it that the walk did not record. */
+function dropStale(cache: StatCacheData, walked: GuidedResult, path: string, change: StatCacheChange): void {
+  if (!walked.entries.has(path) && cache.entries.delete(path)) change.goneEntries.push(path);
+  const rec = cache.dirs.get(path);
+  if (!rec) return;
+  if (!walked.dirs.has(path)) {
+    cache.dirs.delete(path);
+    change.goneDirs.push(path);
+  }
+  if (rec.names === '') return;
+  // Either kind, whatever the old listing said: a name may have switched between file and folder since.
+  for (const n of rec.names.split('/'))
+    dropStale(cache, walked, path === '' ? n.slice(1) : `${path}/${n.slice(1)}`, change);
 }
 
 /**

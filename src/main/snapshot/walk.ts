@@ -31,7 +31,7 @@ import { encodeTree, type EntryMode, type TreeEntry } from './git/tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 import type { Prefetch } from './stat-prefetch';
-import { walkedWhole, type WalkGuide } from './walk-guide';
+import { listingKept, walkedWhole, type WalkGuide } from './walk-guide';
 
 /** Everything one walk needs. `entries`, `dirs`, `trees`, `skipped` are filled in. */
 export interface WalkContext {
@@ -80,13 +80,16 @@ interface Item {
 
 const READ_ATTEMPTS = 4;
 
+/** The names a folder's record holds. */
+function cachedListing(rec: DirRecord): { items: Item[]; names: string } {
+  const items: Item[] =
+    rec.names === '' ? [] : rec.names.split('/').map((n) => ({ name: n.slice(1), isDir: n[0] === 'd' }));
+  return { items, names: rec.names };
+}
+
 /** The folder's names: from the cache when its stat is unchanged, else from readdir. */
 function listing(abs: string, rec: DirRecord | undefined, st: Stats): { items: Item[]; names: string } | undefined {
-  if (rec && dirMatches(rec, st)) {
-    const items: Item[] =
-      rec.names === '' ? [] : rec.names.split('/').map((n) => ({ name: n.slice(1), isDir: n[0] === 'd' }));
-    return { items, names: rec.names };
-  }
+  if (rec && dirMatches(rec, st)) return cachedListing(rec);
   let dirents: Dirent[];
   try {
     dirents = readdirSync(abs, { withFileTypes: true });
@@ -97,12 +100,21 @@ function listing(abs: string, rec: DirRecord | undefined, st: Stats): { items: I
   return { items, names: items.map((i) => (i.isDir ? 'd' : 'f') + i.name).join('/') };
 }
 
-/** Walks folder `rel` ('' = root) whose lstat is `st`. */
-export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: Stats): DirResult {
+/** What a folder's record keeps of its lstat. */
+type DirStamp = Pick<DirRecord, 'mtimeMs' | 'ctimeMs' | 'ino' | 'racy'>;
+
+/**
+ * Walks folder `rel` ('' = root) whose lstat is `st`; `st` undefined: a guided walk's folder whose listing nothing
+ * reported (walk-guide.ts `parents`) — its record's names and stat data are kept as they are.
+ */
+export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: Stats | undefined): DirResult {
   const abs = rel === '' ? ctx.root : `${ctx.root}/${rel}`;
   const rec = ctx.prevDirs.get(rel);
-  const list = listing(abs, rec, st);
-  if (!list) {
+  const list = st ? listing(abs, rec, st) : rec && cachedListing(rec);
+  const stamp: DirStamp | undefined = st
+    ? { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, racy: st.mtimeMs >= ctx.startedAt - RACY_MS }
+    : rec;
+  if (!list || !stamp) {
     if (rel !== '') {
       ctx.skipped.push({ path: rel, reason: 'unreadable' });
       ctx.leftOut.push(`${rel}/`);
@@ -131,15 +143,14 @@ export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: 
     if (!ctx.prevTrees.has(oid) && !ctx.trees.has(oid)) ctx.sink.put('tree', content, oid);
   }
   if (oid) ctx.trees.add(oid);
-  const racy = st.mtimeMs >= ctx.startedAt - RACY_MS;
   ctx.dirs.set(rel, {
-    mtimeMs: st.mtimeMs,
-    ctimeMs: st.ctimeMs,
-    ino: st.ino,
+    mtimeMs: stamp.mtimeMs,
+    ctimeMs: stamp.ctimeMs,
+    ino: stamp.ino,
     names: list.names,
     oid,
     count: entries.length,
-    racy,
+    racy: stamp.racy,
   });
   return { oid, same: rec !== undefined && oid === rec.oid };
 }
@@ -166,13 +177,17 @@ function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult
     const name = path.slice(path.lastIndexOf('/') + 1);
     return { entry: kept.oid ? { name, mode: '40000', oid: kept.oid } : undefined, same: true };
   }
-  let st: Stats;
-  try {
-    st = lstatSync(`${ctx.root}/${path}`);
-  } catch {
-    return { entry: undefined, same: false };
+  // A folder above reported paths whose own listing nothing reported: entered without a system call.
+  const unlisted = ctx.guide && listingKept(ctx.guide, path) && ctx.prevDirs.has(path);
+  let st: Stats | undefined;
+  if (!unlisted) {
+    try {
+      st = lstatSync(`${ctx.root}/${path}`);
+    } catch {
+      return { entry: undefined, same: false };
+    }
+    if (!st.isDirectory()) return file(ctx, path, forcedOnly);
   }
-  if (!st.isDirectory()) return file(ctx, path, forcedOnly);
   const r = walkDir(ctx, path, only, st);
   const name = path.slice(path.lastIndexOf('/') + 1);
   return { entry: r.oid ? { name, mode: '40000', oid: r.oid } : undefined, same: r.same };

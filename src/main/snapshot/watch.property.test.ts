@@ -1,6 +1,7 @@
 /**
  * Property test of the watched track (watch.ts, walk-guide.ts): random file operations between tracks — create,
- * modify, modify keeping size and mtime, delete, rename, chmod, symlink, two folders swapped, `.gitignore` edits —
+ * modify, modify keeping size and mtime, delete, rename, chmod, symlink, two folders swapped, a folder removed and
+ * made again at once (its inode number is usually reused, so a watch of the old folder looks alive), `.gitignore` edits —
  * in turns of a few steps, on a store with the watcher and one without. A second store that always walks the
  * whole tree is the truth. Promise checked: every track equals the full walk's tree when no event was dropped; when
  * events were dropped on purpose (after they arrived, as a lost event would be), the next turn's first track (a
@@ -23,6 +24,7 @@ type Op =
   | { k: 'chmod'; p: string }
   | { k: 'link'; p: string; target: string }
   | { k: 'swap' }
+  | { k: 'remake'; p: string }
   | { k: 'ignore'; p: string; rules: string };
 
 const path = fc.constantFrom(...PATHS);
@@ -37,6 +39,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ k: fc.constant('chmod' as const), p: path }),
   fc.record({ k: fc.constant('link' as const), p: path, target: fc.constantFrom('a', '../b.txt', 'missing', 'd') }),
   fc.record({ k: fc.constant('swap' as const) }),
+  { arbitrary: fc.record({ k: fc.constant('remake' as const), p: fc.constantFrom('d', 'x/y', 'd/g') }), weight: 2 },
   fc.record({
     k: fc.constant('ignore' as const),
     p: fc.constantFrom('.gitignore', 'd/.gitignore', 'x/.gitignore'),
@@ -73,6 +76,13 @@ function apply(root: string, o: Op): void {
     return;
   }
   const abs = join(root, o.p);
+  if (o.k === 'remake') {
+    // Removed and made again at once: the new folder usually gets the old one's inode number back.
+    clear(root, o.p);
+    mkdirSync(abs);
+    writeFileSync(join(abs, 'e'), 'remade');
+    return;
+  }
   if (o.k === 'write' || o.k === 'ignore') {
     clear(root, o.p);
     writeFileSync(abs, o.k === 'write' ? o.data : o.rules);
@@ -101,14 +111,24 @@ const turn = fc.record({
   drop: fc.boolean(),
 });
 
-const counts = { tracks: 0, compared: 0, guided: 0, none: 0, dropped: 0, settleTimeouts: 0 };
+/** Per store kind: tracks taken and compared, how many took the watcher's path, drops, settles timed out. */
+const tally = new Map<
+  string,
+  { tracks: number; compared: number; guided: number; none: number; dropped: number; settleTimeouts: number }
+>();
 afterAll(() => {
-  console.log(`watch property: ${JSON.stringify(counts)}`);
+  for (const [kind, c] of tally) console.log(`watch property (${kind}): ${JSON.stringify(c)}`);
 });
 
-describe.each([true, false])('property: watched track equals a full walk (watch: %s)', (watch) => {
+describe.each([
+  { watch: true, watchBackend: 'native' as const, runs: 40 },
+  { watch: true, watchBackend: 'parcel' as const, runs: 6 },
+  { watch: false, watchBackend: undefined, runs: 6 },
+])('property: watched track equals a full walk (watch: $watch, $watchBackend)', ({ watch, watchBackend, runs }) => {
   it('every track when no event was dropped; the next turn start when some were', async () => {
     let run = 0;
+    const counts = { tracks: 0, compared: 0, guided: 0, none: 0, dropped: 0, settleTimeouts: 0 };
+    tally.set(watchBackend ?? 'no watcher', counts);
     await fc.assert(
       fc.asyncProperty(fc.array(turn, { minLength: 1, maxLength: 3 }), async (turns) => {
         const base = tempDir(`watch${run++}`);
@@ -117,7 +137,13 @@ describe.each([true, false])('property: watched track equals a full walk (watch:
         mkdirSync(join(wt, 'x/y'), { recursive: true });
         for (const p of ['a', 'd/e', 'd/g/h', 'x/y/z', 'x/y/q.log']) writeFileSync(join(wt, p), p);
         writeFileSync(join(wt, '.gitignore'), '*.log\n');
-        const watched = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'w'), watch, ignoreDefaults: [] });
+        const watched = await SnapshotStore.open({
+          worktree: wt,
+          dataDir: join(base, 'w'),
+          watch,
+          watchBackend,
+          ignoreDefaults: [],
+        });
         const truth = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 't'), ignoreDefaults: [] });
         try {
           expect(watched.watching).toBe(watch);
@@ -151,7 +177,7 @@ describe.each([true, false])('property: watched track equals a full walk (watch:
           cleanup(base);
         }
       }),
-      { numRuns: watch ? 10 : 6 },
+      { numRuns: runs },
     );
     // The watcher path must carry a fair share of the tracks, or this test would say little about it.
     if (watch) expect(counts.guided + counts.none).toBeGreaterThan(counts.tracks / 5);

@@ -1,158 +1,39 @@
 /**
- * The work-tree watcher that feeds the track walk (the idea of git's core.fsmonitor): a recursive @parcel/watcher
- * subscription on the work tree collects the paths the operating system reported changed, so the next track
- * lstats and hashes only those paths and their folders (walk.ts, guided mode). The watcher is a hint, never the
- * truth: the store walks the whole tree when it is unavailable, after an error, on the first track, when a turn
- * starts, and after a suspend (store.ts decides; `take` reports `full` for what the watcher itself knows).
+ * The work-tree watcher that feeds the track walk (the idea of git's core.fsmonitor): it collects the paths the
+ * operating system reported changed, so the next track lstats and hashes only those paths and their folders (walk.ts
+ * in guided mode, walk-guide.ts). The watcher is a hint, never the truth: the store walks the whole tree when no
+ * watcher runs, after a watcher error or a queue overflow, on the first track, when a turn starts, and after a
+ * suspend (store.ts decides; `take` reports `full` for what the watcher itself knows).
  *
- * Delivery is asynchronous (parcel batches events on its own thread, 0–500 ms), so a track first calls `settle`:
- * it changes the work-tree folder's own mode to the mode it already has (only its ctime moves; no byte, name or
- * permission of the project changes) and waits for that event. The operating system queues events in the order
- * the changes happened, and one subscription delivers them in that order, so once it arrives every change that
- * finished before `settle` was called has been reported. When it does not arrive within `SETTLE_MS`, `settle`
- * answers false and the caller walks everything.
- *
- * Ignored by the subscription: `.git` folders (the user's repository data is never part of a tree; the index and
- * info/exclude, which are, are checked by stat on every track in store.ts).
+ * Two backends, one contract:
+ * - `native` (watch-native.ts, the default on Linux): one inotify watch per folder the last walk entered, through
+ *   Node's own `fs.watch`. The kernel queues an event before the changing call returns, and libuv reads the whole
+ *   queue whenever the thread's event loop polls, so `settle` is two turns of the event loop — no timer, no write.
+ * - `parcel` (watch-parcel.ts, other platforms): a recursive @parcel/watcher subscription. Parcel batches events on
+ *   its own thread (≥ 50 ms), so `settle` writes a marker (re-applies the work-tree folder's own mode) and waits for
+ *   its event.
  */
-import { chmodSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import type { DirRecord } from './stat-entries';
+import type { TreeWatcher, WatchBackend } from './watch-types';
+import { NativeWatcher } from './watch-native';
+import { ParcelTreeWatcher } from './watch-parcel';
 
-/** Longest wait (ms) for the settle event before a track falls back to a full walk (parcel batches ≤ 500 ms). */
-export const SETTLE_MS = 3000;
+export type { TreeWatcher, WalkSeen, WatchBackend, WatchReport } from './watch-types';
 
-/** What changed since the last `take`: worktree-relative paths, or `full` when only a full walk is exact. */
-export interface WatchReport {
-  paths: Set<string>;
-  full: boolean;
+/** The backend used when none is named: per-folder inotify on Linux, parcel elsewhere (kqueue needs a descriptor per folder). */
+export function defaultBackend(): WatchBackend {
+  return process.platform === 'linux' ? 'native' : 'parcel';
 }
 
-interface ParcelEvent {
-  path: string;
-  type: 'create' | 'update' | 'delete';
-}
-interface ParcelSubscription {
-  unsubscribe(): Promise<void>;
-}
-interface ParcelWatcher {
-  subscribe(
-    dir: string,
-    fn: (err: Error | null, events: ParcelEvent[]) => void,
-    opts?: { ignore?: string[] },
-  ): Promise<ParcelSubscription>;
-}
-
-/** The native module, or undefined when it cannot load on this platform (then every track walks). */
-function loadParcel(): ParcelWatcher | undefined {
-  try {
-    return createRequire(import.meta.url)('@parcel/watcher') as ParcelWatcher;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A recursive watch of one work tree (real path `root`). Start with `TreeWatcher.start`. */
-export class TreeWatcher {
-  private paths = new Set<string>();
-  /** True until the first `take`: a new subscription knows nothing of what changed before it started. */
-  private full = true;
-  /**
-   * True once the subscription failed (parcel then stops calling back): `settle` answers false at once and the
-   * store starts a new watcher (store.ts).
-   */
-  broken = false;
-  private settles: (() => void)[] = [];
-  private sub: ParcelSubscription | undefined;
-  /** Events delivered so far, and settles that timed out (tests and the benchmark read them). */
-  readonly stats = { delivered: 0, settleTimeouts: 0 };
-
-  private constructor(private readonly root: string) {}
-
-  /**
-   * Subscribes to `root` (a real path); undefined when the watcher cannot run here (module missing, no inotify
-   * watches left, unsupported file system) — the caller then walks on every track, as without a watcher.
-   */
-  static async start(root: string): Promise<TreeWatcher | undefined> {
-    const parcel = loadParcel();
-    if (!parcel) return undefined;
-    const w = new TreeWatcher(root);
-    try {
-      w.sub = await parcel.subscribe(root, (err, events) => w.onEvents(err, events), { ignore: ['**/.git/**'] });
-    } catch {
-      return undefined;
-    }
-    return w;
-  }
-
-  private onEvents(err: Error | null, events: ParcelEvent[]): void {
-    if (err) {
-      // An error may have lost events and ends the subscription: only a full walk is exact now.
-      this.full = true;
-      this.broken = true;
-    }
-    const prefix = `${this.root}/`;
-    let settled = false;
-    for (const e of events) {
-      this.stats.delivered++;
-      if (e.path === this.root) settled = true;
-      else if (e.path.startsWith(prefix)) this.paths.add(e.path.slice(prefix.length));
-    }
-    if (settled || err) {
-      const waiting = this.settles;
-      this.settles = [];
-      for (const done of waiting) done();
-    }
-  }
-
-  /**
-   * Resolves true once every change that finished before this call has been reported (module docstring), false
-   * when the settle event did not come within `SETTLE_MS` or the folder's mode cannot be set (the caller then walks
-   * everything). Several callers may wait on one settle.
-   */
-  settle(): Promise<boolean> {
-    if (this.broken) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.stats.settleTimeouts++;
-        this.settles = this.settles.filter((f) => f !== done);
-        resolve(false);
-      }, SETTLE_MS);
-      const done = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      this.settles.push(done);
-      try {
-        chmodSync(this.root, statSync(this.root).mode & 0o7777);
-      } catch {
-        this.settles = this.settles.filter((f) => f !== done);
-        clearTimeout(timer);
-        resolve(false);
-      }
-    });
-  }
-
-  /** What was reported since the last `take`, and forgets it. */
-  take(): WatchReport {
-    const report = { paths: this.paths, full: this.full };
-    this.paths = new Set();
-    this.full = false;
-    return report;
-  }
-
-  /**
-   * Forgets what was reported since the last `take` as if those events had been lost (fault injection for tests
-   * and the benchmark: the next full walk must still find every change).
-   */
-  dropReported(): void {
-    this.paths = new Set();
-  }
-
-  /** Ends the subscription (a watch the system already dropped, e.g. of a deleted folder, is no failure). */
-  async close(): Promise<void> {
-    const sub = this.sub;
-    this.sub = undefined;
-    this.broken = true;
-    await sub?.unsubscribe().catch(() => undefined);
-  }
+/**
+ * Starts watching work tree `root` (a real path). `dirs` are the folders the stat cache knows (native watches them
+ * now, before the first walk reads them). Undefined when the watcher cannot run here (module missing, inotify
+ * watches used up, unsupported file system): the store then walks on every track.
+ */
+export async function startWatcher(
+  root: string,
+  dirs: ReadonlyMap<string, DirRecord>,
+  backend: WatchBackend = defaultBackend(),
+): Promise<TreeWatcher | undefined> {
+  return backend === 'native' ? NativeWatcher.start(root, dirs) : ParcelTreeWatcher.start(root);
 }

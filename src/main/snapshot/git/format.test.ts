@@ -1,7 +1,7 @@
 /**
- * Format layer: packs and loose objects written here are read by isomorphic-git (the format reference the issue
- * names), isomorphic-git's own indexPack builds a byte-identical `.idx`, and native git (present on CI) accepts
- * the store with fsck. The user's index parser reads versions 2, 3 (extended flags) and 4 (prefix-compressed).
+ * Format layer: packs written here (a first track's, and a step's small one with its objects stored
+ * uncompressed) are read by isomorphic-git (the format reference the issue names), isomorphic-git's own
+ * indexPack builds a byte-identical `.idx` for each, and native git (present on CI) accepts the store with fsck. The user's index parser reads versions 2, 3 (extended flags) and 4 (prefix-compressed).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 describe('store format', () => {
-  it('isomorphic-git reads our pack and loose objects; its indexPack rebuilds our .idx byte for byte; git fsck passes', async () => {
+  it('isomorphic-git reads our packs; its indexPack rebuilds each .idx byte for byte; git fsck passes', async () => {
     const base = tempDir('fmt');
     dirs.push(base);
     const wt = join(base, 'wt');
@@ -30,10 +30,10 @@ describe('store format', () => {
     const store = await SnapshotStore.open({ worktree: wt, dataDir: join(base, 'data') });
     const t1 = await store.track(); // first track: one pack
     writeFileSync(join(wt, 'd1/f1.txt'), 'changed\n');
-    const t2 = await store.track(); // a few loose objects
+    const t2 = await store.track(); // a step's small pack: a blob and two trees
     const packDir = join(store.gitdir, 'objects', 'pack');
     const packs = readdirSync(packDir).filter((n) => n.endsWith('.pack'));
-    expect(packs).toHaveLength(1);
+    expect(packs).toHaveLength(2);
     for (const t of [t1, t2]) {
       const ours = await store.listFiles(t);
       const theirs: string[] = [];
@@ -50,13 +50,14 @@ describe('store format', () => {
     }
     const blob = await git.readBlob({ fs, gitdir: store.gitdir, oid: t2, filepath: 'd1/f1.txt' });
     expect(Buffer.from(blob.blob).toString()).toBe('changed\n');
-    const scratch = join(base, 'scratch');
-    mkdirSync(join(scratch, 'objects', 'pack'), { recursive: true });
-    const packName = packs[0] as string;
-    copyFileSync(join(packDir, packName), join(scratch, 'objects', 'pack', packName));
-    await git.indexPack({ fs, dir: scratch, gitdir: scratch, filepath: join('objects', 'pack', packName) });
-    const idx = packName.replace(/\.pack$/, '.idx');
-    expect(readFileSync(join(scratch, 'objects', 'pack', idx))).toEqual(readFileSync(join(packDir, idx)));
+    for (const packName of packs) {
+      const scratch = join(base, `scratch-${packName}`);
+      mkdirSync(join(scratch, 'objects', 'pack'), { recursive: true });
+      copyFileSync(join(packDir, packName), join(scratch, 'objects', 'pack', packName));
+      await git.indexPack({ fs, dir: scratch, gitdir: scratch, filepath: join('objects', 'pack', packName) });
+      const idx = packName.replace(/\.pack$/, '.idx');
+      expect(readFileSync(join(scratch, 'objects', 'pack', idx))).toEqual(readFileSync(join(packDir, idx)));
+    }
     if (hasGit()) {
       execFileSync('git', ['--git-dir', store.gitdir, 'fsck', '--full', '--no-dangling'], { stdio: 'pipe' });
       expect(

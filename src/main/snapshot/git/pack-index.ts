@@ -67,23 +67,30 @@ export class PackFile {
 
   /**
    * Opens `<base>.idx` and `<base>.pack`; objects read are kept in `cache` (shared by an ObjectDb's packs).
-   * Throws if the idx is not version 2.
+   * `written`: the idx bytes and pack size of a pack this process has just written (PackWriter.written), so they
+   * are not read back from disk. Throws if the idx is not version 2.
    */
   constructor(
     readonly base: string,
     private readonly cache = new ReadCache(),
+    written?: { idx: Buffer; packSize: number },
   ) {
-    this.idx = readFileSync(`${base}.idx`);
+    this.idx = written?.idx ?? readFileSync(`${base}.idx`);
     if (this.idx.readUInt32BE(0) !== 0xff744f63 || this.idx.readUInt32BE(4) !== 2)
       throw new Error(`${base}.idx: not a v2 pack index`);
     this.count = this.idx.readUInt32BE(8 + 255 * 4);
     this.fd = openSync(`${base}.pack`, 'r');
-    this.packSize = fstatSync(this.fd).size;
+    this.packSize = written?.packSize ?? fstatSync(this.fd).size;
   }
 
   /** Number of objects in the pack. */
   get size(): number {
     return this.count;
+  }
+
+  /** Size of the `.pack` file in bytes. */
+  get bytes(): number {
+    return this.packSize;
   }
 
   /** Position of `oid` in the sorted name table, or -1. */
@@ -106,6 +113,11 @@ export class PackFile {
   /** True when the pack holds `oid` (hex). */
   has(oid: string): boolean {
     return this.find(Buffer.from(oid, 'hex')) >= 0;
+  }
+
+  /** True when the pack holds the object with raw id `oid` (20 bytes; one conversion serves every pack). */
+  hasId(oid: Buffer): boolean {
+    return this.find(oid) >= 0;
   }
 
   /** Every object id in the pack (hex). */
@@ -145,6 +157,28 @@ export class PackFile {
     const i = this.find(Buffer.from(oid, 'hex'));
     if (i < 0) return undefined;
     return this.readAt(this.offsetAt(i), 0);
+  }
+
+  /**
+   * The stored form of `oid` when it is a whole object (not a delta): its type, its size and its zlib stream as
+   * written — for copying it into another pack without inflating and deflating it again. Undefined when absent or
+   * stored as a delta.
+   */
+  stored(oid: string): { type: ObjectType; size: number; body: Buffer } | undefined {
+    const i = this.find(Buffer.from(oid, 'hex'));
+    if (i < 0) return undefined;
+    const offset = this.offsetAt(i);
+    const raw = Buffer.allocUnsafe(this.endOf(offset) - offset);
+    readSync(this.fd, raw, 0, raw.length, offset);
+    let p = 0;
+    let byte = raw[p++] ?? 0;
+    const type = TYPES[(byte >> 4) & 7];
+    let size = byte & 15;
+    for (let shift = 4; byte & 0x80; shift += 7) {
+      byte = raw[p++] ?? 0;
+      size += (byte & 0x7f) * 2 ** shift;
+    }
+    return type ? { type, size, body: raw.subarray(p) } : undefined;
   }
 
   private readAt(offset: number, depth: number): { type: ObjectType; content: Buffer } {

@@ -14,7 +14,7 @@
  * Crash safety: both files are written under temporary names and renamed `.pack` first, `.idx` last; readers only
  * open packs that have an `.idx`, so a crash leaves at most an orphan temporary file.
  */
-import { closeSync, openSync, readSync, renameSync, writeSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, writeFileSync, writeSync, unlinkSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -22,6 +22,7 @@ import type { ObjectType } from './object-id';
 import { encodeDelta, looksSimilar } from './delta';
 import { DeltaBases, keysOf, MIN_DELTA_BYTES, type DeltaBase, type Placed } from './delta-bases';
 import { sharedDeflater } from './deflate-helper';
+import { zlibStored } from './zlib-stored';
 
 const TYPE_NUM: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const FLUSH_AT = 1 << 20;
@@ -58,7 +59,9 @@ interface Queued {
   size: number;
   /** For a delta: where its base went (always written before it). */
   base?: Placed;
+  /** The deflate helper's ticket for the body, or -1 when `body` was compressed inline. */
   ticket: number;
+  body?: Buffer;
   placed: Placed;
 }
 
@@ -76,6 +79,8 @@ export class PackWriter {
   private head = 0;
   /** Blobs stored as deltas so far. */
   deltas = 0;
+  /** After `finish`: the idx bytes and the pack's size in bytes, as written (PackFile opens it without reading back). */
+  written: { idx: Buffer; packSize: number } | undefined;
   /** Bytes (objects or deltas) added but not yet written: held in memory until their entry is written. */
   private pending = 0;
 
@@ -83,14 +88,24 @@ export class PackWriter {
    * Opens a temporary pack in `packDir` (objects/pack). `level` is the zlib level. Measured on a 20,500-file
    * node_modules copy with deltas and the helper thread: level 6 makes the pack 3% smaller than 4 (34.1 vs
    * 35.3 MB store) for ~0.15 s more on a ~2 s first track; level 9 gains 0.5% more for twice the deflate time.
+   * `inline`: a step's few new objects, stored uncompressed (zlib level 0, in this thread: no round trip to the
+   * helper) — compressing is most of a small track's CPU time, and the small pack is compressed when it is merged
+   * (`ObjectDb.mergePacks`, when the store is idle).
    */
   constructor(
     private readonly packDir: string,
     private readonly level = 6,
+    private readonly inline = false,
   ) {
     this.tmp = join(packDir, `tmp_pack_${process.pid}_${randomBytes(4).toString('hex')}`);
-    this.fd = openSync(this.tmp, 'w+');
-    writeSync(this.fd, Buffer.from([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2, 0, 0, 0, 0]), 0, 12, 0);
+    // An inline pack stays in memory until it grows past FLUSH_AT (a step's pack never opens a temporary file).
+    this.fd = inline ? -1 : this.open();
+  }
+
+  private open(): number {
+    const fd = openSync(this.tmp, 'w+');
+    writeSync(fd, Buffer.from([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2, 0, 0, 0, 0]), 0, 12, 0);
+    return fd;
   }
 
   /** Objects added so far. */
@@ -120,13 +135,15 @@ export class PackWriter {
     const best = keys ? this.bestDelta(keys, content) : undefined;
     const bytes = best ? best.delta : content;
     const placed: Placed = { offset: -1 };
-    const ticket = sharedDeflater.submit(bytes, this.level);
+    const body = this.inline ? zlibStored(bytes) : undefined;
+    const ticket = body ? -1 : sharedDeflater.submit(bytes, this.level);
     this.queue.push({
       oid: Buffer.from(oid, 'hex'),
       kind: best ? OFS_DELTA : TYPE_NUM[type],
       size: bytes.length,
       base: best?.base.placed,
       ticket,
+      ...(body ? { body } : {}),
       placed,
     });
     if (best) this.deltas++;
@@ -136,14 +153,32 @@ export class PackWriter {
   }
 
   /**
+   * Adds one whole object already compressed: `body` is the zlib stream of its `size` bytes, as another pack
+   * stores it (PackFile.stored). Skipped when already added.
+   */
+  addStored(type: ObjectType, size: number, body: Buffer, oid: string): void {
+    if (this.held.has(oid)) return;
+    this.held.add(oid);
+    this.queue.push({
+      oid: Buffer.from(oid, 'hex'),
+      kind: TYPE_NUM[type],
+      size,
+      ticket: -1,
+      body,
+      placed: { offset: -1 },
+    });
+    this.writeQueued(false);
+  }
+
+  /**
    * Writes queued entries in order: those whose body is ready, or (`all`) every one, waiting for bodies; waits
    * too while more than PENDING_CAP bytes are queued.
    */
   private writeQueued(all: boolean): void {
     while (this.head < this.queue.length) {
       const q = this.queue[this.head] as Queued;
-      if (!all && this.pending <= PENDING_CAP && !sharedDeflater.ready(q.ticket)) break;
-      const body = sharedDeflater.take(q.ticket);
+      if (!all && this.pending <= PENDING_CAP && !q.body && !sharedDeflater.ready(q.ticket)) break;
+      const body = q.body ?? sharedDeflater.take(q.ticket);
       const offset = this.offset;
       let header = entryHeader(q.kind, q.size);
       if (q.base) {
@@ -189,6 +224,7 @@ export class PackWriter {
 
   private flush(): void {
     if (this.chunkBytes === 0) return;
+    if (this.fd < 0) this.fd = this.open();
     const all = Buffer.concat(this.chunks, this.chunkBytes);
     writeSync(this.fd, all, 0, all.length, this.offset - all.length);
     this.chunks = [];
@@ -199,6 +235,7 @@ export class PackWriter {
   finish(): string {
     this.writeQueued(true);
     this.bases.clear();
+    if (this.fd < 0) return this.finishInMemory();
     this.flush();
     const count = Buffer.alloc(4);
     count.writeUInt32BE(this.entries.length);
@@ -222,12 +259,44 @@ export class PackWriter {
     closeSync(idxFd);
     renameSync(this.tmp, `${base}.pack`);
     renameSync(idxTmp, `${base}.idx`);
+    this.written = { idx, packSize: this.offset + 20 };
+    return base;
+  }
+
+  /**
+   * `finish` of a pack that never left memory: the `.pack` is written once under its final name (readers open
+   * only packs that have an `.idx`, and an orphan `.pack` is removed when a store opens), then the `.idx` through
+   * a temporary name.
+   */
+  private finishInMemory(): string {
+    const head = Buffer.from([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2, 0, 0, 0, 0]);
+    head.writeUInt32BE(this.entries.length, 8);
+    const body = Buffer.concat([head, ...this.chunks]);
+    this.chunks = [];
+    this.chunkBytes = 0;
+    const packSum = createHash('sha1').update(body).digest();
+    const base = join(this.packDir, `pack-${packSum.toString('hex')}`);
+    try {
+      writeFileSync(`${base}.pack`, Buffer.concat([body, packSum]), { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; // the same bytes are there already
+    }
+    const idxTmp = `${this.tmp}.idx`;
+    const idx = buildIdx(this.entries, packSum);
+    writeFileSync(idxTmp, idx);
+    renameSync(idxTmp, `${base}.idx`);
+    this.written = { idx, packSize: body.length + 20 };
     return base;
   }
 
   /** Discards the temporary pack. */
   abort(): void {
-    sharedDeflater.forget(this.queue.slice(this.head).map((q) => q.ticket));
+    sharedDeflater.forget(
+      this.queue
+        .slice(this.head)
+        .map((q) => q.ticket)
+        .filter((t) => t >= 0),
+    );
     this.queue = [];
     this.head = 0;
     this.pending = 0;

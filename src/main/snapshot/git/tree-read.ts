@@ -7,7 +7,7 @@
 import { LandfallFailure } from '../../../shared/errors';
 import type { ObjectDb } from './object-db';
 import { EMPTY_TREE } from './object-id';
-import { compareEntries, parseTree, type EntryMode, type TreeEntry } from './tree';
+import { compareEntries, encodedEntries, parseTree, type EntryMode, type TreeEntry } from './tree';
 
 /** A file (blob or link) in a tree. */
 export interface TreeFile {
@@ -59,6 +59,20 @@ export class TreeReader {
   /** Forgets parsed trees (after gc removed objects, a cached tree must not outlive its object). */
   clear(): void {
     this.cache.clear();
+  }
+
+  /**
+   * Remembers tree `oid` whose bytes a track just wrote, so reading it back (a step's `changed`) parses them
+   * instead of reading the pack. `content` must be exactly the tree object's content (what `oid` hashes).
+   */
+  prime(oid: string, content: Uint8Array): void {
+    if (this.cache.has(oid)) return;
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    const known = encodedEntries(content);
+    this.cache.set(
+      oid,
+      known ? [...known] : parseTree(Buffer.from(content.buffer, content.byteOffset, content.byteLength)),
+    );
   }
 
   /** Entries of tree `oid`. Throws LandfallFailure `not_found` when the store lacks it. */

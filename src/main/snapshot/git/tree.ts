@@ -28,14 +28,46 @@ export function compareEntries(a: TreeEntry, b: TreeEntry): number {
   return Buffer.compare(Buffer.from(ka), Buffer.from(kb));
 }
 
-/** Serialises entries (sorted here) into tree object content. */
+/** The entries each content `encodeTree` returned was made from (held as long as the content is). */
+const encoded = new WeakMap<Uint8Array, readonly TreeEntry[]>();
+
+/**
+ * The entries (in tree order) of tree content that `encodeTree` returned in this thread, or undefined: a tree a
+ * track just wrote is then read back without parsing its bytes.
+ */
+export function encodedEntries(content: Uint8Array): readonly TreeEntry[] | undefined {
+  return encoded.get(content);
+}
+
+/**
+ * Serialises entries (sorted here, in place, by `compareEntries`) into tree object content. Each sort key is made
+ * once (a step's tracks encode every changed folder, the root included), and the content is written into one
+ * buffer.
+ */
 export function encodeTree(entries: TreeEntry[]): Buffer {
-  entries.sort(compareEntries);
-  const parts: Buffer[] = [];
-  for (const e of entries) {
-    parts.push(Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.oid, 'hex'));
+  const keyed = entries.map((e) => ({ e, k: sortKey(e) }));
+  if (keyed.every((x) => !NON_ASCII.test(x.k))) keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  else {
+    const bytes = new Map(keyed.map((x) => [x, Buffer.from(x.k)]));
+    keyed.sort((a, b) => Buffer.compare(bytes.get(a) as Buffer, bytes.get(b) as Buffer));
   }
-  return Buffer.concat(parts);
+  let size = 0;
+  for (let i = 0; i < keyed.length; i++) {
+    const e = (keyed[i] as { e: TreeEntry }).e;
+    entries[i] = e;
+    size += e.mode.length + Buffer.byteLength(e.name) + 22;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let p = 0;
+  for (const e of entries) {
+    p += out.write(e.mode, p, 'latin1');
+    out[p++] = 0x20;
+    p += out.write(e.name, p, 'utf8');
+    out[p++] = 0;
+    p += out.write(e.oid, p, 'hex');
+  }
+  encoded.set(out, entries); // the caller's array: encoding is the last thing done with it (walk.ts)
+  return out;
 }
 
 /** Parses tree object content into entries (in stored order). Throws on malformed content. */
