@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Result } from '../../shared/errors';
 import type { ReviewDiff, ReviewHunk } from '../../shared/review-schemas';
 import { revertTo, unrevert, type RevertDeps } from './revert';
+import { Intents } from './intents';
 import { diffOf, reviewFixture, stepTarget, type Fixture } from './review/fixture';
 
 let fx: Fixture | undefined;
@@ -48,7 +49,8 @@ async function decidedSession(): Promise<{ f: Fixture; deps: RevertDeps; keep: s
   const base = { sessionId: f.sessionId, target: t };
   const keep = must(await f.review.decide({ ...base, action: 'accept', hunkIds: [a!.id] })).decision.decisionId;
   const reject = must(await f.review.decide({ ...base, action: 'reject', hunkIds: [b!.id] })).decision.decisionId;
-  const deps: RevertDeps = { store: f.sessions, snapshot: f.snapshots, busy: () => false };
+  const intents = new Intents(f.sessions.db, join(f.dataDir, 'journal'));
+  const deps: RevertDeps = { store: f.sessions, snapshot: f.snapshots, busy: () => false, intents };
   return { f, deps, keep, reject };
 }
 
