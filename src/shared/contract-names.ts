@@ -57,6 +57,7 @@ export const CALL_NAMES = [
   'mcp.status',
   'mcp.approve',
   'mcp.toggle',
+  'progress.list',
 ] as const;
 
 /** Every event main pushes to the renderer: the core's events (src/shared/events.ts), one name per `type`, plus
@@ -76,6 +77,7 @@ export const EVENT_NAMES = [
   'session.state',
   'session.updated',
   'session.deleted',
+  'progress',
   'app.command',
 ] as const;
 

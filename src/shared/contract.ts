@@ -15,6 +15,7 @@ import { AppInfoSchema, SessionDetailSchema, SettingsInputSchema, SettingsViewSc
 import { KeptFileSchema } from './history-schemas';
 import { PartSchema, ProjectSchema, SessionSchema } from './model';
 import { PermissionReplySchema } from './permission-schemas';
+import { ProgressEventSchema } from './progress-schemas';
 import {
   DecideInputSchema,
   ReviewChangeSchema,
@@ -218,6 +219,8 @@ export const calls = {
   /** Approve the project's MCP file as it is now (its folder must be trusted); its servers start. */
   'mcp.approve': { input: z.object({ projectId: id }), output: McpViewSchema },
   'mcp.toggle': { input: McpToggleInputSchema, output: McpViewSchema },
+  /** Operations running now, each as its latest `progress` event (a window loads it at start and on reconnect). */
+  'progress.list': { input: empty, output: z.array(ProgressEventSchema) },
 } as const satisfies Record<CallName, { input: z.ZodType; output: z.ZodType }>;
 
 /** The schema of one variant of the core's event union, typed as that variant. */
@@ -243,6 +246,7 @@ export const events = {
   'session.state': { payload: variant('session.state') },
   'session.updated': { payload: variant('session.updated') },
   'session.deleted': { payload: variant('session.deleted') },
+  progress: { payload: variant('progress') },
   /** The application menu asks the window to run a palette command (e.g. `view.settings`). */
   'app.command': { payload: AppCommandSchema },
 } as const satisfies Record<EventName, { payload: z.ZodType }>;
