@@ -13,6 +13,7 @@
  */
 import { LandfallFailure } from '../../shared/errors';
 import { runTransactionAsync, type TxFailure, type TxStep } from '../fs/transaction';
+import type { TxProgress } from '../fs/tx-types';
 import type { ObjectDb } from './git/object-db';
 import type { EntryMode } from './git/tree';
 import type { FailedFile } from './types';
@@ -92,8 +93,11 @@ export class WorktreeWriter {
     this.steps.push({ rel: path, put: { kind: 'delete' } });
   }
 
-  /** Run everything queued (removals, then emptied folders, then writes); `label` names it for a recovery report. */
-  async commit(label: string): Promise<WriterReport> {
+  /**
+   * Run everything queued (removals, then emptied folders, then writes); `label` names it for a recovery report,
+   * `progress` hears each step prepared and written (fs/tx-types.ts).
+   */
+  async commit(label: string, progress?: TxProgress): Promise<WriterReport> {
     const r = await runTransactionAsync(this.steps, {
       root: this.root,
       journalDir: this.journalDir,
@@ -102,6 +106,7 @@ export class WorktreeWriter {
       sync: 'replaced',
       prune: true,
       replaceEmptyDirs: true,
+      ...(progress ? { progress } : {}),
     });
     return { restored: r.written, deleted: r.removed, failed: r.failed.map(failedRow) };
   }
