@@ -30,6 +30,8 @@ export interface RevertDeps {
   store: SessionStore;
   snapshot: SnapshotPort;
   busy: (sessionId: string) => boolean;
+  /** Told after each file of the plan is decided (done, total): a history move's progress report. */
+  planned?: (done: number, total: number) => void;
 }
 
 interface Boundary {
@@ -145,7 +147,8 @@ export async function revertTo(
   const prev = session.revert ? (patchesAfter(messages, session.revert) ?? []) : [];
   const nowTree = await snapshot.track();
   const remembered = session.revert?.snapshot ?? nowTree;
-  const plan = await planFiles(snapshot, nowTree, revertIntents(patches, prev, remembered), options.force === true);
+  const intents = revertIntents(patches, prev, remembered);
+  const plan = await planFiles(snapshot, nowTree, intents, options.force === true, deps.planned);
   if (options.preview) return ok(result(session, lists(plan)));
   const done = await applyPlan(snapshot, plan);
   const diff = await snapshot.diff(remembered);
@@ -181,7 +184,7 @@ export async function unrevert(
     reason: 'changed_after_revert',
   }));
   const nowTree = await deps.snapshot.track();
-  const plan = await planFiles(deps.snapshot, nowTree, intents, options.force === true);
+  const plan = await planFiles(deps.snapshot, nowTree, intents, options.force === true, deps.planned);
   if (options.preview) return ok(result(session, lists(plan)));
   const done = await applyPlan(deps.snapshot, plan);
   const updated = deps.store.updateSession(sessionId, { revert: null });
