@@ -21,6 +21,7 @@ import { createContextSlice } from './context-slice';
 import { createTrustSlice } from './trust-slice';
 import { createMcpSlice } from './mcp-slice';
 import { createTalkSlice } from './talk-slice';
+import { createProgressSlice } from './progress-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -39,6 +40,7 @@ export function createAppStore() {
     ...createTrustSlice(...a),
     ...createMcpSlice(...a),
     ...createTalkSlice(...a),
+    ...createProgressSlice(...a),
   }));
 }
 

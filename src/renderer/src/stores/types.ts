@@ -24,6 +24,7 @@ import type { ReviewSlice } from './review-types';
 import type { LayoutMode, PaneSizes, PaneTab } from './layout';
 import type { FileContent } from '../../../shared/files-schemas';
 import type { ContextView } from '../../../shared/context-schemas';
+import type { ProgressEvent } from '../../../shared/progress-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -230,6 +231,18 @@ export interface TalkSlice {
   resumeQueue(): Promise<void>;
 }
 
+/**
+ * Long operations main reports as `progress` events (progress-slice.ts): each running one's latest report, by its
+ * id, until its `end` or `failed`. What shows is `shownProgress` (the open project's, run long enough by main's clock).
+ */
+export interface ProgressSlice {
+  progress: Record<string, ProgressEvent>;
+  /** One `progress` event from main. */
+  applyProgress(e: ProgressEvent): void;
+  /** Main's list of what runs now (at boot and after a reconnect). */
+  loadProgress(): Promise<void>;
+}
+
 export type QueuedItem = { id: string; sessionId: string; text: string; time: number; steer: boolean };
 
 export type Store = AppSlice &
@@ -245,5 +258,6 @@ export type Store = AppSlice &
   McpSlice &
   TalkSlice &
   LayoutSlice &
-  FilesSlice;
+  FilesSlice &
+  ProgressSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;
