@@ -10,7 +10,13 @@
  * never brought back by an older list.
  */
 import type { ProgressEvent } from '../../../shared/progress-schemas';
-import { progressShown } from '../../../shared/progress-text';
+import {
+  phaseName,
+  progressFraction,
+  progressName,
+  progressNumbers,
+  progressShown,
+} from '../../../shared/progress-text';
 import { call, on, onReconnect } from '../rpc';
 import type { ProgressSlice, Slice, Store } from './types';
 
@@ -24,6 +30,28 @@ const ENDED_KEPT = 500;
 export function shownProgress(progress: Record<string, ProgressEvent>, projectId: string | undefined): ProgressEvent[] {
   if (projectId === undefined) return [];
   return Object.values(progress).filter((e) => e.projectId === projectId && progressShown(e));
+}
+
+/** One bar as the window draws it: the operation's name, what it is doing now, and how far (0..1) when known. */
+export interface ProgressRow {
+  id: string;
+  operation: ProgressEvent['operation'];
+  name: string;
+  /** "reading files · 1,204 files · 4.1 MB" (phase and numbers; '' before the first phase). */
+  detail: string;
+  /** Fraction done, or undefined when no total is known (the bar shows "working", never a made-up percentage). */
+  fraction: number | undefined;
+}
+
+/** The rows of `shownProgress`, worded by src/shared/progress-text.ts. Pure (the component's selector). */
+export function progressRows(progress: Record<string, ProgressEvent>, projectId: string | undefined): ProgressRow[] {
+  return shownProgress(progress, projectId).map((e) => ({
+    id: e.id,
+    operation: e.operation,
+    name: progressName(e.operation),
+    detail: [phaseName(e.phase), progressNumbers(e)].filter((x) => x !== '').join(' · '),
+    fraction: progressFraction(e),
+  }));
 }
 
 /**

@@ -20,6 +20,7 @@ function openQuestions(messages: MessageWithParts[]): Extract<Part, { type: 'too
   );
 }
 import { ActivityLine } from './ActivityLine';
+import { ProgressBars } from './ProgressBars';
 import { ErrorBlock } from './ErrorBlock';
 import { sessionStats, statsText } from '../../stores/turn-stats';
 import './live.css';
@@ -34,6 +35,7 @@ export function ChatView(): React.JSX.Element {
   if (!sessionId) {
     return (
       <section className="chat empty">
+        <ProgressBars />
         <FirstRunBanner />
         <p>Pick a session on the left, or start a new one.</p>
         <button className="primary" onClick={() => void newSession()}>
@@ -56,6 +58,7 @@ export function ChatView(): React.JSX.Element {
         )}
         <ContextMeter />
       </header>
+      <ProgressBars />
       <div className="chat-body">
         <MessageList
           key={sessionId}
