@@ -81,7 +81,7 @@ describe('ProgressHub', () => {
       run.phase('plan', { done: 1, total: 4, unit: 'files' });
       hub.storeReport('prj_a', { ...store(4, 'start', 0, 0), operation: 'revert', phase: 'write' });
       await gate;
-      return fail('conflict', 'changed since');
+      return fail('conflict', 'changed since', 'look at the files first');
     });
     release();
     const r = await move;
