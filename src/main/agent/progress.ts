@@ -158,9 +158,12 @@ export class ProgressHub {
     return [...this.live.values()].map((l) => ({ ...l.event, elapsedMs: this.elapsed(l, at) }));
   }
 
-  /** A store report while a history move holds its project: its phase and counts become the move's. */
+  /**
+   * A store report while a history move holds its project: its phase and counts become the move's (a store run's
+   * `end` too, so the phase's final counts are kept; its `failed` is the move's to tell, by its result).
+   */
   private fold(holder: Live, report: SnapshotProgress): void {
-    if (report.state === 'end' || report.state === 'failed' || !report.phase) return;
+    if (report.state === 'failed' || !report.phase) return;
     const run = this.handle(holder);
     if (report.phase !== holder.event.phase) run.phase(report.phase, report.count, report.bytes);
     else run.update(report.count, report.bytes);
@@ -176,6 +179,7 @@ export class ProgressHub {
       id: live.event.id,
       phase: (phase, count, bytes) => {
         if (!open()) return;
+        if (live.pending) this.send(live); // the last phase's final counts are told before the next phase
         set(count, bytes);
         live.event = { ...live.event, phase };
         this.send(live);
