@@ -3,7 +3,8 @@
  * files in nested folders: a first track, a later full walk, a restore, a revert and gc each report a run of
  * events in order (start, running…, end), counts never go back within a phase and never pass their total, the last
  * report says done == total, the bytes add up to what was read or written, and a walk reports far fewer events than
- * it has files (throttled). The meter itself is also checked with a stepped clock (exact throttling).
+ * it has files (throttled); a worker thread killed mid-walk leaves no run open. The meter itself is also checked with
+ * a stepped clock (exact throttling).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -158,7 +159,36 @@ describe('snapshot store progress', () => {
     }
   });
 
-  it('a walk that fails reports failed with the error, and nothing more', async () => {
+  it('a worker thread that dies mid-walk leaves no run open: its last report comes back failed', async () => {
+    const { wt, dataDir } = await setup();
+    const seen: SnapshotProgress[] = [];
+    const held: { thread?: { terminate(): Promise<number> } } = {};
+    let failed: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => (failed = resolve));
+    const w = await SnapshotWorker.open({
+      worktree: wt,
+      dataDir,
+      ignoreDefaults: [],
+      watch: true,
+      progress: (r) => {
+        seen.push(r);
+        if (r.state === 'start') void held.thread?.terminate(); // killed while it walks
+        if (r.state === 'failed') failed();
+      },
+    });
+    held.thread = (w as unknown as { worker: { terminate(): Promise<number> } }).worker;
+    if (seen.some((r) => r.state === 'start')) void held.thread.terminate(); // the start came before we held it
+    await gone;
+    expect(seen[0]).toMatchObject({ operation: 'first-track', state: 'start' });
+    expect(seen.at(-1)).toMatchObject({
+      run: seen[0]!.run,
+      state: 'failed',
+      error: { code: 'unavailable', message: 'the snapshot worker stopped before the operation ended' },
+    });
+    expect(seen.filter((r) => r.state === 'end')).toEqual([]);
+  });
+
+  it('an operation refused before its first phase reports nothing (no start, so no end owed)', async () => {
     const { wt, dataDir } = await setup();
     const seen: SnapshotProgress[] = [];
     const store = await SnapshotStore.open({
