@@ -67,7 +67,9 @@ describe('progress bar', () => {
       await first.waitFor({ state: 'detached', timeout: WALK_BOUND_MS });
       const types = ui.events.map((e) => e.type);
       expect(types.filter((t) => t === 'progress').length).toBeGreaterThan(1);
-      expect(ui.calls.filter((c) => c.startsWith('session'))).not.toContain('sessions.prompt');
+      // Started by opening the project alone: no session made, no message sent, no step run.
+      expect(ui.calls).toContain('projects.open');
+      expect(ui.calls.filter((c) => /^(chat|queue)\.|^sessions\.create$/.test(c))).toEqual([]);
       const projectId = (await handle<{ id: string; root: string }[]>('projects.list', {})).find(
         (p) => p.root === real,
       )!.id;
