@@ -62,6 +62,7 @@ export const CALL_NAMES = [
   'mcp.status',
   'mcp.approve',
   'mcp.toggle',
+  'progress.list',
 ] as const;
 
 /** Every event main pushes to the renderer: the core's events (src/shared/events.ts), one name per `type`, plus
@@ -81,6 +82,7 @@ export const EVENT_NAMES = [
   'session.state',
   'session.updated',
   'session.deleted',
+  'progress',
   'app.command',
   'settings.changed',
 ] as const;

@@ -25,6 +25,7 @@ import { PartSchema, ProjectSchema, SessionSchema } from './model';
 import { RunningTurnSchema } from './running-schemas';
 import { SessionSearchHitSchema, SessionSearchInputSchema } from './search-schemas';
 import { PermissionReplySchema } from './permission-schemas';
+import { ProgressEventSchema } from './progress-schemas';
 import {
   DecideInputSchema,
   ReviewChangeSchema,
@@ -261,6 +262,8 @@ export const calls = {
   /** Approve the project's MCP file as it is now (its folder must be trusted); its servers start. */
   'mcp.approve': { input: z.object({ projectId: id }), output: McpViewSchema },
   'mcp.toggle': { input: McpToggleInputSchema, output: McpViewSchema },
+  /** Operations running now, each as its latest `progress` event (a window loads it at start and on reconnect). */
+  'progress.list': { input: empty, output: z.array(ProgressEventSchema) },
 } as const satisfies Record<CallName, { input: z.ZodType; output: z.ZodType }>;
 
 /** The schema of one variant of the core's event union, typed as that variant. */
@@ -286,6 +289,7 @@ export const events = {
   'session.state': { payload: variant('session.state') },
   'session.updated': { payload: variant('session.updated') },
   'session.deleted': { payload: variant('session.deleted') },
+  progress: { payload: variant('progress') },
   /** The application menu asks the window to run a palette command (e.g. `view.settings`). */
   'app.command': { payload: AppCommandSchema },
   /** settings.json changed on disk (by hand, another window, a save): the Settings screen shows the new values. */

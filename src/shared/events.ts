@@ -6,11 +6,12 @@
  * (part.updated, message.added, session.updated, snapshot.added, permission.*) carry `seq`, the sequence number of
  * the row written to the append-only event log in the same transaction (gap-free per database). Stream deltas
  * (text.delta, reasoning.delta) are not stored one by one — the part they grow is stored when it closes — so they
- * carry no `seq`.
+ * carry no `seq`; nor does `progress` (progress-schemas.ts), which is never stored.
  */
 import { z } from 'zod';
 import { MessageSchema, PartSchema, SessionSchema } from './model';
 import { PermissionAnsweredSchema, PermissionAskedSchema } from './permission-schemas';
+import { ProgressEventSchema } from './progress-schemas';
 
 const seq = z.number().int().positive();
 
@@ -94,6 +95,8 @@ export const coreEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session.updated'), seq, session: SessionSchema }),
   /** Session was deleted. */
   z.object({ type: z.literal('session.deleted'), seq, sessionId: z.string() }),
+  /** A long operation's progress (progress-schemas.ts): throttled, not stored, always ended. */
+  ProgressEventSchema,
 ]);
 
 export type CoreEvent = z.infer<typeof coreEventSchema>;

@@ -3,7 +3,8 @@
  * core's, src/main/session/revert.ts). Here: one move at a time per session (a second is refused `busy`), the
  * session's snapshot store found for it, a store failure (e.g. a tree hash the store does not hold) turned into
  * data, and what moving back could not put back (files the agent wrote inside a repository's own `.git` folder,
- * permission/git-dir-history.ts) added to revert and undo results.
+ * permission/git-dir-history.ts) added to revert and undo results. Each move is one reported operation
+ * (progress.ts `around`: its walk, its per-file plan, the files it writes), a preview as `preview`.
  */
 import { fail, isFailure, ok } from '../../shared/errors';
 import type { Result } from '../../shared/errors';
@@ -12,13 +13,17 @@ import { runsElsewhere } from '../session/running';
 import type { RevertOptions, RevertResult, UndoResult } from '../session/revert-types';
 import { unrestorableGitWrites } from './permission/git-dir-history';
 import type { ServiceCore } from './service-core';
+import type { ProgressOperation } from '../../shared/progress-schemas';
 
 type Boundary = { messageId: string; partId?: string };
+type Move = Extract<ProgressOperation, 'revert' | 'unrevert' | 'undo' | 'redo'>;
 
 /** Run one history move with the session's deps (module docstring). */
 async function withHistory<T>(
   core: ServiceCore,
   sessionId: string,
+  move: Move,
+  options: RevertOptions,
   op: (deps: history.RevertDeps) => Promise<Result<T>>,
 ): Promise<Result<T>> {
   if (core.reverting.has(sessionId))
@@ -27,12 +32,20 @@ async function withHistory<T>(
   try {
     const found = await core.runtimes.forSession(sessionId);
     if (!found.ok) return found;
-    return await op({
-      store: core.store,
-      snapshot: found.value.rt.snapshot,
-      busy: (id) => core.running.has(id) || runsElsewhere(core.store.db, id),
-      intents: core.intents,
-    });
+    const scope = { projectId: found.value.session.projectId, sessionId };
+    return await core.progress.around(options.preview ? 'preview' : move, scope, (run) =>
+      op({
+        store: core.store,
+        snapshot: found.value.rt.snapshot,
+        busy: (id) => core.running.has(id) || runsElsewhere(core.store.db, id),
+        intents: core.intents,
+        planned: (done, total) => {
+          const count = { done, total, unit: 'files' as const };
+          if (done === 1) run.phase('plan', count);
+          else run.update(count);
+        },
+      }),
+    );
   } catch (e) {
     if (isFailure(e)) return e.toFail();
     throw e;
@@ -59,13 +72,15 @@ export async function revert(
   boundary: Boundary,
   options: RevertOptions,
 ): Promise<Result<RevertResult>> {
-  const r = await withHistory(core, sessionId, (d) => history.revertTo(d, sessionId, boundary, options));
+  const r = await withHistory(core, sessionId, 'revert', options, (d) =>
+    history.revertTo(d, sessionId, boundary, options),
+  );
   return sayUnrestorable(core, sessionId, r, boundary);
 }
 
 /** Clear the revert boundary, putting back the files it covered (session/revert.ts `unrevert`). */
 export function unrevert(core: ServiceCore, sessionId: string): Promise<Result<RevertResult>> {
-  return withHistory(core, sessionId, (d) => history.unrevert(d, sessionId));
+  return withHistory(core, sessionId, 'unrevert', {}, (d) => history.unrevert(d, sessionId));
 }
 
 /** Revert to the last user message before the boundary and give back its text (session/revert.ts `undo`). */
@@ -73,11 +88,11 @@ export async function undo(core: ServiceCore, sessionId: string, options: Revert
   return sayUnrestorable(
     core,
     sessionId,
-    await withHistory(core, sessionId, (d) => history.undo(d, sessionId, options)),
+    await withHistory(core, sessionId, 'undo', options, (d) => history.undo(d, sessionId, options)),
   );
 }
 
 /** Move the boundary forward one turn, unreverting at the last (session/revert.ts `redo`). */
 export function redo(core: ServiceCore, sessionId: string, options: RevertOptions): Promise<Result<RevertResult>> {
-  return withHistory(core, sessionId, (d) => history.redo(d, sessionId, options));
+  return withHistory(core, sessionId, 'redo', options, (d) => history.redo(d, sessionId, options));
 }

@@ -7,6 +7,7 @@ import type { GcReport } from '../snapshot/types';
 import { SnapshotStore } from '../snapshot/store';
 import { SnapshotWorker } from '../snapshot/worker-client';
 import type { SnapshotPort } from '../session/snapshot-port';
+import type { ProgressSink } from '../snapshot/progress';
 import { ProjectWrites } from './loop';
 
 export interface ProjectRuntime {
@@ -20,14 +21,16 @@ export interface ProjectRuntime {
 
 /**
  * Open the runtime of a project (its snapshot store lives under `dataDir`). With `worker`, the store runs in a
- * worker thread (same API), watching the work tree (snapshot/watch.ts) and taking its first track on open. Throws LandfallFailure from the store.
+ * worker thread (same API), watching the work tree (snapshot/watch.ts) and taking its first track on open.
+ * `progress` hears the store's long operations (snapshot/progress.ts). Throws LandfallFailure from the store.
  */
 export async function openProjectRuntime(
   project: Project,
   dataDir: string,
   worker?: boolean | { workerUrl: URL },
+  progress?: ProgressSink,
 ): Promise<ProjectRuntime> {
-  const options = { worktree: project.root, dataDir, projectId: project.id };
+  const options = { worktree: project.root, dataDir, projectId: project.id, ...(progress ? { progress } : {}) };
   // In the worker (the app and the web host) the work tree is watched, so a step's tracks follow what changed.
   const watched = { ...options, watch: true };
   const store = worker

@@ -26,6 +26,7 @@ import type { LiveSettings } from './settings/live';
 import type { QuestionBroker } from './questions';
 import type { QueueRunner } from './queue';
 import type { Intents } from '../session/intents';
+import type { ProgressHub } from './progress';
 
 export interface ServiceCore {
   readonly options: ServiceOptions & ServiceExtras;
@@ -55,6 +56,8 @@ export interface ServiceCore {
   readonly questions: QuestionBroker;
   /** The admission queue (queue.ts). */
   readonly queue: QueueRunner;
+  /** Progress of long operations as `progress` events (progress.ts). */
+  readonly progress: ProgressHub;
   emit(e: CoreEvent): void;
 }
 
@@ -65,6 +68,8 @@ export class Runtimes {
   constructor(
     private readonly store: SessionStore,
     private readonly options: ServiceOptions,
+    /** Where the stores' progress reports go (tagged with their project). */
+    private readonly progress?: ProgressHub,
   ) {}
 
   /** The runtime of a known project. Rejects for an unknown project, or with the snapshot store's failure. */
@@ -73,7 +78,13 @@ export class Runtimes {
     if (!r) {
       const project = this.store.getProject(projectId);
       if (!project) return Promise.reject(new Error(`unknown project ${projectId}`));
-      r = openProjectRuntime(project, this.options.dataDir, this.options.snapshotWorker);
+      const hub = this.progress;
+      r = openProjectRuntime(
+        project,
+        this.options.dataDir,
+        this.options.snapshotWorker,
+        hub && ((report) => hub.storeReport(projectId, report)),
+      );
       this.open.set(projectId, r);
     }
     return r;
@@ -97,6 +108,17 @@ export class Runtimes {
         'Check that the project folder still exists and the data folder is writable.',
       );
     }
+  }
+
+  /**
+   * Opens a project's runtime now, in the background, when its store runs in a worker thread: the worker takes the
+   * first track as soon as the store opens (snapshot/worker.ts), so a big project's first walk starts when the
+   * project is opened, not on the first step. A failure is forgotten (the next call tries again and reports it).
+   * Nothing happens for an in-thread store (the command line), whose walk would block this thread.
+   */
+  warm(projectId: string): void {
+    if (!this.options.snapshotWorker || this.open.has(projectId)) return;
+    this.forProject(projectId).catch(() => this.open.delete(projectId));
   }
 
   /** Close every open snapshot store (one that failed to open has nothing to close). */

@@ -64,6 +64,7 @@ import { environmentKey } from './providers/keys';
 import { startReplay, type ReplayHooks } from './replay/run';
 import type { AskMark } from './permission/gate';
 import { Runtimes, type ServiceCore } from './service-core';
+import { ProgressHub } from './progress';
 import type {
   ReplayHandle,
   ReplayOptions,
@@ -108,6 +109,8 @@ export class AgentService {
   readonly trust: TrustStore;
   /** MCP servers per project (src/main/reach/mcp/hub.ts). */
   readonly mcp: McpHub;
+  /** Progress of long operations, pushed as `progress` events (progress.ts); `active()` answers `progress.list`. */
+  readonly progress: ProgressHub;
 
   private constructor(
     readonly options: ServiceOptions & ServiceExtras,
@@ -123,6 +126,7 @@ export class AgentService {
     });
     this.trust = TrustStore.open(path.join(options.dataDir, 'trust.json'));
     this.mcp = new McpHub(() => live.current().mcp, this.trust, estimateTokens);
+    this.progress = new ProgressHub((e) => this.emit(e));
     this.core = {
       options,
       store,
@@ -137,7 +141,8 @@ export class AgentService {
       context: this.context,
       mcp: this.mcp,
       keyFor: options.keyFor ?? environmentKey(),
-      runtimes: new Runtimes(store, options),
+      runtimes: new Runtimes(store, options, this.progress),
+      progress: this.progress,
       running: new Map(),
       runningProject: new Map(),
       reverting: new Set(),
@@ -237,9 +242,15 @@ export class AgentService {
 
   // ---- projects and sessions (sessions.ts) ----
 
-  /** Open (register) a project folder. Errors: `file_not_found`, `not_a_directory` (nothing registered). */
-  openProject(root: string): Promise<Result<Project>> {
-    return sessions.openProject(this.core, root);
+  /**
+   * Open (register) a project folder. Errors: `file_not_found`, `not_a_directory` (nothing registered). With
+   * snapshot stores in a worker thread, its store opens now and takes its first track in the background (reported
+   * as `progress`), so the first step does not wait for a big project's first walk.
+   */
+  async openProject(root: string): Promise<Result<Project>> {
+    const r = await sessions.openProject(this.core, root);
+    if (r.ok) this.core.runtimes.warm(r.value.id);
+    return r;
   }
   listProjects(): Project[] {
     return this.store.listProjects();
@@ -270,8 +281,9 @@ export class AgentService {
   exportSession(id: string): Result<SessionExport> {
     return exportSession(this.store, id);
   }
-  importSession(projectId: string, json: unknown): Result<Session> {
-    return importSession(this.store, projectId, json);
+  /** Import a session export (session-io.ts); `stored` hears each message stored (done, total). */
+  importSession(projectId: string, json: unknown, stored?: (done: number, total: number) => void): Result<Session> {
+    return importSession(this.store, projectId, json, stored);
   }
   /** A session with its messages and parts, whether it runs, and its permission questions still waiting. */
   getSession(id: string): Result<SessionDetail> {
@@ -616,6 +628,7 @@ export class AgentService {
     await Promise.race([Promise.all(this.core.turnsDone), grace]);
     clearTimeout(timer);
     await this.core.runtimes.close();
+    this.progress.close();
     await this.mcp.close();
     this.store.close();
     this.forgetSecretNames();

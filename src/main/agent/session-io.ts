@@ -94,9 +94,15 @@ function importedPart(p: Part, sourceMessageId: string, sessionId: string, messa
 /**
  * Import an export document (object or JSON text) into `projectId`: fresh ids, revert boundary dropped, running
  * tool parts interrupted (importedPart). Error `invalid_input` (nothing written) for text that is not JSON, a
- * document that is not an export (or from a newer export version), or an unknown project.
+ * document that is not an export (or from a newer export version), or an unknown project. `stored` hears each
+ * message stored (done, total; for a progress report).
  */
-export function importSession(store: SessionStore, projectId: string, json: unknown): Result<Session> {
+export function importSession(
+  store: SessionStore,
+  projectId: string,
+  json: unknown,
+  stored?: (done: number, total: number) => void,
+): Result<Session> {
   let value = json;
   if (typeof json === 'string') {
     try {
@@ -124,9 +130,10 @@ export function importSession(store: SessionStore, projectId: string, json: unkn
   const doc = parsed.data;
   const session = store.tx(() => {
     const s = store.createSession(projectId, doc.session.title, newId('ses'), doc.session.created);
-    for (const m of doc.messages) {
+    for (const [i, m] of doc.messages.entries()) {
       const msg = store.addMessage(s.id, m.role, m.text, newId('msg'), m.time);
       for (const p of m.parts) store.putPart(importedPart(p as Part, m.id, s.id, msg.id));
+      stored?.(i + 1, doc.messages.length);
     }
     return s;
   });

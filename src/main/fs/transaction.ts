@@ -54,6 +54,8 @@ class Tx {
   readonly journal: Journal;
   work: Work[] = [];
   plan: Plan | undefined;
+  /** Work already told to `options.progress` as written (each step is told once per phase). */
+  private readonly told = new Set<Work>();
   /**
    * One step: its rename alone is atomic, so no backup and no durable plan are needed — the plan only names the
    * temp file, for a recovery to remove (a power cut can at worst leave that temp file behind).
@@ -86,6 +88,7 @@ class Tx {
         this.report.failed.push(failureOf(step.rel, e));
         if (this.options.atomic) return this.abandon();
       }
+      this.options.progress?.('prepare', this.steps.length, 0);
     }
     this.plan = {
       version: 1,
@@ -105,6 +108,13 @@ class Tx {
   /** Steps whose temp can be written before anything in the project changes (their folder exists). */
   early(): Work[] {
     return this.work.filter((w) => w.step.put.kind !== 'delete' && w.plan.made.length === 0 && !w.st?.isDirectory());
+  }
+
+  /** Tells `options.progress` that `w` was written (or removed), once. */
+  wrote(w: Work, bytes: number): void {
+    if (!this.options.progress || this.told.has(w)) return;
+    this.told.add(w);
+    this.options.progress('write', this.work.length, bytes);
   }
 
   /** Record a failure; true when the transaction must stop (atomic). */
@@ -135,6 +145,7 @@ class Tx {
       if (stop || w.step.put.kind !== 'delete' || failed.has(w.step.rel)) continue;
       try {
         if (remove(pins, w, options, touched, emptied)) report.removed.push(w.step.rel);
+        this.wrote(w, 0);
       } catch (e) {
         stop = this.fail(w, e);
       }
@@ -143,8 +154,9 @@ class Tx {
     for (const w of this.work) {
       if (stop || w.step.put.kind === 'delete' || failed.has(w.step.rel)) continue;
       try {
-        place(pins, w, options, touched);
+        const bytes = place(pins, w, options, touched);
         report.written.push(w.step.rel);
+        this.wrote(w, bytes);
       } catch (e) {
         stop = this.fail(w, e);
       }
@@ -232,8 +244,8 @@ export async function runTransactionAsync(steps: readonly TxStep[], options: TxO
       for (let w = queue.shift(); w && !stop; w = queue.shift()) {
         try {
           // Only a temp that must be fsync'd is worth a trip to the thread pool; the rest are written inline.
-          if (options.sync === 'all' || w.st) await stageAsync(tx.pins, w, options);
-          else stage(tx.pins, w, options);
+          if (options.sync === 'all' || w.st) tx.wrote(w, await stageAsync(tx.pins, w, options));
+          else tx.wrote(w, stage(tx.pins, w, options));
         } catch (e) {
           if (tx.fail(w, e)) stop = true;
         }

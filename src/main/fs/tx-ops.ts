@@ -164,17 +164,17 @@ function modesOf(put: Extract<Put, { kind: 'file' }>, st: Stats | undefined): { 
   return { open: cur, set: put.exec ? cur | ((cur & 0o444) >> 2) : cur & ~0o111 };
 }
 
-/** Write the temp file of `w` (its folder must exist). */
-export function stage(pins: PinnedDirs, w: Work, options: TxOptions): void {
+/** Write the temp file of `w` (its folder must exist). Answers the bytes written (0 for a link). */
+export function stage(pins: PinnedDirs, w: Work, options: TxOptions): number {
   options.hook?.('stage', w.step.rel);
   const put = w.step.put;
   const temp = pins.at(w.plan.temp);
   if (put.kind === 'link') {
     symlinkSync(put.target, temp);
     w.staged = true;
-    return;
+    return 0;
   }
-  if (put.kind !== 'file') return;
+  if (put.kind !== 'file') return 0;
   const mode = modesOf(put, w.st);
   const fd = openSync(
     temp,
@@ -194,13 +194,14 @@ export function stage(pins: PinnedDirs, w: Work, options: TxOptions): void {
         // not permitted: the file keeps the writer as owner
       }
     if (options.sync === 'all' || w.st) fsyncSync(fd);
+    return bytes.length;
   } finally {
     closeSync(fd);
   }
 }
 
 /** `stage`, with the file written and fsync'd asynchronously (callers run several at once so fsyncs overlap). */
-export async function stageAsync(pins: PinnedDirs, w: Work, options: TxOptions): Promise<void> {
+export async function stageAsync(pins: PinnedDirs, w: Work, options: TxOptions): Promise<number> {
   const put = w.step.put;
   if (put.kind !== 'file') return stage(pins, w, options);
   options.hook?.('stage', w.step.rel);
@@ -209,10 +210,12 @@ export async function stageAsync(pins: PinnedDirs, w: Work, options: TxOptions):
   const handle = await fsp.open(pins.at(w.plan.temp), flags, mode.open);
   w.staged = true;
   try {
-    await handle.writeFile(contentOf(put));
+    const bytes = contentOf(put);
+    await handle.writeFile(bytes);
     if (mode.set !== undefined) await handle.chmod(mode.set);
     if (w.st?.isFile()) await handle.chown(w.st.uid, w.st.gid).catch(() => undefined);
     if (options.sync === 'all' || w.st) await handle.sync();
+    return bytes.length;
   } finally {
     await handle.close();
   }
@@ -228,13 +231,13 @@ export function removeTemp(pins: PinnedDirs, w: Work): void {
   w.staged = false;
 }
 
-/** Put `w` in place: its folder, its temp (when not staged yet), the rename. */
-export function place(pins: PinnedDirs, w: Work, options: TxOptions, touched: Set<string>): void {
+/** Put `w` in place: its folder, its temp (when not staged yet), the rename. Answers the bytes staged here. */
+export function place(pins: PinnedDirs, w: Work, options: TxOptions, touched: Set<string>): number {
   const slash = w.step.rel.lastIndexOf('/');
   const parent = slash < 0 ? '' : w.step.rel.slice(0, slash);
   for (const d of w.plan.made) pins.dir(d, 'make');
   pins.dir(parent, true);
-  if (!w.staged) stage(pins, w, options);
+  const bytes = w.staged ? 0 : stage(pins, w, options);
   const target = pins.at(w.step.rel);
   // In a folder this transaction made there was nothing to look at; elsewhere a folder may stand in the way.
   const now = w.plan.made.length > 0 ? undefined : lstatOrUndefined(target);
@@ -248,6 +251,7 @@ export function place(pins: PinnedDirs, w: Work, options: TxOptions, touched: Se
   w.staged = false;
   // A new file where nothing was loses nothing if a power cut takes it: only replaced names need a durable folder.
   if (options.sync === 'all' || w.st) touched.add(parent);
+  return bytes;
 }
 
 export function remove(

@@ -28,6 +28,13 @@ export interface TxStep {
   put: Put;
 }
 
+/**
+ * Told once per step done in a phase: `prepare` (its target checked and, when replaced, backed up into the
+ * journal), then `write` (its file written or removed). `total`: the steps of that phase; `bytes`: what this step
+ * wrote (0 for a removal, a link, or a step found already as wanted). For progress reports; must not throw.
+ */
+export type TxProgress = (phase: 'prepare' | 'write', total: number, bytes: number) => void;
+
 /** Test hook: called before each operation on the project; throwing simulates a failure there. */
 export type TxHook = (op: 'stage' | 'rename' | 'remove', rel: string) => void;
 
@@ -54,6 +61,8 @@ export interface TxOptions {
    * Letters, digits and '-' only.
    */
   intent?: string;
+  /** Progress of the steps (restore and revert report it); only runTransactionAsync tells it. */
+  progress?: TxProgress;
 }
 
 /** A step that failed: its path, the fs error code (or PinError code), the message, and the folder at fault. */

@@ -21,7 +21,7 @@ import type { RevertResult } from '../session/revert-types';
 import { registerSecretSource } from '../proc/child-env';
 import type { Platform } from './platform';
 import type { Handlers } from './router';
-import { importUploads } from './services-import';
+import { importUploads, singleImport } from './services-import';
 import { followEventLog } from './event-follow';
 import { fileHandlers } from './services-files';
 import { appLanguageServers } from './services-lsp';
@@ -95,7 +95,9 @@ export async function createServices(options: {
   const forgetStoredKeys = registerSecretSource(() => ({
     values: svc.getSettings().providers.map((p) => platform.secrets.get(p.id)),
   }));
-  const uploads = importUploads((projectId, json) => svc.importSession(projectId, json));
+  const importOne = (projectId: string, json: string, stored?: (done: number, total: number) => void) =>
+    svc.importSession(projectId, json, stored);
+  const uploads = importUploads(importOne, Date.now, svc.progress);
   const sampleDir = join(platform.resourcesDir, 'sample');
   const files = fileHandlers(svc, dataDir);
   const handlers: Handlers = {
@@ -158,7 +160,7 @@ export async function createServices(options: {
         ? ok({ fileName: `${slug(r.value.session.title)}.landfall.json`, json: JSON.stringify(r.value, null, 2) })
         : r;
     },
-    'sessions.import': async (i) => svc.importSession(i.projectId, i.json),
+    'sessions.import': async (i) => singleImport(importOne, i.projectId, i.json, svc.progress),
     'sessions.importBegin': async (i) => uploads.begin(i.projectId, i.length),
     'sessions.importPart': async (i) => uploads.part(i.uploadId, i.offset, i.text),
     'sessions.importEnd': async (i) => uploads.end(i.uploadId),
@@ -260,6 +262,7 @@ export async function createServices(options: {
     'mcp.status': (i) => mcpView(svc, i.projectId),
     'mcp.approve': (i) => approveProjectMcp(svc, i.projectId),
     'mcp.toggle': (i) => toggleMcp(svc, i),
+    'progress.list': async () => ok(svc.progress.active()),
   };
   // Another window or the command line on this data folder: its stored changes reach this host's listeners too.
   const follower = followEventLog(join(dataDir, 'landfall.db'), (l) => svc.on(l));

@@ -59,23 +59,26 @@ async function isClean(snap: SnapshotPort, intent: FileIntent, disk: Uint8Array 
 
 /**
  * Decide per file against the disk as tree `nowTree` (taken by `track()` right before). Pure: writes nothing.
- * Files are listed in `intents` order; `force` writes conflicted files too.
+ * Files are listed in `intents` order; `force` writes conflicted files too. `planned` hears each file decided
+ * (done, total).
  */
 export async function planFiles(
   snap: SnapshotPort,
   nowTree: string,
   intents: FileIntent[],
   force: boolean,
+  planned?: (done: number, total: number) => void,
 ): Promise<FilePlan> {
   const plan: FilePlan = { restored: [], deleted: [], skipped: [], conflicts: [], writes: [] };
   const changing: { intent: FileIntent; wanted: Uint8Array | undefined; clean: boolean; unchanged: boolean }[] = [];
-  for (const intent of intents) {
+  for (const [i, intent] of intents.entries()) {
     const disk = await snap.readFile(nowTree, intent.path);
     const wanted = await snap.readFile(intent.want, intent.path);
     const clean = await isClean(snap, intent, disk);
     const unchanged = same(disk, wanted);
     // Absent from the tree just taken need not mean absent from the disk: such a file is asked about too.
     if (!unchanged || disk === undefined) changing.push({ intent, wanted, clean, unchanged });
+    planned?.(i + 1, intents.length);
   }
   // A file no snapshot captured is never deleted or overwritten, not even with force: its bytes exist nowhere else.
   const untouchable = new Set(

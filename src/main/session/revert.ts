@@ -34,6 +34,8 @@ export interface RevertDeps {
   busy: (sessionId: string) => boolean;
   /** Pairs each move's work-tree write with its boundary record (intents.ts), so a kill cannot split them. */
   intents: Intents;
+  /** Told after each file of the plan is decided (done, total): a history move's progress report. */
+  planned?: (done: number, total: number) => void;
 }
 
 /** What a revert intent's row holds: the boundary before the move and the one it writes (diff made after). */
@@ -189,7 +191,8 @@ export async function revertTo(
   const prev = session.revert ? (patchesAfter(messages, session.revert) ?? []) : [];
   const nowTree = await snapshot.track();
   const remembered = session.revert?.snapshot ?? nowTree;
-  const plan = await planFiles(snapshot, nowTree, revertIntents(patches, prev, remembered), options.force === true);
+  const intents = revertIntents(patches, prev, remembered);
+  const plan = await planFiles(snapshot, nowTree, intents, options.force === true, deps.planned);
   if (options.preview) return ok(result(session, lists(plan)));
   const after: Omit<RevertState, 'diff'> =
     b.partId !== undefined
@@ -223,7 +226,7 @@ export async function unrevert(
     reason: 'changed_after_revert',
   }));
   const nowTree = await deps.snapshot.track();
-  const plan = await planFiles(deps.snapshot, nowTree, intents, options.force === true);
+  const plan = await planFiles(deps.snapshot, nowTree, intents, options.force === true, deps.planned);
   if (options.preview) return ok(result(session, lists(plan)));
   const moved = await moveAndRecord(deps, session, plan, null, async () => '');
   return ok(result(moved.session, { applied: true, ...lists(moved.done) }));

@@ -4,6 +4,9 @@
  * that holds unmarked objects is rewritten with only its marked objects (loose copies when few), then deleted.
  * Objects younger than the retention survive either way, so a track running in another process just before is
  * never robbed of its fresh objects.
+ *
+ * Progress (progress.ts), when a meter is given: `mark` (objects reached, no total), `prune` (loose objects looked
+ * at, of all of them), `repack` (objects of the packs being rewritten, of all of them).
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,19 +14,27 @@ import type { ObjectDb } from './git/object-db';
 import { ObjectSink } from './git/object-db';
 import type { TreeReader } from './git/tree-read';
 import type { GcReport } from './types';
+import type { ProgressMeter } from './progress';
+
+/** What gc needs of the store's meter. */
+type GcMeter = Pick<ProgressMeter, 'phase' | 'tick'>;
 
 /**
  * Ids reachable from `roots` (trees and their blobs), each blob with the first path it was met at (so a
  * rewritten pack can store it as a delta against similar files again). Unknown roots are skipped.
  */
-function mark(reader: TreeReader, roots: string[]): Map<string, string | undefined> {
+function mark(reader: TreeReader, roots: string[], meter?: GcMeter): Map<string, string | undefined> {
   const seen = new Map<string, string | undefined>();
   const visit = (t: string, prefix: string): void => {
     if (seen.has(t)) return;
     seen.set(t, undefined);
+    meter?.tick(1, 0);
     for (const e of reader.read(t)) {
       if (e.mode === '40000') visit(e.oid, `${prefix}${e.name}/`);
-      else if (!seen.has(e.oid)) seen.set(e.oid, `${prefix}${e.name}`);
+      else if (!seen.has(e.oid)) {
+        seen.set(e.oid, `${prefix}${e.name}`);
+        meter?.tick(1, 0);
+      }
     }
   };
   for (const r of roots) {
@@ -36,31 +47,48 @@ function mark(reader: TreeReader, roots: string[]): Map<string, string | undefin
   return seen;
 }
 
-/** Runs gc over `db`. See the module docstring for what is kept. */
-export function runGc(db: ObjectDb, reader: TreeReader, keep: string[], olderThanMs: number): GcReport {
-  const live = mark(reader, keep);
-  const cutoff = Date.now() - olderThanMs;
-  const report: GcReport = { removedObjects: 0, keptObjects: 0, freedBytes: 0 };
+/** Every loose object's folder name (2 hex) and file name. */
+function looseObjects(db: ObjectDb): [string, string][] {
+  const found: [string, string][] = [];
   for (const dir of readdirSync(db.objectsDir)) {
     if (!/^[0-9a-f]{2}$/.test(dir)) continue;
-    for (const rest of readdirSync(join(db.objectsDir, dir))) {
-      const file = join(db.objectsDir, dir, rest);
-      const st = statSync(file);
-      if (live.has(dir + rest) || st.mtimeMs > cutoff) {
-        report.keptObjects++;
-        continue;
-      }
-      unlinkSync(file);
-      report.removedObjects++;
-      report.freedBytes += st.size;
+    for (const rest of readdirSync(join(db.objectsDir, dir))) found.push([dir, rest]);
+  }
+  return found;
+}
+
+/** Runs gc over `db` (see the module docstring for what is kept), reporting its phases to `meter` when given. */
+export function runGc(
+  db: ObjectDb,
+  reader: TreeReader,
+  keep: string[],
+  olderThanMs: number,
+  meter?: GcMeter,
+): GcReport {
+  meter?.phase('mark', 'objects');
+  const live = mark(reader, keep, meter);
+  const cutoff = Date.now() - olderThanMs;
+  const report: GcReport = { removedObjects: 0, keptObjects: 0, freedBytes: 0 };
+  const loose = looseObjects(db);
+  meter?.phase('prune', 'objects', { items: loose.length });
+  for (const [dir, rest] of loose) {
+    const file = join(db.objectsDir, dir, rest);
+    const st = statSync(file);
+    meter?.tick(1, 0);
+    if (live.has(dir + rest) || st.mtimeMs > cutoff) {
+      report.keptObjects++;
+      continue;
     }
+    unlinkSync(file);
+    report.removedObjects++;
+    report.freedBytes += st.size;
   }
   // One sink for every rewritten pack; finished after the loop, because finishing reloads (closes) the packs.
   // Bulk: compressed on the helper thread at level 6, blobs as deltas against similar ones (paths below).
   const sink = new ObjectSink(db, true);
   let doomed: string[];
   try {
-    doomed = rewritePacks(db, sink, live, cutoff, report);
+    doomed = rewritePacks(db, sink, live, cutoff, report, meter);
     sink.finish();
   } catch (e) {
     // A damaged pack (or a full disk): drop the half-written pack, its open file and its queued bodies.
@@ -88,13 +116,19 @@ function rewritePacks(
   live: Map<string, string | undefined>,
   cutoff: number,
   report: GcReport,
+  meter?: GcMeter,
 ): string[] {
   const doomed: string[] = [];
-  for (const pack of [...db.packFiles]) {
+  const packs = [...db.packFiles].map((pack) => {
     const ids = pack.ids();
     const st = statSync(`${pack.base}.pack`);
     const dead = ids.filter((id) => !live.has(id));
-    if (dead.length === 0 || st.mtimeMs > cutoff) {
+    return { pack, ids, st, dead, rewrite: dead.length > 0 && st.mtimeMs <= cutoff };
+  });
+  const total = packs.reduce((n, p) => n + (p.rewrite ? p.ids.length - p.dead.length : 0), 0);
+  if (total > 0) meter?.phase('repack', 'objects', { items: total });
+  for (const { pack, ids, st, dead, rewrite } of packs) {
+    if (!rewrite) {
       report.keptObjects += ids.length;
       continue;
     }
@@ -102,6 +136,7 @@ function rewritePacks(
       if (!live.has(id)) continue;
       const o = pack.read(id);
       if (o) sink.put(o.type, o.content, id, true, o.type === 'blob' ? live.get(id) : undefined);
+      meter?.tick(1, o ? o.content.length : 0);
     }
     report.keptObjects += ids.length - dead.length;
     report.removedObjects += dead.length;

@@ -15,6 +15,7 @@ import type { ObjectDb } from './git/object-db';
 import type { TreeChange, TreeReader } from './git/tree-read';
 import type { KeepRule } from './keep';
 import type { KeptFile, PatchInfo, RestoreReport } from './types';
+import type { TxProgress } from '../fs/tx-types';
 import { WorktreeWriter } from './worktree-writer';
 
 function reason(e: unknown): string {
@@ -27,7 +28,7 @@ export async function restoreChanges(
   root: string,
   db: ObjectDb,
   changes: TreeChange[],
-  target: { tree: string; journalDir: string; keep: KeepRule },
+  target: { tree: string; journalDir: string; keep: KeepRule; progress?: TxProgress },
 ): Promise<RestoreReport> {
   const refused: RestoreReport['failed'] = [];
   const kept: KeptFile[] = [];
@@ -44,7 +45,7 @@ export async function restoreChanges(
       refused.push({ path: c.path, reason: reason(e) });
     }
   }
-  const done = await w.commit('restore');
+  const done = await w.commit('restore', undefined, target.progress);
   return { restored: done.restored, deleted: done.deleted, failed: [...refused, ...done.failed], kept };
 }
 
@@ -61,7 +62,7 @@ export async function revertFiles(
   db: ObjectDb,
   reader: TreeReader,
   patches: PatchInfo[],
-  options: { journalDir: string; keep: KeepRule; intent?: string },
+  options: { journalDir: string; keep: KeepRule; intent?: string; progress?: TxProgress },
 ): Promise<RestoreReport> {
   const failed: RestoreReport['failed'] = [];
   const kept: KeptFile[] = [];
@@ -89,6 +90,6 @@ export async function revertFiles(
       failed.push({ path, reason: reason(e) });
     }
   }
-  const done = await w.commit('revert', options.intent);
+  const done = await w.commit('revert', options.intent, options.progress);
   return { restored: done.restored, deleted: done.deleted, failed: [...failed, ...done.failed], kept };
 }

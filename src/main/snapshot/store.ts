@@ -49,6 +49,7 @@ import { folderMoved } from './watch-parcel';
 import { IdleTask } from './idle-task';
 import { guideFor, mergeGuided, treeIds, untouched, type WalkGuide } from './walk-guide';
 import type { TrackOptions } from './types';
+import { ProgressMeter, transactionProgress } from './progress';
 
 /**
  * Gap (ms) between wall-clock and monotonic time elapsed since the last walk above which the machine is taken to
@@ -117,6 +118,8 @@ export class SnapshotStore implements Snapshots {
   private readonly idle = new IdleTask(() => void this.run(() => this.tidy()).catch(() => undefined));
   /** How long (ms) the last track waited for the watcher to report everything (watch.ts settle); 0 without. */
   lastSettleMs = 0;
+  /** Progress of long operations (progress.ts), to SnapshotOptions.progress. */
+  private readonly meter: ProgressMeter;
 
   private constructor(
     /** Real path of the work tree. */
@@ -133,7 +136,9 @@ export class SnapshotStore implements Snapshots {
     },
     /** Where restore and revert journal their writes (`<dataDir>/journal`, shared with the service's tools). */
     private readonly journalDir: string,
+    progress?: SnapshotOptions['progress'],
   ) {
+    this.meter = new ProgressMeter(progress);
     this.reader = new TreeReader(db);
     this.records = new LeftOutRecords(join(gitdir, 'landfall-left-out'));
   }
@@ -174,6 +179,7 @@ export class SnapshotStore implements Snapshots {
         watchBackend: options.watchBackend,
       },
       join(options.dataDir, 'journal'),
+      options.progress,
     );
     await store.run(() => {
       store.cleanTemporaries();
@@ -337,11 +343,13 @@ export class SnapshotStore implements Snapshots {
       leftOut: last ? untouched(last.leftOut, guide) : [],
       hashed: 0,
       dirty: false,
+      progress: this.meter,
     };
     let tree: string;
     try {
       // Started after startedAt: every prefetched stat is taken during this track.
       if (!guide) ctx.prefetch = this.prefetcher.start(this.worktree, cache.entries);
+      if (!guide) this.meter.phase('walk'); // a full walk is reported; a guided one looks at a few paths
       tree = walkDir(ctx, '', false, lstatSync(this.worktree)).oid ?? EMPTY_TREE;
       if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
       sink.finish();
@@ -411,6 +419,15 @@ export class SnapshotStore implements Snapshots {
   }
 
   /**
+   * `trackNow` (caller holds the lock) as one reported operation: `first-track` while the stat cache knows no tree
+   * (every file is read and hashed), else `track`. Only a full walk reports (progress.ts); a guided one says nothing.
+   */
+  private tracked(watched: boolean): string {
+    const first = this.loadedCache().tree === undefined;
+    return this.meter.run(first ? 'first-track' : 'track', () => this.trackNow(undefined, watched));
+  }
+
+  /**
    * The guide for a watched track, or undefined when only a full walk is exact: no walk since the store opened
    * (the watcher knows nothing from before), the rules' files changed, or the machine was suspended since.
    */
@@ -450,7 +467,7 @@ export class SnapshotStore implements Snapshots {
   async track(options?: TrackOptions): Promise<string> {
     const watched = await this.settled(options);
     const same = watched ? await this.runLocal(() => this.unchangedTree()) : undefined;
-    return same ?? this.run(() => this.trackNow(undefined, watched));
+    return same ?? this.run(() => this.tracked(watched));
   }
 
   /**
@@ -483,7 +500,7 @@ export class SnapshotStore implements Snapshots {
     const watched = await this.settled();
     return this.run(() => {
       this.checkHash(hash);
-      const now = this.trackNow(undefined, watched);
+      const now = this.tracked(watched);
       return { hash, files: this.reader.diff(hash, now).map((c) => c.path) };
     });
   }
@@ -493,7 +510,7 @@ export class SnapshotStore implements Snapshots {
     const watched = await this.settled();
     return this.run(() => {
       this.checkHash(hash);
-      return unifiedText(this.db, this.reader.diff(hash, this.trackNow(undefined, watched)), this.opts.maxFileBytes);
+      return unifiedText(this.db, this.reader.diff(hash, this.tracked(watched)), this.opts.maxFileBytes);
     });
   }
 
@@ -526,25 +543,28 @@ export class SnapshotStore implements Snapshots {
    * read through a throwaway TreeReader so no parsed tree outlives the operation.
    */
   restore(hash: string): Promise<RestoreReport> {
-    return this.run(async () => {
-      this.checkHash(hash);
-      const held = new Map<string, { type: ObjectType; content: Buffer }>();
-      this.db.overlay = held;
-      let changes: TreeChange[];
-      try {
-        changes = new TreeReader(this.db).diff(this.trackNow(held), hash);
-      } finally {
-        this.db.overlay = undefined;
-      }
-      const keep = keepRule(this.worktree, this.records, { leftOut: new Set(this.walkLeftOut) });
-      const report = await restoreChanges(this.worktree, this.db, changes, {
-        tree: hash,
-        journalDir: this.journalDir,
-        keep,
-      });
-      this.forget([...report.restored, ...report.deleted]);
-      return report;
-    });
+    return this.run(() =>
+      this.meter.run('restore', async () => {
+        this.checkHash(hash);
+        const held = new Map<string, { type: ObjectType; content: Buffer }>();
+        this.db.overlay = held;
+        let changes: TreeChange[];
+        try {
+          changes = new TreeReader(this.db).diff(this.trackNow(held), hash);
+        } finally {
+          this.db.overlay = undefined;
+        }
+        const keep = keepRule(this.worktree, this.records, { leftOut: new Set(this.walkLeftOut) });
+        const report = await restoreChanges(this.worktree, this.db, changes, {
+          tree: hash,
+          journalDir: this.journalDir,
+          keep,
+          progress: transactionProgress(this.meter),
+        });
+        this.forget([...report.restored, ...report.deleted]);
+        return report;
+      }),
+    );
   }
 
   /**
@@ -553,16 +573,19 @@ export class SnapshotStore implements Snapshots {
    * they are reported as `kept`.
    */
   revert(patches: PatchInfo[], options: { intent?: string } = {}): Promise<RestoreReport> {
-    return this.run(async () => {
-      const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
-      const report = await revertFiles(this.worktree, this.db, this.reader, patches, {
-        journalDir: this.journalDir,
-        keep,
-        ...options,
-      });
-      this.forget([...report.restored, ...report.deleted]);
-      return report;
-    });
+    return this.run(() =>
+      this.meter.run('revert', async () => {
+        const keep = keepRule(this.worktree, this.records, { lastTree: this.loadedCache().tree });
+        const report = await revertFiles(this.worktree, this.db, this.reader, patches, {
+          journalDir: this.journalDir,
+          keep,
+          ...options,
+          progress: transactionProgress(this.meter),
+        });
+        this.forget([...report.restored, ...report.deleted]);
+        return report;
+      }),
+    );
   }
 
   /**
@@ -615,25 +638,27 @@ export class SnapshotStore implements Snapshots {
 
   /** Removes objects unreachable from `keep` (and from the last track) that are older than the retention. */
   gc(options: GcOptions): Promise<GcReport> {
-    return this.run(() => {
-      const cache = this.loadedCache();
-      for (const k of options.keep)
-        if (!isObjectId(k))
-          throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
-      // After guided walks the tree set may name trees gc is about to prune: make it exactly the last track's.
-      if (this.treesApprox && cache.tree) {
-        cache.trees = treeIds(this.reader, cache.tree);
-        this.treesApprox = false;
-        this.diskInSync = false;
-      }
-      // The cache file must name only objects gc keeps: bring it in line with the last track first.
-      if (!this.diskInSync) this.persist();
-      const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
-      const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS);
-      this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
-      this.reader.clear();
-      return report;
-    });
+    return this.run(() =>
+      this.meter.run('gc', () => {
+        const cache = this.loadedCache();
+        for (const k of options.keep)
+          if (!isObjectId(k))
+            throw invalid(`not a tree hash: ${JSON.stringify(k)}`, 'pass tree hashes returned by track()');
+        // After guided walks the tree set may name trees gc is about to prune: make it exactly the last track's.
+        if (this.treesApprox && cache.tree) {
+          cache.trees = treeIds(this.reader, cache.tree);
+          this.treesApprox = false;
+          this.diskInSync = false;
+        }
+        // The cache file must name only objects gc keeps: bring it in line with the last track first.
+        if (!this.diskInSync) this.persist();
+        const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
+        const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS, this.meter);
+        this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
+        this.reader.clear();
+        return report;
+      }),
+    );
   }
 
   /** Waits for running operations, then releases file handles. Later calls fail with `unavailable`. */

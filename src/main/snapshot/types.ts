@@ -5,6 +5,8 @@
  */
 import type { WatchBackend } from './watch-types';
 
+import type { ProgressSink } from './progress';
+
 /** Options of `SnapshotStore.open`. */
 export interface SnapshotOptions {
   /** The user's project folder (absolute or relative to cwd). Only read by track; written only by restore/revert. */
@@ -22,6 +24,11 @@ export interface SnapshotOptions {
   ignoreDefaults?: readonly string[];
   /** Where skipped-file notices go (never silent). Default console.warn. Not passed to a worker thread. */
   log?: (line: string) => void;
+  /**
+   * Where progress of long operations goes (progress.ts: first track and full walks, restore, revert, gc; throttled,
+   * always ended). Default: nowhere. Not passed to a worker thread: the worker client calls it in the caller's thread.
+   */
+  progress?: ProgressSink;
   /**
    * Watch the work tree (watch.ts) so a track looks only at what changed. Default false (every track walks);
    * when the watcher cannot start here the store walks on every track, as without it.

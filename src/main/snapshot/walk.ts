@@ -32,6 +32,7 @@ import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 import type { Prefetch } from './stat-prefetch';
 import { listingKept, walkedWhole, type WalkGuide } from './walk-guide';
+import type { ProgressTicker } from './progress';
 
 /** Everything one walk needs. `entries`, `dirs`, `trees`, `skipped` are filled in. */
 export interface WalkContext {
@@ -65,6 +66,8 @@ export interface WalkContext {
   hashed: number;
   /** True once a hashed file's id or stat data differs from its cached entry (the cache file needs saving). */
   dirty: boolean;
+  /** Told once per file or link looked at, and of the bytes read to hash it (progress.ts). */
+  progress?: ProgressTicker;
 }
 
 /** A folder's result: its tree id (undefined when nothing in it is kept) and whether it equals last time's. */
@@ -205,6 +208,7 @@ function file(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult |
   const keptMode = kept && modeOfBits(kept.mode);
   if (kept && keptMode)
     return { entry: { name: path.slice(path.lastIndexOf('/') + 1), mode: keptMode, oid: kept.oid }, same: true };
+  ctx.progress?.tick(1, 0);
   const e = fileEntry(ctx, `${ctx.root}/${path}`, path, isTracked);
   if (e === 'dir') return subdir(ctx, path, forcedOnly); // became a folder since it was listed
   if (!e) return { entry: undefined, same: false };
@@ -292,6 +296,7 @@ function fileEntry(
   const oid = hashObject('blob', got.bytes);
   ctx.sink.put('blob', got.bytes, oid, false, path);
   ctx.hashed++;
+  ctx.progress?.tick(0, got.bytes.length);
   const s = got.st;
   const racy = !got.stable || s.mtimeMs >= ctx.startedAt - RACY_MS;
   const entry = { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode, oid, racy };

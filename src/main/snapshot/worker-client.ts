@@ -4,6 +4,10 @@
  * one operation at a time. Expected failures come back as LandfallFailure with the worker's error data; the
  * messages are worker-protocol.ts. Each call's docstring is the interface's.
  *
+ * Progress reports of the thread's long operations (progress.ts) go to `options.progress` in this thread. When
+ * the thread dies (an error, `terminate`, an exit) every operation it had started and not ended is reported
+ * `failed` (`unavailable`), so no progress is left running after the thread is gone.
+ *
  * The worker script is this folder's `worker.ts` (run through tsx's loader in development and tests) or the built
  * `worker.js`; a bundler can pass its own script URL as `workerUrl`.
  */
@@ -25,6 +29,7 @@ import type {
   TrackOptions,
 } from './types';
 import type { Reply, Request } from './worker-protocol';
+import type { ProgressSink, SnapshotProgress } from './progress';
 
 function defaultWorkerUrl(): URL {
   const js = new URL('./worker.js', import.meta.url);
@@ -49,7 +54,7 @@ function tsWorker(url: URL, workerData: unknown): Worker {
  * that the thread answers only the calls on the allow-list.
  */
 export function startSnapshotThread(options: SnapshotOptions & { workerUrl?: URL }): Worker {
-  const { log: _log, workerUrl, ...data } = options;
+  const { log: _log, progress: _progress, workerUrl, ...data } = options;
   const url = workerUrl ?? defaultWorkerUrl();
   return url.pathname.endsWith('.ts') ? tsWorker(url, data) : new Worker(url, { workerData: data });
 }
@@ -67,6 +72,9 @@ export class SnapshotWorker implements Snapshots {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
   private log: (line: string) => void = () => undefined;
+  private progress: ProgressSink | undefined;
+  /** The thread's operations that started and have not ended: their last report, by run. */
+  private readonly runs = new Map<number, SnapshotProgress>();
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (m: Reply) => this.onReply(m));
@@ -78,6 +86,7 @@ export class SnapshotWorker implements Snapshots {
   static async open(options: SnapshotOptions & { workerUrl?: URL }): Promise<SnapshotWorker> {
     const w = new SnapshotWorker(startSnapshotThread(options));
     w.log = options.log ?? ((line) => console.warn(line));
+    w.progress = options.progress;
     try {
       await w.send('ready', []);
     } catch (e) {
@@ -90,6 +99,10 @@ export class SnapshotWorker implements Snapshots {
   private onReply(m: Reply): void {
     if (m.log !== undefined) {
       this.log(m.log);
+      return;
+    }
+    if (m.progress !== undefined) {
+      this.onProgress(m.progress);
       return;
     }
     const p = m.id === undefined ? undefined : this.pending.get(m.id);
@@ -105,9 +118,31 @@ export class SnapshotWorker implements Snapshots {
       );
   }
 
+  private onProgress(report: SnapshotProgress): void {
+    if (report.state === 'end' || report.state === 'failed') this.runs.delete(report.run);
+    else this.runs.set(report.run, report);
+    this.tell(report);
+  }
+
+  private tell(report: SnapshotProgress): void {
+    try {
+      this.progress?.(report);
+    } catch {
+      // a listener's failure must not break the client
+    }
+  }
+
   private failAll(e: unknown): void {
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
+    // The thread is gone: what it was doing will never report its end.
+    for (const last of this.runs.values())
+      this.tell({
+        ...last,
+        state: 'failed',
+        error: { code: 'unavailable', message: 'the snapshot worker stopped before the operation ended' },
+      });
+    this.runs.clear();
   }
 
   private send(method: Request['method'], args: unknown[]): Promise<unknown> {

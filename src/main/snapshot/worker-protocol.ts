@@ -2,11 +2,12 @@
  * The messages between `SnapshotWorker` (worker-client.ts) and its thread (worker.ts). The client sends
  * `{ id, method, args }` — `method` a call of `Snapshots` (snapshots.ts) or `ready` (answered once the store is
  * open); the thread answers `{ id, ok: true, value, skipped }` or `{ id, ok: false, error }`, and forwards the
- * store's log lines as `{ log }`. `dispatch` is the thread's side: it runs only names on the allow-list.
+ * store's log lines as `{ log }` and its progress reports (progress.ts) as `{ progress }`. `dispatch` is the thread's side: it runs only names on the allow-list.
  */
 import { LandfallFailure, type LandfallError } from '../../shared/errors';
 import { isSnapshotCall, SNAPSHOT_CALLS, type SnapshotCall, type Snapshots } from './snapshots';
 import type { SkippedFile } from './types';
+import type { SnapshotProgress } from './progress';
 
 /** A call to the thread. `ready` resolves once the store opened (or rejects with why it did not). */
 export interface Request {
@@ -15,7 +16,10 @@ export interface Request {
   args: unknown[];
 }
 
-/** An answer (`id` set) or a log line (`log` set). `skipped`: what the store's last track left out. */
+/**
+ * An answer (`id` set), a log line (`log` set) or a progress report (`progress` set). `skipped`: what the store's
+ * last track left out.
+ */
 export interface Reply {
   id?: number;
   ok?: boolean;
@@ -23,6 +27,7 @@ export interface Reply {
   error?: LandfallError;
   skipped?: SkippedFile[];
   log?: string;
+  progress?: SnapshotProgress;
 }
 
 /** A method name as an error shows it: a string as it is, anything else as `(its type)` (never converted). */

@@ -1,7 +1,8 @@
 /**
  * Worker-thread side of `SnapshotWorker`: owns one SnapshotStore and answers the requests of worker-protocol.ts
  * — only the calls of `Snapshots` (its allow-list; any other name is `unknown_call`). An unexpected error comes
- * back as `{ code: 'internal', message }`. Log lines are forwarded as `{ log }`.
+ * back as `{ code: 'internal', message }`. Log lines are forwarded as `{ log }`, progress reports of long
+ * operations (progress.ts: throttled at the source, so never one message per file) as `{ progress }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isFailure } from '../../shared/errors';
@@ -12,7 +13,11 @@ import { dispatch, type Reply, type Request } from './worker-protocol';
 const port = parentPort;
 if (!port) throw new Error('snapshot worker must run in a worker thread');
 const options = workerData as SnapshotOptions;
-const ready = SnapshotStore.open({ ...options, log: (line) => port.postMessage({ log: line } satisfies Reply) });
+const ready = SnapshotStore.open({
+  ...options,
+  log: (line) => port.postMessage({ log: line } satisfies Reply),
+  progress: (report) => port.postMessage({ progress: report } satisfies Reply),
+});
 // The failure is reported to every call (each awaits `ready`); without this it would also kill the thread.
 ready.catch(() => undefined);
 // A watched store takes its first (full) track as soon as it opens, so a big project's first walk overlaps the

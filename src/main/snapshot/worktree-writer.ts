@@ -13,6 +13,7 @@
  */
 import { LandfallFailure } from '../../shared/errors';
 import { runTransactionAsync, type TxFailure, type TxStep } from '../fs/transaction';
+import type { TxProgress } from '../fs/tx-types';
 import type { ObjectDb } from './git/object-db';
 import type { EntryMode } from './git/tree';
 import type { FailedFile } from './types';
@@ -94,9 +95,10 @@ export class WorktreeWriter {
 
   /**
    * Run everything queued (removals, then emptied folders, then writes); `label` names it for a recovery report,
-   * `intent` is the caller's record that follows it (fs/tx-types.ts).
+   * `intent` is the caller's record that follows it; `progress` hears each step prepared and written
+   * (fs/tx-types.ts).
    */
-  async commit(label: string, intent?: string): Promise<WriterReport> {
+  async commit(label: string, intent?: string, progress?: TxProgress): Promise<WriterReport> {
     const r = await runTransactionAsync(this.steps, {
       root: this.root,
       journalDir: this.journalDir,
@@ -106,6 +108,7 @@ export class WorktreeWriter {
       prune: true,
       replaceEmptyDirs: true,
       ...(intent !== undefined ? { intent } : {}),
+      ...(progress ? { progress } : {}),
     });
     return { restored: r.written, deleted: r.removed, failed: r.failed.map(failedRow) };
   }

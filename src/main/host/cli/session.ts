@@ -13,6 +13,8 @@
  *                     | revert ID MESSAGE [--part P] [--force] [--preview]
  *                     | unrevert ID | undo ID [--force] | redo ID [--force]        (all take --data DATA)
  * The data folder defaults to $LANDFALL_DATA_DIR, else ~/.landfall. Exit codes: 0 ok, 1 refused/failed, 2 usage.
+ * On a terminal, long operations (a first track, a revert's walk and writes, …) show one progress line on stderr,
+ * erased when they end (progress-line.ts); on a pipe, and with --json, none.
  */
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -29,6 +31,7 @@ import { TerminalPermissions } from './permission-question';
 import { TerminalInput } from './terminal-input';
 import { askAfterLoopStops } from './loop-question';
 import type { EndedTurn } from './loop-question';
+import { ProgressLine } from './progress-line';
 
 /** What a refused seeding tells the command-line user to do: the flags that decide it. */
 const SEED_REFUSAL_HINT =
@@ -68,10 +71,14 @@ function str(a: Args, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** stderr's progress line: erased before anything else is printed, so output never lands in its middle. */
+const line = new ProgressLine(process.stderr);
 const out = (s: string): void => {
+  line.clear();
   process.stdout.write(s);
 };
 const err = (s: string): void => {
+  line.clear();
   process.stderr.write(s);
 };
 
@@ -81,10 +88,16 @@ function failed<T>(r: Result<T>): r is Extract<Result<T>, { ok: false }> {
   return true;
 }
 
+/** Opens the service; its progress events draw the progress line, except for --json output. */
 async function openService(a: Args, extras: ServiceExtras = {}): Promise<AgentService | undefined> {
   const dataDir = dataDirOf(str(a, 'data'));
   const svc = await AgentService.open({ dataDir, ...extras });
-  return failed(svc) ? undefined : svc.value;
+  if (failed(svc)) return undefined;
+  if (!a.flags.has('json'))
+    svc.value.on((e) => {
+      if (e.type === 'progress') line.report(e);
+    });
+  return svc.value;
 }
 
 function describePart(p: Part): string | undefined {
@@ -349,7 +362,11 @@ function showContext(svc: AgentService, id: string, a: Args): number {
 /** Entry point for the dispatcher (host/cli.ts). */
 export async function run(command: string, args: string[]): Promise<number> {
   const a = parse(args);
-  if (command === 'run') return runPrompt(a);
-  if (command === 'replay') return runReplay(a);
-  return runSessions(a);
+  try {
+    if (command === 'run') return await runPrompt(a);
+    if (command === 'replay') return await runReplay(a);
+    return await runSessions(a);
+  } finally {
+    line.clear(); // the terminal is left with no progress line on it
+  }
 }

@@ -2,6 +2,7 @@
 import { call } from '../rpc';
 import type { AppSlice, Slice } from './types';
 import { connectEvents } from './events';
+import { connectProgress } from './progress-slice';
 import { readPlace } from './place';
 import type { Store } from './types';
 
@@ -30,6 +31,7 @@ export const createAppSlice: Slice<AppSlice> = (set, get) => {
       if (booted) return;
       booted = true;
       connectEvents(get, set);
+      connectProgress(get);
       const info = await call('app.info', {});
       if (!info.ok) return get().showError(info.error);
       set({ info: info.value });

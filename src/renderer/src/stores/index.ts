@@ -24,6 +24,7 @@ import { createMcpSlice } from './mcp-slice';
 import { createTalkSlice } from './talk-slice';
 import { createLoopSlice } from './loop-slice';
 import { createLeaveSlice } from './leave-slice';
+import { createProgressSlice } from './progress-slice';
 
 /** A fresh store (each with its own caches and timers, held in the slices' closures). The app uses `useStore`. */
 export function createAppStore() {
@@ -45,6 +46,7 @@ export function createAppStore() {
     ...createTalkSlice(...a),
     ...createLoopSlice(...a),
     ...createLeaveSlice(...a),
+    ...createProgressSlice(...a),
   }));
 }
 

@@ -26,6 +26,7 @@ import type { ContextView } from '../../../shared/context-schemas';
 import type { ModelWindow, PresetId, SettingsDoc } from '../../../shared/settings-schemas';
 import type { FieldIssue, KeyDraft } from './settings-form';
 import type { SessionSearchHit } from '../../../shared/search-schemas';
+import type { ProgressEvent } from '../../../shared/progress-schemas';
 
 export type Screen = 'projects' | 'chat' | 'settings';
 
@@ -301,6 +302,18 @@ export interface LoopSlice {
   answerLoop(partId: string, decision: 'continue' | 'stop'): Promise<boolean>;
 }
 
+/**
+ * Long operations main reports as `progress` events (progress-slice.ts): each running one's latest report, by its
+ * id, until its `end` or `failed`. What shows is `shownProgress` (the open project's, run long enough by main's clock).
+ */
+export interface ProgressSlice {
+  progress: Record<string, ProgressEvent>;
+  /** One `progress` event from main. */
+  applyProgress(e: ProgressEvent): void;
+  /** Main's list of what runs now (at boot and after a reconnect). */
+  loadProgress(): Promise<void>;
+}
+
 export type QueuedItem = { id: string; sessionId: string; text: string; time: number; steer: boolean };
 
 export type Store = AppSlice &
@@ -319,5 +332,6 @@ export type Store = AppSlice &
   LoopSlice &
   LayoutSlice &
   FilesSlice &
-  LeaveSlice;
+  LeaveSlice &
+  ProgressSlice;
 export type Slice<T> = StateCreator<Store, [], [], T>;

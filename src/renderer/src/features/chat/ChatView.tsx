@@ -20,6 +20,7 @@ function openQuestions(messages: MessageWithParts[]): Extract<Part, { type: 'too
   );
 }
 import { ActivityLine } from './ActivityLine';
+import { ProgressBars } from './ProgressBars';
 import { ErrorBlock } from './ErrorBlock';
 import { sessionStats, statsText } from '../../stores/turn-stats';
 import { toldByLoopCard } from '../../stores/loop-stop';
@@ -35,6 +36,7 @@ export function ChatView(): React.JSX.Element {
   if (!sessionId) {
     return (
       <section className="chat empty">
+        <ProgressBars />
         <FirstRunBanner />
         <p>Pick a session on the left, or start a new one.</p>
         <button className="primary" onClick={() => void newSession()}>
@@ -57,6 +59,7 @@ export function ChatView(): React.JSX.Element {
         )}
         <ContextMeter />
       </header>
+      <ProgressBars />
       <div className="chat-body">
         <MessageList
           key={sessionId}
