@@ -223,27 +223,44 @@ export type SettingsView = z.infer<typeof SettingsViewSchema>;
 const keyText = z.string().min(1).max(500);
 
 /**
+ * `schema` whose JSON text is at most `maxBytes` bytes (UTF-8), refused as invalid_input beyond: free-form parts of
+ * the settings calls (a document main validates itself) stay inside one WebSocket frame (shared/limits.ts). The bound
+ * is also recorded in zod's global registry as `maxJsonBytes`, where the frame-size test (host/web-limits.test.ts)
+ * reads it.
+ */
+export function jsonCapped<T extends z.ZodType>(schema: T, maxBytes: number): T {
+  return schema
+    .refine((v) => new TextEncoder().encode(JSON.stringify(v) ?? '').length <= maxBytes, {
+      message: `over ${maxBytes} bytes of JSON`,
+    })
+    .meta({ maxJsonBytes: maxBytes }) as unknown as T;
+}
+
+/** Largest settings document a save carries, bytes of JSON (settings.json itself is read up to the same size). */
+export const SETTINGS_DOC_MAX_BYTES = 1024 * 1024;
+
+/**
  * A save from the screen: the whole document (validated in main), the version it was loaded at (`base`; a save
  * over a file that changed since is `stale`, with the file's new view in `data.view`), and key changes per
  * provider id (a typed key, or null to remove the stored one).
  */
 export const SettingsSaveSchema = z.object({
-  settings: z.record(z.string(), z.unknown()),
+  settings: jsonCapped(z.record(z.string(), z.unknown()), SETTINGS_DOC_MAX_BYTES),
   base: z.string().min(1).max(100),
-  keys: z.record(z.string().max(200), keyText.nullable()).optional(),
+  keys: jsonCapped(z.record(z.string().max(200), keyText.nullable()), 256 * 1024).optional(),
 });
 export type SettingsSave = z.infer<typeof SettingsSaveSchema>;
 
 /** Try one provider as the form describes it (saved or not), with a typed key or its own stored one. */
 export const SettingsTestSchema = z.object({
-  provider: z.record(z.string(), z.unknown()),
+  provider: jsonCapped(z.record(z.string(), z.unknown()), 64 * 1024),
   /** The model to try (default: the provider's `model`). */
   model: z.string().min(1).max(200).optional(),
   apiKey: keyText.optional(),
 });
 
 /** The windows of the form's providers as they are typed (before a save). */
-export const SettingsWindowsSchema = z.object({ providers: z.array(z.unknown()).max(100) });
+export const SettingsWindowsSchema = z.object({ providers: z.array(jsonCapped(z.unknown(), 64 * 1024)).max(100) });
 
 /** Pushed when settings.json changed on disk (a hand edit, another window, the app's own save): its new version. */
 export const SettingsChangedSchema = z.object({ type: z.literal('settings.changed'), version: z.string() });

@@ -4,7 +4,7 @@
  * bytes (`\u0000`), must fit the WebSocket frame limit. A string or array without a bound fails here by name.
  */
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { calls, CALL_NAMES } from '../../shared/contract';
 import { IMPORT_PART_MAX_CHARS, SESSION_IMPORT_MAX_CHARS, WS_MAX_FRAME_BYTES } from '../../shared/limits';
 
@@ -26,6 +26,8 @@ function maxOf(def: Def): number | undefined {
 
 /** The worst-case JSON size (bytes) of a value `schema` accepts; unbounded parts are pushed to `unbounded`. */
 function worstBytes(schema: z.ZodType, path: string, unbounded: string[]): number {
+  const capped = (z.globalRegistry.get(schema) as { maxJsonBytes?: number } | undefined)?.maxJsonBytes;
+  if (capped !== undefined) return capped;
   const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
   switch (def.type) {
     case 'string': {

@@ -8,7 +8,7 @@
  * namespace mapping only the user's own uid), run only when this suite runs as root.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,14 @@ interface ChildResult {
 }
 
 /** Start sh → node (the child) with the keys in both environments; resolves with the child's RESULT line. */
+/** True when every folder from `/` down to `dir` lets other users pass (o+x): `nobody` can load the checkout's code. */
+function reachableByOthers(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) return false;
+    if (path.dirname(d) === d) return true;
+  }
+}
+
 function runChild(as?: { uid: number; gid: number; home: string }): Promise<ChildResult> {
   const line = `"${process.execPath}" --import tsx "${CHILD}" '${JSON.stringify(NEEDLES)}'; exit $?`;
   const env = { ...process.env, ...KEYS, ...(as ? { HOME: as.home } : {}) };
@@ -89,8 +97,8 @@ describe('no child Landfall starts can read a start-up environment of another pr
     expect([r.ns.active, r.ns.reason]).toEqual([true, r.ns.reason]);
   }, 180_000);
 
-  it.skipIf(process.getuid?.() !== 0)(
-    'as user nobody — the non-root path (runs only when the suite runs as root; as another user the test above is that path)',
+  it.skipIf(process.getuid?.() !== 0 || !reachableByOthers(process.cwd()))(
+    'as user nobody — the non-root path (runs when the suite runs as root in a checkout other users can reach; as another user the test above is that path)',
     async () => {
       const home = mkdtempSync(path.join(os.tmpdir(), 'landfall-nobody-'));
       chmodSync(home, 0o777);
