@@ -50,7 +50,8 @@ function errorNotice(e: LandfallError): ReviewNotice {
 /** The cache key of what the view selects: `session|point|against`, or null when nothing is selected. */
 function keyOf(v: ReviewView): string | null {
   const e = v.timeline[v.selected];
-  return e && v.sessionId ? `${v.sessionId}|${e.id}|${v.against}` : null;
+  // the trees are part of the key: a point whose trees moved (a step still running when first shown) is a new diff
+  return e && v.sessionId ? `${v.sessionId}|${e.id}|${e.from}..${e.to}|${v.against}` : null;
 }
 
 const EMPTY: ReviewView = {
@@ -111,6 +112,8 @@ export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
     const key = keyOf(view());
     const hit = key ? cache.get(key) : undefined;
     if (hit && key) return show(hit, key);
+    // never leave another point's hunks on screen: a Keep there would name hunks the selected point does not have
+    if (view().diffKey !== key) patch({ diff: null, diffKey: null, loading: true });
     settle = setTimeout(() => void loadDiff(), SETTLE_MS);
   };
 
