@@ -135,7 +135,8 @@ describe('settings valid before stay valid and mean the same', () => {
       { numRuns: 500 },
     );
     console.log(`settings backward compatibility: attempts ${attempts} / held ${held} (${valid} valid documents)`);
-    expect(valid).toBeGreaterThan(attempts / 20);
+    // the generator must make valid documents too (about 8% of them; 2% is far below any run seen)
+    expect(valid).toBeGreaterThan(attempts / 50);
     expect(held).toBe(attempts);
   });
 });
