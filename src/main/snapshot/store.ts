@@ -440,7 +440,7 @@ export class SnapshotStore implements Snapshots {
       if (this.watcher) this.watcher.broken = true;
       return undefined;
     }
-    return guideFor(report.events, report.pending);
+    return guideFor(report.events, report.pending, this.watcher?.backend === 'native');
   }
 
   /** True when the watcher runs and has reported every change finished before this call (watch.ts settle). */

@@ -50,9 +50,15 @@ function addParents(dirs: Set<string>, p: string): void {
 
 /**
  * The guide for reported paths `events` and pending folders `pending`; undefined when a full walk is needed (a
- * `.gitignore` among the reported paths).
+ * `.gitignore` among the reported paths). `keepListings` (per-folder inotify only, whose events name every listing
+ * change under its own folder): folders with no path reported directly in them keep their records; otherwise every
+ * folder on the way is listed again (a recursive backend may coalesce a create + rename into one event elsewhere).
  */
-export function guideFor(events: Set<string>, pending: Set<string> = new Set()): WalkGuide | undefined {
+export function guideFor(
+  events: Set<string>,
+  pending: Set<string> = new Set(),
+  keepListings = true,
+): WalkGuide | undefined {
   const dirs = new Set<string>(['']);
   const parents = new Set<string>();
   for (const p of events) {
@@ -65,7 +71,7 @@ export function guideFor(events: Set<string>, pending: Set<string> = new Set()):
     dirs.add(p);
     addParents(dirs, p);
   }
-  return { dirs, touched: events, fresh: pending, parents };
+  return { dirs, touched: events, fresh: pending, parents: keepListings ? parents : new Set(dirs) };
 }
 
 /**
