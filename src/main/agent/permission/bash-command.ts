@@ -12,7 +12,9 @@
  *   `_ @ % + = : , . / -`), a backslash before any character but a line break, single-quoted text, double-quoted
  *   text with no `$`, backtick or backslash inside, and concatenations of these;
  * - redirections that write nothing: `>`/`>>`/`&>`/`>|` to `/dev/null`, descriptor copies (`2>&1`, `>&2`,
- *   `<&-`), and input from a named file `< file` (its name is checked like an argument).
+ *   `<&-`), and input from a named file `< file` (its name is checked like an argument);
+ * - commands without an option that runs a program or writes a file the line names (bash-options.ts:
+ *   `git grep -O<program>`, `rg --pre`, `git diff --output=<file>` …; such files are write targets too).
  * Unproven (the whole line asks): a parse error; `$'…'` and `$"…"` quoting; parameter, arithmetic, brace and
  * tilde expansion (`$x`, `${x}`, `$((…))`, `{a,b}`, `~`); globs (`*`, `?`, `[`); command substitution (`$(…)`,
  * backticks) and process substitution (`<(…)`, `>(…)`); any redirection that writes a file; here-documents and
@@ -24,6 +26,7 @@
  */
 import type { BashNode } from './bash-parser';
 import { withBashTree } from './bash-parser';
+import { optionEffects } from './bash-options';
 
 /** One simple command of a line. */
 export interface BashCommand {
@@ -248,8 +251,20 @@ class Walker {
       if (script !== undefined) this.shellStrings.push(script);
     }
     if (literal) this.pathWords.push(...literal.slice(1));
+    if (literal) this.options(literal);
     this.commands.push({ ...(literal ? { words: literal } : {}), looseWords: loose, text: node.text, nested: false });
     if (literal) this.token([...literal.map(shellQuote), ...own, ...redirects].join(' '));
+  }
+
+  /** A command's options that run a program or write a file the line names (bash-options.ts): unproven. */
+  private options(words: string[]): void {
+    const effects = optionEffects(words);
+    for (const why of effects.runs) this.refuse(why);
+    for (const target of effects.writes) {
+      this.pathWords.push(target);
+      this.writeTargets.push(target);
+      this.refuse(`${words[0] ?? ''} writes a file an option names (${target})`);
+    }
   }
 
   private token(statement: string): void {
