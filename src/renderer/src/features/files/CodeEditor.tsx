@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type React from 'react';
 import type * as Monaco from 'monaco-editor/editor/editor.api';
 import { useStore } from '../../stores';
+import { releaseFocus } from './release-focus';
 import { editorTabStop } from './editor-stop';
 
 type MonacoModule = typeof Monaco;
@@ -42,8 +43,9 @@ function Editor({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
   const file = useStore((s) => s.file);
   const line = useStore((s) => s.line);
   useEffect(() => {
-    if (!host.current) return;
-    const e = monaco.editor.create(host.current, {
+    const box = host.current;
+    if (!box) return;
+    const e = monaco.editor.create(box, {
       automaticLayout: true,
       minimap: { enabled: false },
       theme: theme(),
@@ -53,13 +55,15 @@ function Editor({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
     });
     e.onDidChangeModelContent(() => useStore.getState().editFile(e.getValue()));
     editor.current = e;
-    const unstop = editorTabStop(monaco, e, host.current, 'Editor');
+    const unstop = editorTabStop(monaco, e, box, 'Editor');
     const unfollow = followTheme(monaco);
     return () => {
       unfollow();
       unstop();
-      e.getModel()?.dispose();
+      releaseFocus(box);
+      const model = e.getModel();
       e.dispose();
+      model?.dispose();
     };
   }, [monaco]);
   // A new file, or a new version of it from disk with no unsaved edits: the model takes the disk's text.
@@ -93,11 +97,12 @@ function Merge({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
   const keepMine = useStore((s) => s.keepMine);
   const takeTheirs = useStore((s) => s.takeTheirs);
   useEffect(() => {
-    if (!host.current || !conflict) return;
-    const diff = monaco.editor.createDiffEditor(host.current, {
+    const box = host.current;
+    if (!box || !conflict) return;
+    const diff = monaco.editor.createDiffEditor(box, {
       automaticLayout: true,
       originalEditable: false,
-      renderSideBySide: host.current.clientWidth > 560,
+      renderSideBySide: box.clientWidth > 560,
       minimap: { enabled: false },
       theme: theme(),
       tabIndex: -1,
@@ -106,11 +111,12 @@ function Merge({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
     const modified = monaco.editor.createModel(useStore.getState().edited ?? '');
     diff.setModel({ original, modified });
     const sub = modified.onDidChangeContent(() => useStore.getState().editFile(modified.getValue()));
-    const unstop = editorTabStop(monaco, diff.getModifiedEditor(), host.current, 'Your version (right)');
+    const unstop = editorTabStop(monaco, diff.getModifiedEditor(), box, 'Your version (right)');
     const unfollow = followTheme(monaco);
     return () => {
       unfollow();
       unstop();
+      releaseFocus(box);
       sub.dispose();
       diff.dispose();
       original.dispose();

@@ -1,6 +1,7 @@
 /** A read-only Monaco diff of one file of a permission preview. Monaco loads lazily, so first paint stays fast. */
 import { useEffect, useRef } from 'react';
 import type React from 'react';
+import { releaseFocus } from '../files/release-focus';
 import { previewTexts } from './preview-text';
 
 export function DiffPreview({ patch, path }: { patch: string | undefined; path: string }): React.JSX.Element {
@@ -9,11 +10,12 @@ export function DiffPreview({ patch, path }: { patch: string | undefined; path: 
     let disposed = false;
     let dispose = (): void => {};
     void import('./monaco').then(({ monaco, osTheme }) => {
-      if (disposed || !host.current) return;
+      const box = host.current;
+      if (disposed || !box) return;
       const { before, after } = previewTexts(patch);
       const original = monaco.editor.createModel(before, 'plaintext');
       const modified = monaco.editor.createModel(after, 'plaintext');
-      const editor = monaco.editor.createDiffEditor(host.current, {
+      const editor = monaco.editor.createDiffEditor(box, {
         readOnly: true,
         renderSideBySide: true,
         renderSideBySideInlineBreakpoint: 560,
@@ -27,6 +29,7 @@ export function DiffPreview({ patch, path }: { patch: string | undefined; path: 
       });
       editor.setModel({ original, modified });
       dispose = () => {
+        releaseFocus(box);
         editor.dispose();
         original.dispose();
         modified.dispose();

@@ -8,6 +8,7 @@
  * hunk is the focused one, so the review keys (src/shared/keymap.ts) act on the change under the cursor.
  */
 import { useEffect, useRef, useState } from 'react';
+import { releaseFocus } from '../files/release-focus';
 import type React from 'react';
 import type * as Monaco from 'monaco-editor/editor/editor.api';
 import type { ReviewFile, ReviewHunk } from '../../../../shared/review-schemas';
@@ -50,8 +51,9 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
     let disposed = false;
     let dispose = (): void => {};
     void import('../permission/monaco').then(({ monaco, osTheme }) => {
-      if (disposed || !host.current) return;
-      const diff = monaco.editor.createDiffEditor(host.current, {
+      const box = host.current;
+      if (disposed || !box) return;
+      const diff = monaco.editor.createDiffEditor(box, {
         readOnly: true,
         originalEditable: false,
         // Its invisible input element is no Tab stop: Tab goes from the hunk bars' buttons onwards.
@@ -87,6 +89,7 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
       dispose = () => {
         media.removeEventListener('change', onTheme);
         for (const sub of cursorSubs) sub.dispose();
+        releaseFocus(box);
         const m = diff.getModel();
         diff.dispose();
         m?.original.dispose();
