@@ -41,6 +41,7 @@ export interface CallGuard {
 }
 import { capToolOutcome } from './context/tool-output';
 import { outputDir, savedOutputFile } from '../tools/output-cap-file';
+import { holdGitPermission } from '../tools/git-sweep';
 
 type ToolPart = Extract<Part, { type: 'tool' }>;
 
@@ -201,7 +202,15 @@ async function runOne(
   const outside = outsideRoot(input.ctx.root, parsed.data);
   if (outside && !(await isSavedOutput(input.ctx, call.toolName, outside)))
     return { part: finish(outsideRefusal(part, input.ctx.root, outside)), aborted: false };
-  const ask = input.gate.askFor(input.ctx.sessionId, part.id, input.ctx.root);
+  // A call the user allows into git's configuration or hooks is marked as running until its execution settles,
+  // so the sweep around a concurrent bash command (tools/git-sweep.ts) leaves its changes alone.
+  let release: (() => void) | undefined;
+  const gateAsk = input.gate.askFor(input.ctx.sessionId, part.id, input.ctx.root);
+  const ask: typeof gateAsk = async (request) => {
+    const answer = await gateAsk(request);
+    if (answer.allow && answer.gitDir && !release) release = holdGitPermission();
+    return answer;
+  };
   const question = await preAsk(input.ctx, call.toolName, parsed.data);
   if (question) {
     const answer = await ask(question);
@@ -236,6 +245,7 @@ async function runOne(
     signal: input.signal,
     partId: part.id,
   });
+  void exec.finally(() => release?.()).catch(() => undefined);
   const aborted = abortPromise(input.signal);
   const raced = await Promise.race([exec, aborted.promise]).finally(aborted.dispose);
   if (raced === 'aborted') {

@@ -12,7 +12,9 @@
  * lines, the whole output saved to a file). Output past 16 MB stops the command (as a timeout does), so a runaway
  * `yes` cannot fill the app's memory. A non-zero exit is a normal outcome (the model reads the code); only an
  * abort is a failure. Isolated, a command ended by a signal reports exit code 128+n (as a shell does), since
- * the namespace's init passes on the status it saw.
+ * the namespace's init passes on the status it saw. Unless the user allowed the line through a `git_dir` question,
+ * git's configuration and hooks come out of the command exactly as they went in (git-sweep.ts), and the output says
+ * what was put back.
  */
 import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -29,7 +31,8 @@ import {
   runMarkerEnv,
   type RunTag,
 } from './process-session';
-import type { ToolContext, ToolDefinition, ToolOutcome } from './types';
+import type { PermissionAnswer, ToolContext, ToolDefinition, ToolOutcome } from './types';
+import { watchGitPlaces, type GuardSweep } from './git-sweep';
 import { toolProse } from './prose';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -193,9 +196,24 @@ function statusLine(run: Run, timeoutMs: number): string {
     : `${ended}\n(${run.background} background process(es) the command left running were stopped: a command's processes end with it)`;
 }
 
+/** What the output says about a sweep (git-sweep.ts): '' when nothing changed. */
+function sweepNote(sweep: GuardSweep & { skipped?: string }): string {
+  const lines: string[] = [];
+  if (sweep.restored.length > 0)
+    lines.push(
+      `(Landfall undid this command's changes to git configuration or hooks, which run programs on the user's next git command and need the user's permission: ${sweep.restored.join(', ')}. To change them, run a command that names the file or uses \`git config\`, so the user is asked.)`,
+    );
+  if (sweep.unrestored.length > 0)
+    lines.push(
+      `(This command changed git configuration or hooks that Landfall could not put back: ${sweep.unrestored.join('; ')}. Tell the user.)`,
+    );
+  return lines.length > 0 ? `\n${lines.join('\n')}` : '';
+}
+
 async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutcome> {
+  let answer: PermissionAnswer | undefined;
   if (ctx.ask) {
-    const answer = await ctx.ask({
+    answer = await ctx.ask({
       tool: 'bash',
       permission: 'bash',
       patterns: [input.command],
@@ -211,16 +229,20 @@ async function executeBash(input: BashInput, ctx: ToolContext): Promise<ToolOutc
       );
     }
   }
+  // Without a git_dir question answered yes, git's configuration and hooks come out of the command as they went
+  // in, however it named them (git-sweep.ts).
+  const watch = ctx.ask && !(answer?.allow && answer.gitDir) ? await watchGitPlaces(ctx.root) : undefined;
   const timeout = input.timeout ?? DEFAULT_TIMEOUT_MS;
   const run = await runCommand(input.command, ctx.root, timeout, ctx.signal);
+  const swept = watch ? sweepNote(await watch.end()) : '';
   if (run.aborted) {
     const stopped = failed(
       fail('interrupted', 'The command was stopped by the user.', 'Ask the user before running it again.').error,
     );
-    return { ...stopped, output: `${stopped.output}\nOutput so far:\n${run.output}` };
+    return { ...stopped, output: `${stopped.output}\nOutput so far:\n${run.output}${swept}` };
   }
   const status = statusLine(run, timeout);
-  const output = `${run.output}${run.output.endsWith('\n') || run.output === '' ? '' : '\n'}${status}`;
+  const output = `${run.output}${run.output.endsWith('\n') || run.output === '' ? '' : '\n'}${status}${swept}`;
   return {
     ok: true,
     title: input.description ?? input.command,

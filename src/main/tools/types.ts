@@ -33,7 +33,12 @@ export interface PermissionRequest {
   askAnyway?: string;
 }
 
-export type PermissionAnswer = { allow: true } | { allow: false; reason?: string };
+/**
+ * A permission answer. `gitDir`: the user said yes to a `git_dir` question — one that said the call reaches into
+ * the repository's git folder or its hooks (tools/git-dir.ts) — so the call may change them (tools/git-sweep.ts
+ * leaves its changes alone).
+ */
+export type PermissionAnswer = { allow: true; gitDir?: boolean } | { allow: false; reason?: string };
 
 /**
  * Which files may be shown to the model (read, grep, glob, list, apply_patch context, edit errors). `withheld`

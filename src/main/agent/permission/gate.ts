@@ -188,7 +188,7 @@ export class PermissionGate {
       // the tools phrase the refusal ("The user said: …"); the reason is passed on as the user wrote it
       w.resolve(reply.reason ? { allow: false, reason: reply.reason } : { allow: false });
     } else {
-      w.resolve({ allow: true });
+      w.resolve(w.request.permission === 'git_dir' ? { allow: true, gitDir: true } : { allow: true });
     }
     return ok(undefined);
   }

@@ -1,0 +1,260 @@
+/**
+ * The after-the-fact guard of a repository's git configuration and hooks around a bash command (issue 12: under
+ * an allow-all rule a line that COMPUTES a path — `d=.git/hoo; echo x > ${d}ks/pre-commit`, a Python string — is
+ * never seen by the gate, which judges the words a line names, yet git runs the planted hook or `core.fsmonitor`
+ * on the user's next command). Before a command that had no `git_dir` question runs, the state of the places git
+ * takes programs from is taken (`takeGuardState`); after it, every change there is put back byte for byte
+ * (`restoreGuardState`) and the command's output says what was undone and how to ask for it properly.
+ *
+ * Places (`gitGuardPlaces`): the git folder's `config`, `config.worktree` and `hooks/`, the folders
+ * `core.hooksPath` names and the config files git's chain includes (tools/git-dir.ts), and the user's global git
+ * configs (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`). Files are kept whole up to MAX_KEPT_BYTES each,
+ * folders one level deep up to MAX_ENTRIES entries; what is bigger or deeper is compared by size and hash and
+ * reported, not restored. A restore is atomic (temp, fsync, rename; a symlink is re-created beside and renamed
+ * over); a file the command added in a watched folder is removed; a folder the command added is reported.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { syncDir, writeFileAtomic } from '../fs/atomic-write';
+import { childEnv } from '../proc/child-env';
+
+/** Bytes of one watched file kept to restore it (bigger: compared by hash, reported). */
+export const MAX_KEPT_BYTES = 1024 * 1024;
+/** Entries of one watched folder looked at (more: the rest are not watched, and the report says so). */
+export const MAX_ENTRIES = 256;
+
+/** What one watched path was. */
+type Entry =
+  | { kind: 'absent' }
+  | { kind: 'file'; mode: number; hash: string; bytes?: Buffer }
+  | { kind: 'link'; target: string }
+  | { kind: 'dir' }
+  | { kind: 'other' };
+
+/** The watched places and what each path in them was, before the command. */
+export interface GuardState {
+  /** Absolute path → what it was. */
+  entries: Map<string, Entry>;
+  /** Watched folders (absolute) and the entry names they had. */
+  folders: Map<string, Set<string> | undefined>;
+}
+
+/** What `restoreGuardState` did. */
+export interface GuardSweep {
+  /** Paths put back as they were (absolute). */
+  restored: string[];
+  /** Paths changed that could not be put back (too big, a folder, an error), each with why. */
+  unrestored: string[];
+}
+
+/** Absolute paths to watch: files and folders (see the module docstring). */
+export interface GuardPlaces {
+  files: string[];
+  folders: string[];
+}
+
+async function entryOf(abs: string): Promise<Entry> {
+  let st;
+  try {
+    st = await fsp.lstat(abs);
+  } catch {
+    return { kind: 'absent' };
+  }
+  if (st.isSymbolicLink()) return { kind: 'link', target: await fsp.readlink(abs) };
+  if (st.isDirectory()) return { kind: 'dir' };
+  if (!st.isFile()) return { kind: 'other' };
+  const bytes = await fsp.readFile(abs).catch(() => undefined);
+  if (!bytes) return { kind: 'other' };
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  return { kind: 'file', mode: st.mode & 0o7777, hash, ...(bytes.length <= MAX_KEPT_BYTES ? { bytes } : {}) };
+}
+
+function same(a: Entry, b: Entry): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'file' && b.kind === 'file') return a.hash === b.hash && a.mode === b.mode;
+  if (a.kind === 'link' && b.kind === 'link') return a.target === b.target;
+  return true;
+}
+
+async function namesIn(folder: string): Promise<string[] | undefined> {
+  try {
+    const st = await fsp.stat(folder); // a hooks folder may be a symlink to the real one
+    if (!st.isDirectory()) return undefined;
+    return (await fsp.readdir(folder)).sort().slice(0, MAX_ENTRIES);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The state of `places` now: each file's bytes (up to MAX_KEPT_BYTES), mode and hash, each link's target, each
+ * watched folder's entries (one level). Never throws: an unreadable path is recorded as `other`.
+ */
+export async function takeGuardState(places: GuardPlaces): Promise<GuardState> {
+  const entries = new Map<string, Entry>();
+  const folders = new Map<string, Set<string> | undefined>();
+  for (const f of new Set(places.files)) entries.set(f, await entryOf(f));
+  for (const d of new Set(places.folders)) {
+    entries.set(d, await entryOf(d));
+    const names = await namesIn(d);
+    folders.set(d, names ? new Set(names) : undefined);
+    for (const n of names ?? []) entries.set(path.join(d, n), await entryOf(path.join(d, n)));
+  }
+  return { entries, folders };
+}
+
+async function putBack(abs: string, was: Entry, now: Entry): Promise<string | undefined> {
+  if (was.kind === 'file') {
+    if (!was.bytes) return 'it is larger than Landfall keeps to restore';
+    if (now.kind === 'dir') return 'a folder now stands in its place';
+    await writeFileAtomic(abs, was.bytes, { mode: was.mode });
+    await fsp.chmod(abs, was.mode);
+    return undefined;
+  }
+  if (was.kind === 'link') {
+    if (now.kind === 'dir') return 'a folder now stands in its place';
+    const temp = path.join(path.dirname(abs), `.landfall-tmp-${process.pid}-${Date.now()}-link`);
+    await fsp.symlink(was.target, temp);
+    await fsp.rename(temp, abs);
+    await syncDir(path.dirname(abs));
+    return undefined;
+  }
+  if (was.kind === 'absent') {
+    if (now.kind === 'dir') {
+      // its new files were removed first (restoreGuardState); a folder left empty goes too
+      const gone = await fsp.rmdir(abs).then(
+        () => true,
+        () => false,
+      );
+      return gone ? undefined : 'the command made a folder here, with more in it than Landfall watches';
+    }
+    await fsp.rm(abs, { force: true });
+    await syncDir(path.dirname(abs));
+    return undefined;
+  }
+  return `it was a ${was.kind === 'dir' ? 'folder' : 'special file'} before`;
+}
+
+/**
+ * Put every watched path that changed since `before` back as it was (module docstring), including files added
+ * to a watched folder (removed). Returns what was restored and what could not be, with why. Never throws.
+ */
+export async function restoreGuardState(before: GuardState): Promise<GuardSweep> {
+  const restored: string[] = [];
+  const unrestored: string[] = [];
+  const check = async (abs: string, was: Entry): Promise<void> => {
+    const now = await entryOf(abs);
+    if (same(was, now)) return;
+    try {
+      const why = await putBack(abs, was, now);
+      if (why) unrestored.push(`${abs} (${why})`);
+      else restored.push(abs);
+    } catch (e) {
+      unrestored.push(`${abs} (${(e as Error).message})`);
+    }
+  };
+  for (const [folder, names] of before.folders) {
+    const now = await namesIn(folder);
+    for (const n of now ?? []) {
+      const abs = path.join(folder, n);
+      if (!names?.has(n) && !before.entries.has(abs)) await check(abs, { kind: 'absent' });
+    }
+  }
+  for (const [abs, was] of before.entries) await check(abs, was);
+  return { restored, unrestored };
+}
+
+/** git's answer (stdout lines) for the repository at `dir`, or [] when git cannot answer. */
+function gitLines(dir: string, args: string[]): Promise<string[]> {
+  const env = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
+  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_INDEX_FILE']) delete env[name];
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-C', dir, ...args],
+      { env, timeout: 10_000, maxBuffer: 1024 * 1024, windowsHide: true },
+      (e, out) => resolve(e ? [] : out.split('\n').filter((l) => l !== '')),
+    );
+  });
+}
+
+/**
+ * The places to watch around a bash command run in `root` (absolute): the user's global git configs, and — when
+ * `root` is in a repository — its git folder's `config` and `config.worktree`, its `hooks/` folder and every
+ * folder `core.hooksPath` names (inside the project or not: bash can write anywhere the user can), each as an
+ * absolute path. Asks git (`rev-parse`, `config --get-all`; both only read); without git only the global configs.
+ */
+export async function gitGuardPlaces(root: string): Promise<GuardPlaces> {
+  const home = process.env['HOME'] ?? os.homedir();
+  const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
+  const files = [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config')];
+  const folders: string[] = [];
+  const [top, gitDir, common] = await gitLines(root, [
+    'rev-parse',
+    '--path-format=absolute',
+    '--show-toplevel',
+    '--git-dir',
+    '--git-common-dir',
+  ]);
+  if (top && gitDir && common) {
+    files.push(path.join(common, 'config'), path.join(gitDir, 'config.worktree'));
+    folders.push(path.join(common, 'hooks'));
+    for (const v of await gitLines(root, ['config', '--get-all', '--path', 'core.hooksPath']))
+      folders.push(path.resolve(top, v));
+  }
+  return { files, folders };
+}
+
+/**
+ * Tool calls the user allowed to change git's configuration or hooks (a `git_dir` question answered yes) that
+ * have not finished: while one runs, a sweep around another command cannot tell its changes from theirs and
+ * leaves everything as it is (it says so). `epoch` counts every start and end, so a call that came and went
+ * during a command is seen too.
+ */
+const permitted = { running: 0, epoch: 0 };
+
+/**
+ * Mark a tool call allowed to write git's configuration or hooks as running; returns the function that marks it
+ * finished (idempotent). The tool runner (agent/tool-runner.ts) takes it when a `git_dir` question is answered
+ * yes and gives it back when the call's execution settles.
+ */
+export function holdGitPermission(): () => void {
+  permitted.running++;
+  permitted.epoch++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    permitted.running--;
+    permitted.epoch++;
+  };
+}
+
+/** A sweep around one command: `end()` restores (or says why it left things alone). */
+export interface GitWatch {
+  end(): Promise<GuardSweep & { skipped?: string }>;
+}
+
+/**
+ * Start watching git's configuration and hooks for `root` (module docstring) before a command runs; `end()` after
+ * it puts back whatever changed — unless a call the user allowed to change them ran meanwhile (then `skipped`
+ * says so and nothing is touched).
+ */
+export async function watchGitPlaces(root: string): Promise<GitWatch> {
+  const epoch = permitted.epoch;
+  const before = await takeGuardState(await gitGuardPlaces(root));
+  return {
+    async end() {
+      if (permitted.running > 0 || permitted.epoch !== epoch)
+        return {
+          restored: [],
+          unrestored: [],
+          skipped: 'a call the user allowed to change git configuration or hooks ran at the same time',
+        };
+      return restoreGuardState(before);
+    },
+  };
+}
