@@ -41,7 +41,7 @@ export function isInside(parent: string, child: string): boolean {
  * Real path of `p`, following symlinks also where the target does not exist (dangling link, missing tail).
  * Throws `Error('ELOOP')` after 40 hops; other fs errors propagate.
  */
-async function realOf(p: string, hops = 0): Promise<{ real: string; exists: boolean }> {
+export async function realOf(p: string, hops = 0): Promise<{ real: string; exists: boolean }> {
   if (hops > MAX_LINK_HOPS) throw Object.assign(new Error('too many symlink hops'), { code: 'ELOOP' });
   try {
     return { real: await fsp.realpath(p), exists: true };
@@ -64,6 +64,32 @@ async function realOf(p: string, hops = 0): Promise<{ real: string; exists: bool
     return { real: next.real, exists: false };
   }
   return { real: path.join(parentReal, path.basename(p)), exists: false };
+}
+
+/**
+ * Absolute path `raw` as the kernel resolves it when a program opens it, with `..` taken physically: a `..` after
+ * a symlink leads to the parent of the symlink's target, not back to the symlink's folder (`a -> b/c`: `a/../x` is
+ * `b/x`; `path.resolve` would say `x`). Symlinks elsewhere on the path stay as written (realOf resolves them).
+ * Git builds include, `gitdir:` and hook paths by joining strings and opens them so. Never throws (a `..` after a
+ * part that cannot be resolved is taken lexically).
+ */
+export async function physicalPath(raw: string): Promise<string> {
+  const top = path.parse(raw).root;
+  const parts = raw.slice(top.length).split(path.sep === '\\' ? /[\\/]+/ : /\/+/);
+  if (!parts.includes('..')) return path.resolve(raw);
+  let cur = top;
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part !== '..') cur = path.join(cur, part);
+    else
+      cur = path.dirname(
+        await realOf(cur).then(
+          (r) => r.real,
+          () => cur,
+        ),
+      );
+  }
+  return cur;
 }
 
 /**

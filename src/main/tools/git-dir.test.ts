@@ -150,11 +150,12 @@ describe('core.hooksPath is read from every place git reads it (attempts / held)
     expect(await hooksFolders(root)).toEqual([]);
   });
 
-  it('without git on PATH: the repository, global and system files still count (includes cannot be followed)', async () => {
+  it('without git on PATH: the repository, global and system files and their includes still count', async () => {
     vi.stubEnv('PATH', path.join(base, 'no-git-here'));
     append(path.join(root, '.git/config'), '[core]\n\thooksPath = .husky\n');
-    append(path.join(home, '.gitconfig'), '[core]\n\thooksPath = tools/hooks\n');
+    append(path.join(home, '.gitconfig'), '[core]\n\thooksPath = tools/hooks\n[include]\n\tpath = more.gitconfig\n');
+    append(path.join(home, 'more.gitconfig'), '[core]\n\thooksPath = inc-hooks\n');
     append(path.join(base, 'system-gitconfig'), '[core]\n\thooksPath = "sys hooks"\n');
-    expect((await hooksFolders(root)).sort()).toEqual(['.husky', 'sys hooks', 'tools/hooks']);
+    expect((await hooksFolders(root)).sort()).toEqual(['.husky', 'inc-hooks', 'sys hooks', 'tools/hooks']);
   });
 });

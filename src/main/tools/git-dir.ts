@@ -5,15 +5,21 @@
  * user's next git command: every write there is asked as `git_dir` (agent/permission/rules.ts), whatever the rules.
  *
  * Hooks can also live OUTSIDE `.git`: the folder `core.hooksPath` names (husky's `.husky`, relative to the work
- * tree) runs on the next `git commit` just like `.git/hooks`, so a write there is a `git_dir` write too
- * (`gitControlled`). The setting is read as git reads it, from every place git reads it (the repository's config,
- * the global and system ones, includes, conditional includes, the environment: `hooksFolders`).
+ * tree) runs on the next `git commit` just like `.git/hooks`, and every file git's configuration chain reads (a
+ * work-tree `.gitconfig` that `.git/config` includes) can set `core.fsmonitor`, which runs on the next
+ * `git status`: a write to any of them is a `git_dir` write too (`gitControlled`). The setting and the chain are
+ * read from every place git reads them (the repository's config and worktree config, the global and system ones,
+ * every include and conditional include whatever its condition, the environment: `guardedPlaces`), and every
+ * place counts in its literal and its real form, so no symlink (`.husky -> tools/hooks`, `.git/hooks ->
+ * ../scripts/hooks`, a `.git` file's `gitdir:` inside the work tree) leads around the question.
  */
 import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { physicalPath, realOf } from '../fs/workspace';
 import { childEnv } from '../proc/child-env';
+import { configChain, expandHome, isIncludeKey, joinRaw, parseGitConfig, readSmall } from './git-config-chain';
 
 /** True when root-relative `rel` (separators `/` or `\`) has a `.git` segment (case-insensitive, as on macOS). */
 export function inGitDir(rel: string): boolean {
@@ -25,11 +31,17 @@ export function gitDirTitle(what: string): string {
   return `${what} — this is the repository's own git folder (.git) or its hooks folder: it can run code on your next git command, and Landfall's undo cannot restore it`;
 }
 
+/** A repository as git finds it: its top folder (the work tree) and its `.git` (a folder, or a file naming one). */
+interface Repository {
+  top: string;
+  dotGit: string;
+}
+
 /**
  * The repository that holds folder `dir` (absolute): the nearest folder at or above it with a `.git` folder or
  * file, as git finds it — also above the project root, when the project is a folder of a larger repository.
  */
-async function repositoryOf(dir: string): Promise<{ top: string; dotGit: string } | undefined> {
+async function repositoryOf(dir: string): Promise<Repository | undefined> {
   for (let d = dir; ; d = path.dirname(d)) {
     const dotGit = path.join(d, '.git');
     try {
@@ -42,176 +54,331 @@ async function repositoryOf(dir: string): Promise<{ top: string; dotGit: string 
   }
 }
 
-/** The repository's own config file (`.git/config`, or in the folder a `.git` file names). */
-async function ownConfigFile(repo: { top: string; dotGit: string }): Promise<string | undefined> {
+/**
+ * The repository's git folder (`.git`, or the folder a `.git` file's `gitdir:` line names, relative to the top
+ * folder) and its common folder (where a linked worktree's `commondir` file points, relative to the git folder;
+ * else the git folder itself): absolute, `..` taken physically as git opens them (physicalPath), symlinks kept. Undefined when `.git` names no folder.
+ */
+async function gitFoldersOf(repo: Repository): Promise<{ gitDir: string; commonDir: string } | undefined> {
+  let gitDir = repo.dotGit;
   try {
-    const st = await fsp.stat(repo.dotGit);
-    if (st.isDirectory()) return path.join(repo.dotGit, 'config');
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(await fsp.readFile(repo.dotGit, 'utf8'));
-    return m?.[1] ? path.join(path.resolve(repo.top, m[1]), 'config') : undefined;
+    if (!(await fsp.stat(repo.dotGit)).isDirectory()) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(await readSmall(repo.dotGit));
+      if (!m?.[1]) return undefined;
+      gitDir = await physicalPath(joinRaw(repo.top, m[1]));
+    }
   } catch {
     return undefined;
   }
+  const common = (await readSmall(path.join(gitDir, 'commondir'))).trim();
+  return { gitDir, commonDir: common === '' ? gitDir : await physicalPath(joinRaw(gitDir, common)) };
 }
 
-/** Variables that would point git at another repository than the one asked about (`-C top` names it). */
-const REPO_VARIABLES = [
+/**
+ * Variables that would point git at another repository than the one asked about (`-C top` names it), make
+ * `git config` read one other file only (`GIT_CONFIG`), or add `-c` settings (read by `envConfig` instead: the
+ * scrubbed environment keeps GIT_CONFIG_COUNT but drops its `*_KEY_*` names, and git refuses that half).
+ */
+const SKIPPED_VARIABLES = [
   'GIT_DIR',
   'GIT_WORK_TREE',
   'GIT_INDEX_FILE',
   'GIT_COMMON_DIR',
   'GIT_OBJECT_DIRECTORY',
   'GIT_NAMESPACE',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
 ];
 
 /**
- * Every `core.hooksPath` value git itself reads for the repository at `top`, in git's order — from every place
- * it can be set: the system config (or `GIT_CONFIG_SYSTEM`), the global ones (`~/.gitconfig`,
- * `$XDG_CONFIG_HOME/git/config`, or `GIT_CONFIG_GLOBAL`), the repository's config and its worktree config,
- * `[include]` and `[includeIf "gitdir:…" / "onbranch:…" / "hasconfig:…"]` files (the environment's settings are
- * `envHooksPaths`') — by asking git (`git config --get-all`, which only reads: no hook, pager or alias runs
- * for it, stdout is a pipe), with the scrubbed environment (proc/child-env.ts) that still carries HOME,
- * XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL / _SYSTEM / _NOSYSTEM. Undefined when git cannot answer (not installed, a repository git refuses to
- * read, a timeout): then the caller reads the files itself.
+ * What git itself reads for the repository at (or the folder) `top`: the files it reads its configuration from
+ * (absolute; the system config wherever this git keeps it, the global ones, the repository's and its worktree
+ * config, the `[include]` and `[includeIf]` files whose condition holds now) and the `core.hooksPath` values, in
+ * git's order (`~` expanded from `home`) — by asking `git config --list --show-origin -z` (which only reads: no
+ * hook, pager or alias runs for it, stdout is a pipe), with the scrubbed environment (proc/child-env.ts) that
+ * still carries HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL / _SYSTEM / _NOSYSTEM. Undefined when git cannot answer
+ * (not installed, a repository git refuses to read, a timeout, more than 4 MiB of configuration): the caller then
+ * reads the files itself (configChain), as it does anyway.
  */
-function gitHooksPaths(top: string): Promise<string[] | undefined> {
+function gitConfigList(top: string, home: string): Promise<{ files: string[]; hooksPaths: string[] } | undefined> {
   const env = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
-  for (const name of REPO_VARIABLES) delete env[name];
+  for (const name of Object.keys(env))
+    if (SKIPPED_VARIABLES.includes(name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) delete env[name];
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-C', top, 'config', '--get-all', '--path', 'core.hooksPath'],
-      { env, timeout: 10_000, maxBuffer: 1024 * 1024, windowsHide: true },
+      ['-C', top, 'config', '--list', '--show-origin', '-z'],
+      { env, timeout: 10_000, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
       (error, stdout) => {
-        // Exit 1: the key is set nowhere. Anything else (ENOENT, 128, a signal): git did not answer.
-        if (error && (error as { code?: unknown }).code !== 1) return resolve(undefined);
-        resolve(error ? [] : stdout.split('\n').filter((v) => v !== ''));
+        if (error) return resolve(undefined);
+        // -z: records `<origin>\0<key>[\n<value>]\0`, the origin `file:<path>` (relative paths from `top`).
+        const records = stdout.split('\0');
+        const files: string[] = [];
+        const hooksPaths: string[] = [];
+        for (let i = 0; i + 1 < records.length; i += 2) {
+          const origin = records[i] ?? '';
+          const entry = records[i + 1] ?? '';
+          if (origin.startsWith('file:')) {
+            const file = joinRaw(top, origin.slice(5));
+            if (!files.includes(file)) files.push(file);
+          }
+          const nl = entry.indexOf('\n');
+          if (nl > 0 && entry.slice(0, nl).toLowerCase() === 'core.hookspath' && nl + 1 < entry.length)
+            hooksPaths.push(expandHome(entry.slice(nl + 1), home));
+        }
+        resolve({ files, hooksPaths });
       },
     );
   });
 }
 
 /**
- * The `core.hooksPath` values of a git config text (git's INI format: `[core]` section, key case-insensitive,
- * value optionally double-quoted, `#`/`;` comments). Every value found counts (the last one is git's, but an earlier
- * one may come back when a line is removed). Includes are not followed (filesHooksPaths says when this is used).
+ * The `core.hooksPath` values of a git config text (git's INI format, git-config-chain.ts `parseGitConfig`:
+ * `[core]` section, key case-insensitive, value optionally double-quoted, `#`/`;` comments). Every value found
+ * counts (the last one is git's, but an earlier one may come back when a line is removed). Includes are not
+ * followed (configChain follows them).
  */
 export function hooksPathsOf(configText: string): string[] {
-  const out: string[] = [];
-  let inCore = false;
-  for (const raw of configText.split(/\r?\n/)) {
-    const line = raw.trim();
-    const section = /^\[\s*([^\]\s"]+)/.exec(line);
-    if (section) inCore = (section[1] ?? '').toLowerCase() === 'core';
-    const kv = inCore && !section ? /^hookspath\s*=\s*(.*)$/i.exec(line) : null;
-    if (!kv) continue;
-    let value = (kv[1] ?? '').replace(/\s+[#;].*$/, '').trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    if (value !== '') out.push(value);
+  return parseGitConfig(configText)
+    .filter((e) => e.key === 'core.hookspath' && e.value)
+    .map((e) => e.value as string);
+}
+
+/**
+ * The settings the environment of the user's own git carries (`GIT_CONFIG_COUNT` with `GIT_CONFIG_KEY_<n>` /
+ * `GIT_CONFIG_VALUE_<n>`, and `GIT_CONFIG_PARAMETERS` as `-c` writes it: `'key'='value'`), keys lower-cased: read
+ * here rather than handed to git (SKIPPED_VARIABLES).
+ */
+function envConfig(env: NodeJS.ProcessEnv): [string, string][] {
+  const out: [string, string][] = [];
+  for (const m of (env['GIT_CONFIG_PARAMETERS'] ?? '').matchAll(/'([^']*)'='((?:[^']|'\\'')*)'/g))
+    out.push([(m[1] ?? '').toLowerCase(), (m[2] ?? '').replaceAll("'\\''", "'")]);
+  const count = Number(env['GIT_CONFIG_COUNT'] ?? 0);
+  for (let i = 0; Number.isInteger(count) && i < count && i < 1000; i++) {
+    const value = env[`GIT_CONFIG_VALUE_${i}`];
+    if (value) out.push([(env[`GIT_CONFIG_KEY_${i}`] ?? '').toLowerCase(), value]);
   }
   return out;
 }
 
 /**
- * When git cannot answer: the values in the files git would read first-hand — the repository's own config, the
- * global ones and the system one (at their usual places or where GIT_CONFIG_GLOBAL / GIT_CONFIG_SYSTEM point) —
- * without following includes (without git no hook runs anyway; this only keeps the guard when git refuses to
- * answer for a repository it may run hooks in later).
- */
-async function filesHooksPaths(repo: { top: string; dotGit: string }): Promise<string[]> {
-  const home = process.env['HOME'] ?? os.homedir();
-  const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
-  const files = [
-    process.env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig',
-    ...(process.env['GIT_CONFIG_GLOBAL']
-      ? [process.env['GIT_CONFIG_GLOBAL']]
-      : [path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig')]),
-    await ownConfigFile(repo),
-  ];
-  const out: string[] = [];
-  for (const file of files) {
-    if (!file) continue;
-    try {
-      out.push(...hooksPathsOf(await fsp.readFile(file, 'utf8')));
-    } catch {
-      // not there
-    }
-  }
-  return out.map((v) => v.replace(/^~(?=\/|$)/, home));
-}
-
-/**
- * The `core.hooksPath` values set through the environment of the user's own git (`GIT_CONFIG_COUNT` with
- * `GIT_CONFIG_KEY_<n>` / `GIT_CONFIG_VALUE_<n>`, and `GIT_CONFIG_PARAMETERS` as `-c` writes it: `'key'='value'`),
- * read here rather than handed to git: the scrubbed environment drops them (a `*_KEY_*` name, values that may hold
- * credentials such as `http.extraHeader`), and only this one key matters.
+ * The `core.hooksPath` values set through the environment of the user's own git (envConfig): only this key
+ * matters for hooks; the scrubbed environment of the git Landfall asks drops them.
  */
 export function envHooksPaths(env: NodeJS.ProcessEnv = process.env): string[] {
-  const out: string[] = [];
-  for (const m of (env['GIT_CONFIG_PARAMETERS'] ?? '').matchAll(/'([^']*)'='((?:[^']|'\\'')*)'/g))
-    if ((m[1] ?? '').toLowerCase() === 'core.hookspath') out.push((m[2] ?? '').replaceAll("'\\''", "'"));
-  const count = Number(env['GIT_CONFIG_COUNT'] ?? 0);
-  for (let i = 0; Number.isInteger(count) && i < count && i < 1000; i++)
-    if ((env[`GIT_CONFIG_KEY_${i}`] ?? '').toLowerCase() === 'core.hookspath') {
-      const value = env[`GIT_CONFIG_VALUE_${i}`];
-      if (value) out.push(value);
+  return envConfig(env)
+    .filter(([k, v]) => k === 'core.hookspath' && v !== '')
+    .map(([, v]) => v);
+}
+
+/** Where a write is a `git_dir` write (guardedPlaces): a folder (`rel` '' is the whole project) or one file. */
+export interface GuardedPlace {
+  /** Relative to the project root, `/`-separated, no trailing `/`; a literal or a real form (both are listed). */
+  rel: string;
+  folder: boolean;
+  /** `git`: a git folder; `hooks`: the default hooks folder; `hooksPath`: one core.hooksPath names; `config`: a
+   * file of git's configuration chain; `link`: what a symlink in the git folder or a hooks folder leads to. */
+  kind: 'git' | 'hooks' | 'hooksPath' | 'config' | 'link';
+  /** Why, for a question's reasons ("the repository's hooks folder (core.hooksPath)"). */
+  why: string;
+}
+
+/** How many folders' entries are listed for symlinks, and how many entries of each (one level, no recursion). */
+const MAX_LISTED_FOLDERS = 32;
+const MAX_LISTED_ENTRIES = 1000;
+
+/**
+ * Every place inside the project `root` (absolute, real) where a write is a `git_dir` write, for the repository
+ * that holds folder `dir` (default: the root) and, when that is another one, for the root's repository too:
+ * - the repository's git folder and common folder (a `.git` file's `gitdir: gitdata` inside the work tree);
+ * - its hooks folder (`<common folder>/hooks`) and every folder `core.hooksPath` names: the values git reads now
+ *   (gitConfigList), those of EVERY file of the config chain whatever its `[includeIf]` condition (one branch
+ *   switch makes an `onbranch:` include count), and the environment's (envHooksPaths); a relative value from
+ *   the repository's top folder, where git runs hooks;
+ * - every file of git's configuration chain (configChain from the system, global, repository and worktree
+ *   configs, and the files git reports): `core.fsmonitor`, `core.pager`, `alias.*` in any of them run code;
+ * - what a symlink among the entries of the git folders and hooks folders leads to (`.git/config -> ../cfg`,
+ *   `.git/hooks -> ../scripts/hooks`, `.git/hooks/pre-commit -> ../../scripts/pc.sh`), one level deep.
+ * Each place is listed in its literal form, as git opens it (fs/workspace.ts `physicalPath`: `..` after a symlink
+ * taken physically) and in its real form (`realOf`: symlinks followed, also dangling ones and through missing
+ * tails), so `.husky -> tools/hooks` guards both names. A folder that holds the
+ * whole project is listed as '' (everything). Places outside the project are left out. Never throws.
+ */
+export async function guardedPlaces(root: string, dir: string = root): Promise<GuardedPlace[]> {
+  const here = await repositoryOf(dir);
+  const places = await placesOf(root, here);
+  if (dir !== root) {
+    const top = await repositoryOf(root);
+    if (top && top.top !== here?.top) for (const p of await placesOf(root, top)) addPlace(places, p);
+  }
+  return places;
+}
+
+function addPlace(places: GuardedPlace[], p: GuardedPlace): void {
+  if (!places.some((q) => q.rel === p.rel && q.folder === p.folder)) places.push(p);
+}
+
+/** guardedPlaces for one repository (or none: then the global and system configuration only). */
+async function placesOf(root: string, repo: Repository | undefined): Promise<GuardedPlace[]> {
+  const home = process.env['HOME'] ?? os.homedir();
+  const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
+  const git = repo ? await gitFoldersOf(repo) : undefined;
+  const env = envConfig(process.env);
+  const global = process.env['GIT_CONFIG_GLOBAL'];
+  const starts = [
+    process.env['GIT_CONFIG_SYSTEM'] ?? '/etc/gitconfig',
+    ...(global ? [path.resolve(root, global)] : [path.join(xdg, 'git', 'config'), path.join(home, '.gitconfig')]),
+    ...(git
+      ? [
+          path.join(git.commonDir, 'config'),
+          path.join(git.gitDir, 'config'),
+          path.join(git.commonDir, 'config.worktree'),
+          path.join(git.gitDir, 'config.worktree'),
+        ]
+      : []),
+    ...env
+      .filter(([k, v]) => isIncludeKey(k) && path.isAbsolute(expandHome(v, home)))
+      .map(([, v]) => expandHome(v, home)),
+  ];
+  const seen = new Set<string>();
+  const known = await configChain(starts, home, seen);
+  // git is not asked when it would block on a FIFO of the chain (it opens every include it can read)
+  const asked = known.blocking ? undefined : await gitConfigList(repo?.top ?? root, home);
+  const more = await configChain(asked?.files ?? [], home, seen);
+  const chain = { files: [...known.files, ...more.files], hooksPaths: [...known.hooksPaths, ...more.hooksPaths] };
+
+  const places: GuardedPlace[] = [];
+  const add = async (abs: string, folder: boolean, kind: GuardedPlace['kind'], why: string): Promise<void> => {
+    for (const form of await formsOf(abs)) {
+      const rel = insideRel(root, form, folder);
+      if (rel !== undefined) addPlace(places, { rel, folder, kind, why });
     }
+  };
+  const listed: { dir: string; where: string }[] = [];
+  if (git) {
+    for (const d of new Set([git.gitDir, git.commonDir])) {
+      await add(d, true, 'git', "the repository's git folder");
+      listed.push({ dir: d, where: 'the git folder' });
+    }
+    await add(path.join(git.commonDir, 'hooks'), true, 'hooks', "the repository's hooks folder");
+    listed.push({ dir: path.join(git.commonDir, 'hooks'), where: 'the hooks folder' });
+  }
+  for (const file of chain.files) await add(file, false, 'config', 'a file git reads its configuration from');
+  const values = [
+    ...(asked?.hooksPaths ?? []),
+    ...chain.hooksPaths,
+    ...envHooksPaths().map((v) => expandHome(v, home)),
+  ];
+  for (const value of new Set(values)) {
+    // a relative value only means something in a repository; an absolute one is every repository's
+    if (!repo && !path.isAbsolute(value)) continue;
+    const abs = joinRaw(repo?.top ?? root, value);
+    await add(abs, true, 'hooksPath', "the repository's hooks folder (core.hooksPath)");
+    listed.push({ dir: abs, where: 'a hooks folder' });
+  }
+  for (const { dir, where } of listed.slice(0, MAX_LISTED_FOLDERS))
+    for (const link of await symlinksIn(dir)) {
+      // the link text is relative to the link's real folder: formsOf's physicalPath takes a `..` from there
+      const target = joinRaw(dir, link.target);
+      const isDir = await fsp.stat(target).then(
+        (st) => st.isDirectory(),
+        () => false,
+      );
+      await add(target, isDir, 'link', `what ${link.name}, a symlink in ${where}, leads to`);
+    }
+  return places;
+}
+
+/** The symlinks among the first MAX_LISTED_ENTRIES entries of folder `dir` (name and link text); [] if unlistable. */
+async function symlinksIn(dir: string): Promise<{ name: string; target: string }[]> {
+  const out: { name: string; target: string }[] = [];
+  try {
+    const d = await fsp.opendir(dir);
+    let n = 0;
+    for await (const e of d) {
+      if (++n > MAX_LISTED_ENTRIES) break;
+      if (!e.isSymbolicLink()) continue;
+      const target = await fsp.readlink(joinRaw(dir, e.name)).catch(() => undefined);
+      if (target !== undefined) out.push({ name: e.name, target });
+    }
+  } catch {
+    // not a folder, or not readable
+  }
   return out;
+}
+
+/**
+ * The forms of absolute path `abs` (joinRaw's, not normalised): as written (`path.resolve`), as opened
+ * (physicalPath: `..` after a symlink taken physically) and real (realOf, also through dangling links); the real
+ * one is left out when it cannot be resolved (a loop).
+ */
+async function formsOf(abs: string): Promise<string[]> {
+  const opened = await physicalPath(abs);
+  const forms = new Set([path.resolve(abs), opened]);
+  try {
+    forms.add((await realOf(opened)).real);
+  } catch {
+    // a symlink loop: git cannot open it either
+  }
+  return [...forms];
+}
+
+/**
+ * `abs` relative to `root` (`/`-separated), or undefined when it lies outside; a folder at or above the root is ''
+ * (the whole project is in it), a file at the root itself is undefined.
+ */
+function insideRel(root: string, abs: string, folder: boolean): string | undefined {
+  const up = path.relative(abs, root);
+  if (folder && (up === '' || (!up.startsWith('..') && !path.isAbsolute(up)))) return '';
+  const rel = path.relative(root, abs);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel.split(path.sep).join('/');
 }
 
 /**
  * The folders (relative to `root`, `/`-separated, no trailing `/`) that `core.hooksPath` names for the repository
- * holding folder `dir` (default: the project root itself), as far as they lie inside `root` (absolute, real) — a
- * relative value is taken from the repository's top folder, where git runs hooks. [] when there is no repository
- * or no such setting. Values are read as git reads them (gitHooksPaths), else from the files (filesHooksPaths),
- * plus those the environment sets (envHooksPaths) and those of the repository's own config file, read directly.
+ * holding folder `dir` (default: the project root itself), as far as they lie inside `root` (absolute, real), in
+ * literal and real form — every value from every place git reads it (guardedPlaces, kind `hooksPath`). [] when
+ * there is no repository or no such setting.
  */
 export async function hooksFolders(root: string, dir: string = root): Promise<string[]> {
-  const repo = await repositoryOf(dir);
-  if (!repo) return [];
-  // The repository's own file counts even when git does not read it (a `.git` folder git does not take for a
-  // repository yet — one more file written there and git would).
-  const own = await ownConfigFile(repo);
-  const ownValues = own ? hooksPathsOf(await fsp.readFile(own, 'utf8').catch(() => '')) : [];
-  const values = [
-    ...((await gitHooksPaths(repo.top)) ?? (await filesHooksPaths(repo))),
-    ...ownValues,
-    ...envHooksPaths(),
-  ];
-  const out: string[] = [];
-  for (const value of values) {
-    const abs = path.resolve(repo.top, value);
-    const rel = path.relative(root, abs).split(path.sep).join('/');
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) continue; // outside the project: not writable
-    if (!out.includes(rel)) out.push(rel);
-  }
-  return out;
+  return (await guardedPlaces(root, dir)).filter((p) => p.kind === 'hooksPath').map((p) => p.rel);
 }
 
-/** True when root-relative `rel` is one of `folders` or lies below one (case-insensitive, as on macOS). */
+/** True when root-relative `rel` is one of `folders` or lies below one (case-insensitive, as on macOS); '' is all. */
 export function inFolders(rel: string, folders: string[]): boolean {
-  const r = rel
+  const r = normalRel(rel);
+  return folders.some((f) => {
+    const low = f.toLowerCase();
+    return low === '' || r === low || r.startsWith(`${low}/`);
+  });
+}
+
+function normalRel(rel: string): string {
+  return rel
     .split(/[\\/]+/)
     .filter((s) => s !== '' && s !== '.')
     .join('/')
     .toLowerCase();
-  return folders.some((f) => {
-    const low = f.toLowerCase();
-    return r === low || r.startsWith(`${low}/`);
-  });
+}
+
+/** The first of `places` that root-relative `rel` is in (a folder's) or is (a file's), case-insensitively. */
+export function guardedPlaceOf(rel: string, places: GuardedPlace[]): GuardedPlace | undefined {
+  return places.find((p) => (p.folder ? inFolders(rel, [p.rel]) : normalRel(rel) === p.rel.toLowerCase()));
 }
 
 /**
- * True when a write to root-relative `rel` of the project `root` (absolute, real) is a `git_dir` write: it has a
- * `.git` segment, or it lies in the folder `core.hooksPath` names for the repository that holds it — the
- * project's, or a nested repository's (module docstring).
+ * True when a write to root-relative `rel` (its real path, as fs/workspace.ts `resolveInRoot` gives it) of the
+ * project `root` (absolute, real) is a `git_dir` write: it has a `.git` segment, or it is in one of the
+ * guardedPlaces of the repository that holds it and of the project's repository (module docstring).
  */
 export async function gitControlled(root: string, rel: string): Promise<boolean> {
   if (inGitDir(rel)) return true;
   const folder = path.dirname(path.resolve(root, rel));
   const within = path.relative(root, folder);
   const from = within.startsWith('..') || path.isAbsolute(within) ? root : folder;
-  return inFolders(rel, await hooksFolders(root, await nearestExisting(from)));
+  return guardedPlaceOf(rel, await guardedPlaces(root, await nearestExisting(from))) !== undefined;
 }
 
 /** `dir` or its nearest existing ancestor (a file may be written into folders that do not exist yet). */

@@ -1,12 +1,13 @@
 /**
  * What the gate checks on a bash line beyond its rules, on the file system: which words name a repository's own
- * git folder or its hooks folder (`core.hooksPath`, tools/git-dir.ts), or make git run other programs or write
- * its configuration (asked as `git_dir`, bash-git.ts `gitConfigReason`), and which name a file the model may not see (asked, with the
- * reason in the prompt). Words are judged as written and by real path (reveal-policy.ts relForms), so a symlink
+ * git folder, its hooks folder (`core.hooksPath`) or a file of its configuration chain (tools/git-dir.ts
+ * `guardedPlaces`, read once per line), or make git run other programs or write its configuration (asked as
+ * `git_dir`, bash-git.ts `gitConfigReason`), and which name a file the model may not see (asked, with the reason
+ * in the prompt). Words are judged as written and by real path (reveal-policy.ts relForms), so a symlink
  * alias of `.git/hooks` or of `.env` counts.
  */
 import type { RevealGuard } from '../../tools/types';
-import { hooksFolders, inFolders, inGitDir } from '../../tools/git-dir';
+import { guardedPlaceOf, guardedPlaces, inGitDir } from '../../tools/git-dir';
 import type { BashAnalysis } from './bash-command';
 import { gitConfigReason } from './bash-git';
 import { namesGitDir, readsOnly } from './bash-risk';
@@ -23,15 +24,18 @@ export interface BashFacts {
 export async function bashFacts(bash: BashAnalysis, root: string | undefined, guard: RevealGuard): Promise<BashFacts> {
   const gitDir = new Set<string>();
   const withheld = new Set<string>();
-  const hooks = root === undefined ? [] : await hooksFolders(root);
+  const places = root === undefined ? [] : await guardedPlaces(root);
   const intoGit = async (w: string): Promise<string | undefined> => {
     if (namesGitDir(w)) return `${w} is inside a .git folder`;
     if (root === undefined) return undefined;
     const forms = await relForms(root, optionValue(w));
     const rel = forms.find(inGitDir);
     if (rel) return `${w} leads into ${rel}, inside a .git folder`;
-    const hook = forms.find((f) => inFolders(f, hooks));
-    return hook ? `${w} is in ${hook}, the repository's hooks folder (core.hooksPath)` : undefined;
+    for (const f of forms) {
+      const place = guardedPlaceOf(f, places);
+      if (place) return `${w} ${place.folder ? 'is in' : 'is'} ${place.rel || 'the project'}, ${place.why}`;
+    }
+    return undefined;
   };
   for (const c of bash.commands) {
     const why = gitConfigReason(c.words);
