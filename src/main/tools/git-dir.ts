@@ -219,8 +219,37 @@ function addPlace(places: GuardedPlace[], p: GuardedPlace): void {
   if (!places.some((q) => q.rel === p.rel && q.folder === p.folder)) places.push(p);
 }
 
+/** One place git takes code from, absolute, before it is put in the project's terms (GuardedPlace). */
+export interface GitSource {
+  abs: string;
+  folder: boolean;
+  kind: GuardedPlace['kind'];
+  why: string;
+}
+
 /** guardedPlaces for one repository (or none: then the global and system configuration only). */
 async function placesOf(root: string, repo: Repository | undefined): Promise<GuardedPlace[]> {
+  const places: GuardedPlace[] = [];
+  for (const source of await sourcesOf(root, repo))
+    for (const form of await formsOf(source.abs)) {
+      const rel = insideRel(root, form, source.folder);
+      if (rel !== undefined) addPlace(places, { rel, folder: source.folder, kind: source.kind, why: source.why });
+    }
+  return places;
+}
+
+/**
+ * Every place git takes code from for the repository that holds folder `root` (absolute), wherever it is — inside
+ * the project or not (guardedPlaces lists the same places, kept to the project): the git folders, the hooks
+ * folder, every core.hooksPath folder, every file of the configuration chain (global and system ones included)
+ * and what symlinks in those folders lead to. What the sweep around a bash command watches (git-sweep.ts).
+ * Never throws.
+ */
+export async function gitSources(root: string): Promise<GitSource[]> {
+  return sourcesOf(root, await repositoryOf(root));
+}
+
+async function sourcesOf(root: string, repo: Repository | undefined): Promise<GitSource[]> {
   const home = process.env['HOME'] ?? os.homedir();
   const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
   const git = repo ? await gitFoldersOf(repo) : undefined;
@@ -248,23 +277,20 @@ async function placesOf(root: string, repo: Repository | undefined): Promise<Gua
   const more = await configChain(asked?.files ?? [], home, seen);
   const chain = { files: [...known.files, ...more.files], hooksPaths: [...known.hooksPaths, ...more.hooksPaths] };
 
-  const places: GuardedPlace[] = [];
-  const add = async (abs: string, folder: boolean, kind: GuardedPlace['kind'], why: string): Promise<void> => {
-    for (const form of await formsOf(abs)) {
-      const rel = insideRel(root, form, folder);
-      if (rel !== undefined) addPlace(places, { rel, folder, kind, why });
-    }
+  const sources: GitSource[] = [];
+  const add = (abs: string, folder: boolean, kind: GuardedPlace['kind'], why: string): void => {
+    if (!sources.some((q) => q.abs === abs && q.folder === folder)) sources.push({ abs, folder, kind, why });
   };
   const listed: { dir: string; where: string }[] = [];
   if (git) {
     for (const d of new Set([git.gitDir, git.commonDir])) {
-      await add(d, true, 'git', "the repository's git folder");
+      add(d, true, 'git', "the repository's git folder");
       listed.push({ dir: d, where: 'the git folder' });
     }
-    await add(path.join(git.commonDir, 'hooks'), true, 'hooks', "the repository's hooks folder");
+    add(path.join(git.commonDir, 'hooks'), true, 'hooks', "the repository's hooks folder");
     listed.push({ dir: path.join(git.commonDir, 'hooks'), where: 'the hooks folder' });
   }
-  for (const file of chain.files) await add(file, false, 'config', 'a file git reads its configuration from');
+  for (const file of chain.files) add(file, false, 'config', 'a file git reads its configuration from');
   const values = [
     ...(asked?.hooksPaths ?? []),
     ...chain.hooksPaths,
@@ -274,7 +300,7 @@ async function placesOf(root: string, repo: Repository | undefined): Promise<Gua
     // a relative value only means something in a repository; an absolute one is every repository's
     if (!repo && !path.isAbsolute(value)) continue;
     const abs = joinRaw(repo?.top ?? root, value);
-    await add(abs, true, 'hooksPath', "the repository's hooks folder (core.hooksPath)");
+    add(abs, true, 'hooksPath', "the repository's hooks folder (core.hooksPath)");
     listed.push({ dir: abs, where: 'a hooks folder' });
   }
   for (const { dir, where } of listed.slice(0, MAX_LISTED_FOLDERS))
@@ -285,9 +311,9 @@ async function placesOf(root: string, repo: Repository | undefined): Promise<Gua
         (st) => st.isDirectory(),
         () => false,
       );
-      await add(target, isDir, 'link', `what ${link.name}, a symlink in ${where}, leads to`);
+      add(target, isDir, 'link', `what ${link.name}, a symlink in ${where}, leads to`);
     }
-  return places;
+  return sources;
 }
 
 /** The symlinks among the first MAX_LISTED_ENTRIES entries of folder `dir` (name and link text); [] if unlistable. */

@@ -135,6 +135,27 @@ describe('bash under allow-all cannot change git configuration or hooks behind t
   });
 });
 
+describe('the configuration chain and hooks folders reached through links', () => {
+  it('an included work-tree file and a hooks folder behind a symlink are put back too', async () => {
+    h = await repository();
+    const x = h;
+    mkdirSync(path.join(x.root, 'tools/hooks'), { recursive: true });
+    execFileSync('ln', ['-s', 'tools/hooks', path.join(x.root, '.husky')]);
+    writeFileSync(path.join(x.root, 'cfg.inc'), '[user]\n\tname = inc\n');
+    writeFileSync(
+      path.join(x.root, '.git/config'),
+      `${CONFIG_HEAD}\thooksPath = .husky\n[include]\n\tpath = ../cfg.inc\n`,
+    );
+    const parts = await runBash(x, [
+      `n=cfg; printf '[core]\\n\\tfsmonitor = touch pwned\\n' >> "\${n}.inc"`,
+      `t=tools/hoo; echo 'touch pwned' > "\${t}ks/pre-commit"`,
+    ]);
+    expect(readFileSync(path.join(x.root, 'cfg.inc'), 'utf8')).toBe('[user]\n\tname = inc\n');
+    expect(existsSync(path.join(x.root, 'tools/hooks/pre-commit'))).toBe(false);
+    for (const part of parts) expect(part.output).toMatch(/Landfall undid this command's changes/);
+  });
+});
+
 describe('the sweep itself', () => {
   it('leaves everything alone when a call the user allowed into git ran at the same time, and says why', async () => {
     const root = tempDir('sweep');

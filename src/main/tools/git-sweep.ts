@@ -6,20 +6,18 @@
  * takes programs from is taken (`takeGuardState`); after it, every change there is put back byte for byte
  * (`restoreGuardState`) and the command's output says what was undone and how to ask for it properly.
  *
- * Places (`gitGuardPlaces`): the git folder's `config`, `config.worktree` and `hooks/`, the folders
- * `core.hooksPath` names and the config files git's chain includes (tools/git-dir.ts), and the user's global git
- * configs (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`). Files are kept whole up to MAX_KEPT_BYTES each,
+ * Places (`gitGuardPlaces`): every file of git's configuration chain (the repository's `config` and
+ * `config.worktree`, the global and system configs, every included file), the hooks folder, the folders
+ * `core.hooksPath` names anywhere in the chain, and what symlinks there lead to (tools/git-dir.ts `gitSources`). Files are kept whole up to MAX_KEPT_BYTES each,
  * folders one level deep up to MAX_ENTRIES entries; what is bigger or deeper is compared by size and hash and
  * reported, not restored. A restore is atomic (temp, fsync, rename; a symlink is re-created beside and renamed
  * over); a file the command added in a watched folder is removed; a folder the command added is reported.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { syncDir, writeFileAtomic } from '../fs/atomic-write';
-import { childEnv } from '../proc/child-env';
+import { gitSources } from './git-dir';
 
 /** Bytes of one watched file kept to restore it (bigger: compared by hash, reported). */
 export const MAX_KEPT_BYTES = 1024 * 1024;
@@ -167,43 +165,19 @@ export async function restoreGuardState(before: GuardState): Promise<GuardSweep>
   return { restored, unrestored };
 }
 
-/** git's answer (stdout lines) for the repository at `dir`, or [] when git cannot answer. */
-function gitLines(dir: string, args: string[]): Promise<string[]> {
-  const env = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_INDEX_FILE']) delete env[name];
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-C', dir, ...args],
-      { env, timeout: 10_000, maxBuffer: 1024 * 1024, windowsHide: true },
-      (e, out) => resolve(e ? [] : out.split('\n').filter((l) => l !== '')),
-    );
-  });
-}
-
 /**
- * The places to watch around a bash command run in `root` (absolute): the user's global git configs, and — when
- * `root` is in a repository — its git folder's `config` and `config.worktree`, its `hooks/` folder and every
- * folder `core.hooksPath` names (inside the project or not: bash can write anywhere the user can), each as an
- * absolute path. Asks git (`rev-parse`, `config --get-all`; both only read); without git only the global configs.
+ * The places to watch around a bash command run in `root` (absolute): every place git takes code from for the
+ * repository that holds `root` (tools/git-dir.ts `gitSources`: the global and system configs and every file the
+ * chain includes, the hooks folder, every `core.hooksPath` folder, what symlinks there lead to — inside the
+ * project or not, since bash can write anywhere the user can), except the git folders themselves (objects and
+ * refs change with every commit): their `config` and `config.worktree` are in the chain.
  */
 export async function gitGuardPlaces(root: string): Promise<GuardPlaces> {
-  const home = process.env['HOME'] ?? os.homedir();
-  const xdg = process.env['XDG_CONFIG_HOME'] || path.join(home, '.config');
-  const files = [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config')];
+  const files: string[] = [];
   const folders: string[] = [];
-  const [top, gitDir, common] = await gitLines(root, [
-    'rev-parse',
-    '--path-format=absolute',
-    '--show-toplevel',
-    '--git-dir',
-    '--git-common-dir',
-  ]);
-  if (top && gitDir && common) {
-    files.push(path.join(common, 'config'), path.join(gitDir, 'config.worktree'));
-    folders.push(path.join(common, 'hooks'));
-    for (const v of await gitLines(root, ['config', '--get-all', '--path', 'core.hooksPath']))
-      folders.push(path.resolve(top, v));
+  for (const s of await gitSources(root)) {
+    if (s.kind === 'git') continue;
+    (s.folder ? folders : files).push(s.abs);
   }
   return { files, folders };
 }
