@@ -22,7 +22,8 @@
  *     /sys read-only (the namespace's own copies; the host's stay writable), checks none is writable, and only
  *     then execs `setpriv`, which drops from the bounding and inheritable sets the capabilities that reach past
  *     the namespace (DROPPED_CAPS: sys_admin — no unmounting, remounting or new namespaces — sys_module,
- *     sys_rawio, sys_ptrace, sys_boot, sys_time, mknod, syslog, mac_*, audit_control/read, perfmon, bpf) and keeps
+ *     sys_rawio, sys_ptrace, sys_boot, sys_time, mknod, syslog, mac_*, audit_control/read, perfmon, bpf,
+ *     linux_immutable) and keeps
  *     every one that decides a file permission (dac_override, dac_read_search, fowner, chown, setuid…).
  *     What root inside still can: read and write every file root can — and so change a program or a file that
  *     something OUTSIDE runs later (a binary on PATH, `unshare` itself, /sbin/modprobe, a cron or shell start-up
@@ -167,9 +168,12 @@ const HARDEN_NAME = 'landfall-harden';
  * /proc/kcore and I/O ports (sys_rawio), tracing a process (sys_ptrace), reboot and kexec (sys_boot), the clock
  * (sys_time), device nodes (mknod), the kernel log (syslog), LSM policy (mac_admin, mac_override), audit rules and
  * the audit stream of every process (audit_control, audit_read), system-wide perf sampling and BPF tracing,
- * which read other processes' memory (perfmon, bpf). Those past the kernel's cap_last_cap are left out.
+ * which read other processes' memory (perfmon, bpf) — and the immutable / append-only file flags (linux_immutable:
+ * `chattr +i` on a planted hook would keep Landfall's git sweep, tools/git-sweep.ts, from removing it). Those past
+ * the kernel's cap_last_cap are left out.
  */
 export const DROPPED_CAPS: readonly (readonly [string, number])[] = [
+  ['linux_immutable', 9],
   ['sys_module', 16],
   ['sys_rawio', 17],
   ['sys_ptrace', 19],

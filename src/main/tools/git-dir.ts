@@ -264,6 +264,7 @@ async function sourcesOf(root: string, repo: Repository | undefined): Promise<Gi
           path.join(git.gitDir, 'config'),
           path.join(git.commonDir, 'config.worktree'),
           path.join(git.gitDir, 'config.worktree'),
+          ...(await linkedWorktreeConfigs(git.commonDir)),
         ]
       : []),
     ...env
@@ -314,6 +315,16 @@ async function sourcesOf(root: string, repo: Repository | undefined): Promise<Gi
       add(target, isDir, 'link', `what ${link.name}, a symlink in ${where}, leads to`);
     }
   return sources;
+}
+
+/**
+ * The `config.worktree` of every linked worktree of the repository whose common folder is `commonDir`
+ * (`worktrees/<name>/config.worktree`, up to MAX_LISTED_ENTRIES of them): with `extensions.worktreeConfig` git
+ * reads it when run in that worktree, so `core.fsmonitor` there runs code like the repository's own config.
+ */
+async function linkedWorktreeConfigs(commonDir: string): Promise<string[]> {
+  const names = await fsp.readdir(path.join(commonDir, 'worktrees')).catch(() => [] as string[]);
+  return names.slice(0, MAX_LISTED_ENTRIES).map((n) => path.join(commonDir, 'worktrees', n, 'config.worktree'));
 }
 
 /** The symlinks among the first MAX_LISTED_ENTRIES entries of folder `dir` (name and link text); [] if unlistable. */

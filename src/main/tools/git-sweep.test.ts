@@ -156,6 +156,40 @@ describe('the configuration chain and hooks folders reached through links', () =
   });
 });
 
+describe('a second attacker: many files, a swapped folder, a linked worktree', () => {
+  it('a hook planted after 300 fillers, a hooks folder swapped for a link, a worktree config: all put back', async () => {
+    h = await repository();
+    const x = h;
+    const outside = tempDir('outside-hooks');
+    for (let i = 0; i < 300; i++) writeFileSync(path.join(outside, `f${i}`), 'keep\n');
+    execFileSync('git', ['add', 'a.txt'], { cwd: x.root });
+    execFileSync('git', ['commit', '-q', '-m', 'a'], { cwd: x.root });
+    execFileSync('git', ['config', 'extensions.worktreeConfig', 'true'], { cwd: x.root });
+    const wt = path.join(tempDir('wt'), 'w');
+    execFileSync('git', ['worktree', 'add', '-q', wt], { cwd: x.root });
+    const config = readFileSync(path.join(x.root, '.git/config'), 'utf8');
+    const lines = [
+      `d=.git/hoo; for i in $(seq 300); do : > "\${d}ks/a$i"; done; printf '#!/bin/sh\\ntouch pwned\\n' > "\${d}ks/pre-commit"; chmod +x "\${d}ks/pre-commit"`,
+      `d=.git/hoo; rm -rf "\${d}ks"; ln -s ${outside} "\${d}ks"; printf '#!/bin/sh\\ntouch pwned\\n' > ${outside}/pre-commit`,
+      `w=.git/work; f=$(ls -d "\${w}trees"/*)/config.worktree; printf '[core]\\n\\tfsmonitor = touch pwned\\n' >> "$f"`,
+    ];
+    const parts = await runBash(x, lines);
+    const hooks = path.join(x.root, '.git/hooks');
+    expect(statSync(hooks).isDirectory() && !existsSync(path.join(hooks, 'pre-commit'))).toBe(true);
+    expect(readFileSync(path.join(hooks, 'pre-push'), 'utf8')).toBe(HOOK);
+    expect(existsSync(path.join(hooks, 'a1'))).toBe(false);
+    // what the link led to is never emptied by the sweep: the user's 300 files stay
+    expect(existsSync(path.join(outside, 'f299'))).toBe(true);
+    expect(readFileSync(path.join(x.root, '.git/config'), 'utf8')).toBe(config);
+    expect(existsSync(path.join(x.root, '.git/worktrees/w/config.worktree'))).toBe(false);
+    for (const part of parts) expect(part.output).toMatch(/Landfall undid this command's changes/);
+    execFileSync('git', ['status', '--short'], { cwd: wt });
+    execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'b'], { cwd: x.root });
+    expect([existsSync(path.join(x.root, 'pwned')), existsSync(path.join(wt, 'pwned'))]).toEqual([false, false]);
+    console.log(`second attacker's sweep bypasses: ${lines.length} attempts / ${lines.length} held`);
+  });
+});
+
 describe('the sweep itself', () => {
   it('leaves everything alone when a call the user allowed into git ran at the same time, and says why', async () => {
     const root = tempDir('sweep');

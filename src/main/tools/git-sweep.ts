@@ -10,8 +10,10 @@
  * `config.worktree`, the global and system configs, every included file), the hooks folder, the folders
  * `core.hooksPath` names anywhere in the chain, and what symlinks there lead to (tools/git-dir.ts `gitSources`). Files are kept whole up to MAX_KEPT_BYTES each,
  * folders one level deep up to MAX_ENTRIES entries; what is bigger or deeper is compared by size and hash and
- * reported, not restored. A restore is atomic (temp, fsync, rename; a symlink is re-created beside and renamed
- * over); a file the command added in a watched folder is removed; a folder the command added is reported.
+ * reported, not restored; a file the command added in a watched folder is removed, however many it added. A
+ * restore is atomic (temp, fsync, rename; a symlink is re-created beside and renamed over); a watched folder
+ * swapped for a symlink or a file gets its folder back (the link is removed, never what it leads to); a folder
+ * the command added is removed when the sweep emptied it, else reported.
  */
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -21,7 +23,7 @@ import { gitSources } from './git-dir';
 
 /** Bytes of one watched file kept to restore it (bigger: compared by hash, reported). */
 export const MAX_KEPT_BYTES = 1024 * 1024;
-/** Entries of one watched folder looked at (more: the rest are not watched, and the report says so). */
+/** Entries of one watched folder kept to restore (names past it are still seen: new ones are removed). */
 export const MAX_ENTRIES = 256;
 
 /** What one watched path was. */
@@ -77,11 +79,12 @@ function same(a: Entry, b: Entry): boolean {
   return true;
 }
 
+/** Every entry name of `folder` (following a symlink to it: a hooks folder may be one), or undefined. */
 async function namesIn(folder: string): Promise<string[] | undefined> {
   try {
-    const st = await fsp.stat(folder); // a hooks folder may be a symlink to the real one
+    const st = await fsp.stat(folder);
     if (!st.isDirectory()) return undefined;
-    return (await fsp.readdir(folder)).sort().slice(0, MAX_ENTRIES);
+    return (await fsp.readdir(folder)).sort();
   } catch {
     return undefined;
   }
@@ -99,7 +102,7 @@ export async function takeGuardState(places: GuardPlaces): Promise<GuardState> {
     entries.set(d, await entryOf(d));
     const names = await namesIn(d);
     folders.set(d, names ? new Set(names) : undefined);
-    for (const n of names ?? []) entries.set(path.join(d, n), await entryOf(path.join(d, n)));
+    for (const n of (names ?? []).slice(0, MAX_ENTRIES)) entries.set(path.join(d, n), await entryOf(path.join(d, n)));
   }
   return { entries, folders };
 }
@@ -133,6 +136,14 @@ async function putBack(abs: string, was: Entry, now: Entry): Promise<string | un
     await syncDir(path.dirname(abs));
     return undefined;
   }
+  if (was.kind === 'dir' && (now.kind === 'link' || now.kind === 'file' || now.kind === 'absent')) {
+    // a folder swapped for a link or a file (or removed): the link or file goes — never what a link leads to —
+    // and the folder comes back; its saved entries follow (restoreGuardState checks them after the folder)
+    if (now.kind !== 'absent') await fsp.unlink(abs);
+    await fsp.mkdir(abs);
+    await syncDir(path.dirname(abs));
+    return undefined;
+  }
   return `it was a ${was.kind === 'dir' ? 'folder' : 'special file'} before`;
 }
 
@@ -155,6 +166,12 @@ export async function restoreGuardState(before: GuardState): Promise<GuardSweep>
     }
   };
   for (const [folder, names] of before.folders) {
+    // new names are removed only from the folder that was there (or one the command made): a folder swapped for
+    // a symlink or a file is put back (below), never emptied — the link may lead to a folder of the user's
+    const was = before.entries.get(folder);
+    const nowKind = await entryOf(folder);
+    const made = was?.kind === 'absent' && nowKind.kind === 'dir'; // the command's own new folder: emptied
+    if (!was || (!made && !same(was, nowKind))) continue;
     const now = await namesIn(folder);
     for (const n of now ?? []) {
       const abs = path.join(folder, n);

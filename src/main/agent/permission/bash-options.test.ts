@@ -31,6 +31,14 @@ const READERS: PermissionRule[] = [
   'find',
   'tree',
   'sort',
+  'git rebase',
+  'git clone',
+  'git ls-remote',
+  'git diff-files',
+  'git diff-tree',
+  'git stash',
+  'git archive',
+  'git difftool',
 ].map((pattern) => ({ permission: 'bash', pattern: `${pattern}*`, action: 'allow' }));
 
 async function verdict(rules: PermissionRule[], line: string): Promise<PermissionAction> {
@@ -70,6 +78,31 @@ const HOSTILE = [
   'sort --output=a.txt b.txt',
   'sort -ro a.txt b.txt',
   'sort -rout.txt b.txt',
+  // a second attacker: unambiguous long-option prefixes, plumbing diffs, -u, sort's compressor
+  "git grep --open-files='touch pwned' needle",
+  'git grep --open=x needle',
+  'git grep --open-files-in-pag=x needle',
+  "git fetch --upload='touch P; git-upload-pack' ../o",
+  "git rebase --exe='touch P' main",
+  'git diff-files --output=F -p',
+  'git diff-tree --output=F HEAD',
+  'git diff-tree --ext-diff HEAD',
+  'git diff --ext HEAD',
+  'git log --outp=F',
+  'git stash show --output=F',
+  'git difftool --extc=X',
+  'git archive --exe=X --remote=../o HEAD',
+  'git archive --outp=F HEAD',
+  'git ls-remote -u X ../o',
+  'git clone -u X ../o d',
+  'sort --out=F b.txt',
+  'sort --o=F b.txt',
+  'sort --outp F b.txt',
+  'sort --compress-program=P b.txt',
+  'sort --compress=P b.txt',
+  'ag --pag=X foo',
+  'ag --pa X foo',
+  'tree --output F',
 ];
 
 describe('options that run programs or write files are never covered by a reading command’s allow rule', () => {

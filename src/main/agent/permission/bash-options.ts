@@ -8,15 +8,17 @@
  *
  * Runs a program named on the line:
  * - `git grep -O[<program>]` / `--open-files-in-pager[=<program>]` (also bundled into short flags: `-iO`);
- * - `git diff|log|show|whatchanged|format-patch|range-diff|stash|difftool … --ext-diff` (diff.external or
+ * - `git diff|diff-files|diff-tree|diff-index|log|show|whatchanged|format-patch|range-diff|stash|difftool …
+ *   --ext-diff` (diff.external or
  *   GIT_EXTERNAL_DIFF), `git difftool -x|--extcmd`, `git rebase -x|--exec`, `git bisect run`;
  * - `git fetch|pull|push|clone|ls-remote|archive --upload-pack|--receive-pack|--exec` (a local repository runs it);
- * - `rg --pre <program>`, `ag --pager <program>`;
+ * - `git clone|ls-remote -u <program>`; `rg --pre <program>`, `ag --pager <program>`, `sort --compress-program`;
  * - `find -exec|-execdir|-ok|-okdir` (and `-delete` deletes).
  * Writes a file named on the line:
  * - `git diff|log|show|whatchanged|format-patch|range-diff|archive --output[=]<file>`, `git format-patch -o <dir>`
  *   / `--output-directory`, `git archive -o <file>`, `git bundle create <file>`;
  * - `tree -o <file>`, `sort -o <file>` / `--output`, `find -fprint|-fprint0|-fprintf|-fls <file>`.
+ * Long options count in any unambiguous prefix git or getopt would take (`--open`, `--outp=`, `--upload=`: isLong).
  * Program options that come from configuration git reads (core.pager, textconv drivers, diff.external) are not
  * line options: those files are guarded as git_dir (tools/git-dir.ts).
  */
@@ -30,9 +32,40 @@ export interface OptionEffects {
   writes: string[];
 }
 
-const DIFF_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'format-patch', 'range-diff', 'stash', 'difftool']);
-const OUTPUT_FAMILY = new Set(['diff', 'log', 'show', 'whatchanged', 'format-patch', 'range-diff', 'archive']);
+const DIFF_PLUMBING = ['diff-files', 'diff-tree', 'diff-index'];
+const DIFF_FAMILY = new Set([
+  'diff',
+  'log',
+  'show',
+  'whatchanged',
+  'format-patch',
+  'range-diff',
+  'stash',
+  'difftool',
+  ...DIFF_PLUMBING,
+]);
+const OUTPUT_FAMILY = new Set([
+  'diff',
+  'log',
+  'show',
+  'whatchanged',
+  'format-patch',
+  'range-diff',
+  'archive',
+  'stash',
+  ...DIFF_PLUMBING,
+]);
 const REMOTE_FAMILY = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'archive']);
+
+/**
+ * True when word `w` (up to a `=`) spells long option `long` or a prefix of it at least 1 letter long: git's
+ * option parser and getopt_long both take an unambiguous prefix (`--open` is `--open-files-in-pager`, `--outp=` is
+ * `--output=`), and taking every prefix as the option only asks more, never less.
+ */
+function isLong(w: string, long: string): boolean {
+  const name = w.split('=')[0] as string;
+  return name.startsWith('--') && name.length >= 3 && long.startsWith(name);
+}
 
 /**
  * The value of option `long` (`--long=v` or `--long v`) or of a short option `short` (`-s v`, `-sv`) at `i`, or
@@ -40,9 +73,9 @@ const REMOTE_FAMILY = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'a
  */
 function optionValue(words: string[], i: number, long?: string, short?: string): string | undefined {
   const w = words[i] as string;
-  if (long !== undefined) {
-    if (w === long) return words[i + 1] ?? '';
-    if (w.startsWith(`${long}=`)) return w.slice(long.length + 1);
+  if (long !== undefined && isLong(w, long)) {
+    const eq = w.indexOf('=');
+    return eq < 0 ? (words[i + 1] ?? '') : w.slice(eq + 1);
   }
   if (short !== undefined) {
     if (w === short) return words[i + 1] ?? '';
@@ -71,12 +104,11 @@ function gitEffects(words: string[], out: OptionEffects): void {
     const w = args[i] as string;
     if (w === '--') break;
     if (sub === 'grep') {
-      if (w === '--open-files-in-pager' || w.startsWith('--open-files-in-pager='))
-        out.runs.push(`git grep ${w} opens the files in a program it names`);
+      if (isLong(w, '--open-files-in-pager')) out.runs.push(`git grep ${w} opens the files in a program it names`);
       else if (/^-[^-]/.test(w) && w.includes('O'))
         out.runs.push(`git grep ${w}: -O opens the files in a program it names`);
     }
-    if (DIFF_FAMILY.has(sub) && w === '--ext-diff')
+    if (DIFF_FAMILY.has(sub) && isLong(w, '--ext-diff'))
       out.runs.push(`git ${sub} --ext-diff runs an external diff program`);
     if (sub === 'difftool') {
       const v = optionValue(args, i, '--extcmd', '-x');
@@ -84,9 +116,12 @@ function gitEffects(words: string[], out: OptionEffects): void {
     }
     if (sub === 'rebase' && optionValue(args, i, '--exec', '-x') !== undefined)
       out.runs.push(`git rebase ${w} runs the command it names`);
-    if (REMOTE_FAMILY.has(sub))
+    if (REMOTE_FAMILY.has(sub)) {
       for (const long of ['--upload-pack', '--receive-pack', '--exec'])
         if (optionValue(args, i, long) !== undefined) out.runs.push(`git ${sub} ${long} runs the program it names`);
+      if ((sub === 'clone' || sub === 'ls-remote') && optionValue(args, i, undefined, '-u') !== undefined)
+        out.runs.push(`git ${sub} -u runs the program it names (--upload-pack)`);
+    }
     if (OUTPUT_FAMILY.has(sub)) {
       const v =
         optionValue(args, i, '--output') ?? (sub === 'archive' ? optionValue(args, i, undefined, '-o') : undefined);
@@ -122,12 +157,14 @@ export function optionEffects(words: string[]): OptionEffects {
         out.writes.push(words[i + 1] as string);
     }
     if (name === 'tree') {
-      const v = optionValue(words, i, undefined, '-o');
+      const v = optionValue(words, i, '--output', '-o');
       if (v !== undefined) out.writes.push(v);
     }
     if (name === 'sort') {
       const v = optionValue(words, i, '--output') ?? sortShortOutput(words, i);
       if (v !== undefined) out.writes.push(v);
+      if (optionValue(words, i, '--compress-program') !== undefined)
+        out.runs.push('sort --compress-program runs the program it names');
     }
   }
   return out;
