@@ -85,9 +85,13 @@ function finish(buf: Buffer, len: number, max: number): Bounded {
 /**
  * Read from `fd`'s current position until end of file or `max` + 1 bytes (so `over` is known without reading
  * further). `hint` (e.g. fstat's size) only sizes the first buffer. Throws the fs error (EAGAIN on a FIFO…).
+ * `scratch`: a buffer the caller reuses across reads; when the first buffer fits in it, the bytes are read there
+ * and copied out at their exact size (a read of many small files then allocates no 16 KiB buffer per file —
+ * small copies come from Node's shared pool). The same reads are made either way.
  */
-export function readBoundedSync(fd: number, max: number, hint = 0): Bounded {
-  let buf: Buffer = Buffer.allocUnsafe(firstSize(max, hint));
+export function readBoundedSync(fd: number, max: number, hint = 0, scratch?: Buffer): Bounded {
+  const first = firstSize(max, hint);
+  let buf: Buffer = scratch && first <= scratch.length ? scratch.subarray(0, first) : Buffer.allocUnsafe(first);
   let len = 0;
   for (;;) {
     if (len > max) break;
@@ -95,6 +99,10 @@ export function readBoundedSync(fd: number, max: number, hint = 0): Bounded {
     const n = readSync(fd, buf, len, buf.length - len, null);
     if (n === 0) break;
     len += n;
+  }
+  if (scratch && buf.buffer === scratch.buffer) {
+    const n = Math.min(len, max);
+    return { bytes: Buffer.from(buf.subarray(0, n)), over: len > max };
   }
   return finish(buf, len, max);
 }

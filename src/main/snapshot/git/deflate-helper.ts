@@ -5,8 +5,8 @@
  * would cost more than compressing it); when the helper is BACKLOG bytes behind, bodies are compressed inline,
  * so both cores stay busy.
  *
- * Protocol: batches go to the helper over a MessagePort (each body copied once into its own buffer, which is
- * moved, not cloned); compressed bodies come back the same way, then the helper bumps a shared counter and
+ * Protocol: batches go to the helper over a MessagePort (the batch's bodies copied once into one buffer, which is
+ * moved, not cloned); compressed bodies come back the same way (one buffer and where each body ends), then the helper bumps a shared counter and
  * notifies it. The walk takes results without yielding to the event loop (`receiveMessageOnPort`) and, when it
  * must have one, sleeps on the counter (`Atomics.wait`) only while it still equals the batches received — the
  * helper posts before it counts, so no result is missed. A helper that gives no result for STALL_MS is treated
@@ -32,15 +32,39 @@ const { parentPort } = require('node:worker_threads');
 const { deflateSync } = require('node:zlib');
 parentPort.once('message', ({ port, sab }) => {
   const ctl = new Int32Array(sab);
-  port.on('message', ({ ids, bytes, level }) => {
-    // Each body gets its own buffer (zlib's may be a view into a larger one) and is moved back, not copied.
-    const bodies = bytes.map((b) => new Uint8Array(deflateSync(b, { level })));
-    port.postMessage({ ids, bodies }, bodies.map((b) => b.buffer));
+  port.on('message', ({ ids, input, ends, level }) => {
+    // The batch's bodies come in one buffer (ends: where each stops) and go back in one, moved, not copied.
+    const parts = [];
+    const out = new Uint32Array(ends.length);
+    let total = 0;
+    for (let i = 0, from = 0; i < ends.length; from = ends[i++]) {
+      const z = deflateSync(new Uint8Array(input, from, ends[i] - from), { level });
+      parts.push(z);
+      total += z.length;
+      out[i] = total;
+    }
+    const bodies = new Uint8Array(total);
+    for (let i = 0, at = 0; i < parts.length; at += parts[i++].length) bodies.set(parts[i], at);
+    port.postMessage({ ids, bodies: bodies.buffer, ends: out }, [bodies.buffer]);
     Atomics.add(ctl, 0, 1);
     Atomics.notify(ctl, 0);
   });
 });
 `;
+
+/**
+ * A compressed body as its own small allocation: `deflateSync` writes into 16 KiB chunks and hands back a view
+ * of the first, so a 300-byte body held until its pack entry is flushed kept 16 KiB alive (bodies compressed
+ * inline while the helper is behind are thousands per flush).
+ */
+function compact(z: Buffer): Buffer {
+  return z.length < z.buffer.byteLength / 2 ? Buffer.from(z) : z;
+}
+
+/** `deflateSync` whose result holds only its own bytes (see `compact`). */
+export function deflateBody(bytes: Uint8Array, level: number): Buffer {
+  return compact(deflateSync(bytes, { level }));
+}
 
 interface Job {
   bytes: Uint8Array;
@@ -99,7 +123,7 @@ export class Deflater {
     const id = this.nextId++;
     if (this.inFlight >= BACKLOG) this.collect();
     if (this.inFlight >= BACKLOG || !this.boot() || !this.port) {
-      this.jobs.set(id, { bytes, level, body: deflateSync(bytes, { level }) });
+      this.jobs.set(id, { bytes, level, body: deflateBody(bytes, level) });
       return id;
     }
     this.jobs.set(id, { bytes, level });
@@ -121,16 +145,21 @@ export class Deflater {
     if (!this.port) {
       for (const [i, id] of b.ids.entries()) {
         const job = this.jobs.get(id);
-        if (job) job.body = deflateSync(b.bytes[i] as Uint8Array, { level: b.level });
+        if (job) job.body = deflateBody(b.bytes[i] as Uint8Array, b.level);
       }
       return;
     }
-    // One copy per body into its own buffer, moved to the helper (a plain post would serialise and copy twice).
-    const copies = b.bytes.map((x) => new Uint8Array(x));
-    this.port.postMessage(
-      { ids: b.ids, bytes: copies, level: b.level },
-      copies.map((x) => x.buffer),
-    );
+    // The bodies copied once into one buffer, moved to the helper (a plain post would serialise and copy twice;
+    // a buffer per body was an allocation per body on both threads).
+    const input = new Uint8Array(b.size);
+    const ends = new Uint32Array(b.bytes.length);
+    let at = 0;
+    for (const [i, x] of b.bytes.entries()) {
+      input.set(x, at);
+      at += x.length;
+      ends[i] = at;
+    }
+    this.port.postMessage({ ids: b.ids, input: input.buffer, ends, level: b.level }, [input.buffer]);
     this.posted++;
   }
 
@@ -146,7 +175,7 @@ export class Deflater {
     if (!job) throw new Error(`deflate ticket ${id} unknown or already taken`);
     if (job.body === undefined && this.batch?.ids.includes(id)) this.send();
     while (job.body === undefined && !this.dead) if (!this.waitOne()) break;
-    const body = job.body ?? deflateSync(job.bytes, { level: job.level });
+    const body = job.body ?? deflateBody(job.bytes, job.level);
     this.jobs.delete(id);
     return body;
   }
@@ -166,15 +195,18 @@ export class Deflater {
     let got = false;
     // The helper counts a batch after posting it: a count above what was received means a result is waiting.
     while (this.received < this.posted && Atomics.load(this.ctl, 0) > this.received) {
-      const m = receiveMessageOnPort(this.port) as { message: { ids: number[]; bodies: Uint8Array[] } } | undefined;
+      const m = receiveMessageOnPort(this.port) as
+        { message: { ids: number[]; bodies: ArrayBuffer; ends: Uint32Array } } | undefined;
       if (!m) return got;
       got = true;
       this.received++;
-      for (const [i, id] of m.message.ids.entries()) {
+      const { ids, bodies, ends } = m.message;
+      // Views into the batch's one buffer: entries are written in order, so it is let go soon after its last body.
+      for (const [i, id] of ids.entries()) {
         const job = this.jobs.get(id);
-        const b = m.message.bodies[i];
-        if (!job || job.body !== undefined || !b) continue;
-        job.body = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+        const from = i === 0 ? 0 : (ends[i - 1] as number);
+        if (!job || job.body !== undefined || ends[i] === undefined) continue;
+        job.body = Buffer.from(bodies, from, (ends[i] as number) - from);
         this.inFlight -= job.bytes.length;
       }
     }
