@@ -418,6 +418,31 @@ export async function gitControlled(root: string, rel: string): Promise<boolean>
   return guardedPlaceOf(rel, await guardedPlaces(root, await nearestExisting(from))) !== undefined;
 }
 
+/**
+ * The guarded places (guardedPlaces) of the NESTED repository that holds root-relative `rel` (a repository inside
+ * the project other than the one holding `root`: a vendored checkout with its own `core.hooksPath`), or [] when
+ * `rel` lies in the root's own repository or in none. `cache` (per bash line) keeps one answer per repository top
+ * folder, so a line naming many files in it asks git once. For bash lines (agent/permission/bash-facts.ts); the
+ * edit tools get the same through gitControlled.
+ */
+export async function nestedPlaces(
+  root: string,
+  rel: string,
+  cache: Map<string, GuardedPlace[]>,
+): Promise<GuardedPlace[]> {
+  const folder = path.dirname(path.resolve(root, rel));
+  const within = path.relative(root, folder);
+  if (within.startsWith('..') || path.isAbsolute(within)) return [];
+  const dir = await nearestExisting(folder);
+  const [here, top] = [await repositoryOf(dir), await repositoryOf(root)];
+  if (!here || here.top === top?.top) return [];
+  const known = cache.get(here.top);
+  if (known) return known;
+  const places = await guardedPlaces(root, dir);
+  cache.set(here.top, places);
+  return places;
+}
+
 /** `dir` or its nearest existing ancestor (a file may be written into folders that do not exist yet). */
 async function nearestExisting(dir: string): Promise<string> {
   for (let d = dir; ; d = path.dirname(d)) {

@@ -7,7 +7,7 @@
  * alias of `.git/hooks` or of `.env` counts.
  */
 import type { RevealGuard } from '../../tools/types';
-import { guardedPlaceOf, guardedPlaces, inGitDir } from '../../tools/git-dir';
+import { guardedPlaceOf, guardedPlaces, inGitDir, nestedPlaces, type GuardedPlace } from '../../tools/git-dir';
 import type { BashAnalysis } from './bash-command';
 import { gitConfigReason } from './bash-git';
 import { namesGitDir, readsOnly } from './bash-risk';
@@ -25,6 +25,7 @@ export async function bashFacts(bash: BashAnalysis, root: string | undefined, gu
   const gitDir = new Set<string>();
   const withheld = new Set<string>();
   const places = root === undefined ? [] : await guardedPlaces(root);
+  const nested = new Map<string, GuardedPlace[]>();
   const intoGit = async (w: string): Promise<string | undefined> => {
     if (namesGitDir(w)) return `${w} is inside a .git folder`;
     if (root === undefined) return undefined;
@@ -32,7 +33,7 @@ export async function bashFacts(bash: BashAnalysis, root: string | undefined, gu
     const rel = forms.find(inGitDir);
     if (rel) return `${w} leads into ${rel}, inside a .git folder`;
     for (const f of forms) {
-      const place = guardedPlaceOf(f, places);
+      const place = guardedPlaceOf(f, places) ?? guardedPlaceOf(f, await nestedPlaces(root, f, nested));
       if (place) return `${w} ${place.folder ? 'is in' : 'is'} ${place.rel || 'the project'}, ${place.why}`;
     }
     return undefined;

@@ -53,6 +53,10 @@ async function project(): Promise<Harness> {
   rmSync(r('.git/info'), { recursive: true, force: true });
   mkdirSync(r('gitinfo'));
   symlinkSync('../gitinfo', r('.git/info'));
+  // a nested repository (a vendored checkout) with a hooks folder of its own
+  mkdirSync(r('vendor/lib'), { recursive: true });
+  execFileSync('git', ['init', '-q', r('vendor/lib')]);
+  execFileSync('git', ['-C', r('vendor/lib'), 'config', 'core.hooksPath', '.hooks']);
   await x.svc.saveSettings({
     ...x.svc.getSettings(),
     permissions: [
@@ -80,6 +84,8 @@ const HOSTILE = [
     input: { patchText: '*** Begin Patch\n*** Add File: later-hooks/pre-push\n+touch pwn\n*** End Patch' },
   },
   { toolName: 'bash', input: { command: 'tee later-hooks/post-commit < /dev/null' } },
+  { toolName: 'write', input: { filePath: 'vendor/lib/.hooks/pre-push', content: PWN } },
+  { toolName: 'bash', input: { command: 'cp /dev/null vendor/lib/.hooks/pre-commit' } },
 ];
 
 describe('symlinked hooks folders and included config files are asked as git_dir whatever the rules', () => {
@@ -110,6 +116,7 @@ describe('symlinked hooks folders and included config files are asked as git_dir
       'gitinfo/attributes',
       '.gitconfig',
       'later-hooks',
+      'vendor/lib/.hooks',
       'pwn',
     ])
       expect(existsSync(path.join(x.root, rel)), rel).toBe(false);
