@@ -180,7 +180,9 @@ describe.skipIf(SKIP)(
         '--bounding-set=-sys_admin',
         '--',
       ];
-      expect(probeWrapper(half, true)).toMatch(/^the command still holds linux_immutable, sys_module, sys_rawio, sys_ptrace, sys_boot/);
+      expect(probeWrapper(half, true)).toMatch(
+        /^the command still holds linux_immutable, sys_module, sys_rawio, sys_ptrace, sys_boot/,
+      );
       notes.push(`the probe refuses the old form (${(oldWhy ?? '').split(' ').length - 3} knobs writable there)`);
     });
 
