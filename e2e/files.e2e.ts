@@ -196,3 +196,30 @@ describe('@-mentions', () => {
     expect(ui.errors).toEqual([]);
   });
 });
+
+describe('switching projects with the Files tab open', () => {
+  test('the tree of the project switched to is listed, never left at "Loading files…"', async () => {
+    const other = join(ui.app.temp, 'other-project');
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, 'other.txt'), 'other\n');
+    // Give the other project a session, then come back to the first one with its Files tab open.
+    await page.keyboard.press('Control+O');
+    await page.fill('[data-testid=project-path]', other);
+    await page.click('[data-testid=open-project]');
+    await page.click('[data-testid=new-session]');
+    await page.locator('[data-testid=chat]').waitFor();
+    for (let round = 0; round < 3; round++) {
+      for (const [dir, file] of [
+        [root, 'src/app.js'],
+        [other, 'other.txt'],
+      ] as const) {
+        await page.click('[data-testid=show-files]');
+        await page.keyboard.press('Control+O');
+        await page.locator('[data-testid=project-picker] .recent button', { hasText: dir }).click();
+        await page.locator('[data-testid=session-item] .session-title').first().click();
+        await page.locator(`[data-testid=file-tree] [data-path="${file}"]`).waitFor({ timeout: 10_000 });
+      }
+    }
+    expect(ui.errors).toEqual([]);
+  });
+});

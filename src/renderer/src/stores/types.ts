@@ -170,8 +170,11 @@ export interface LayoutSlice {
 export interface FilesSlice {
   /** What the right-hand pane shows. */
   rightPane: 'review' | 'files';
+  /** The open project's files (ignore rules applied), or null until listed. */
   tree: string[] | null;
   treeTruncated: boolean;
+  /** The last listing of the open project failed (the pane offers Retry instead of "Loading files…"). */
+  treeFailed: boolean;
   /** The open file as on disk when last read or saved. */
   file: FileContent | null;
   /** The editor's text when it differs from `file.text` (unsaved), else null. */
@@ -183,7 +186,13 @@ export interface FilesSlice {
   conflict: FileContent | null;
   quickOpen: boolean;
   setRightPane(pane: 'review' | 'files'): void;
+  /** Lists the open project's files; an answer for a project no longer open is dropped (and the open one listed). */
   loadTree(): Promise<void>;
+  /**
+   * Starts listing the open project's files when there is no tree yet and no listing of that project under way —
+   * what every view showing "Loading files…" calls, so no superseded load leaves it waiting.
+   */
+  ensureTree(): void;
   /** Opens `path` in the editor (at `line`), showing the file pane; refused while another file has unsaved edits. */
   openFile(path: string, line?: number): Promise<void>;
   editFile(text: string): void;

@@ -51,7 +51,7 @@ export const Composer = memo(function Composer(): React.JSX.Element {
     setDraft(e.target.value);
     setCaret(e.target.selectionStart);
     setIndex(0);
-    if (e.target.value.includes('@') && useStore.getState().tree === null) void useStore.getState().loadTree();
+    if (e.target.value.includes('@')) useStore.getState().ensureTree();
   };
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>): void => {
     if (suggestions.length > 0) {
