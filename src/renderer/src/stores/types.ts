@@ -240,7 +240,8 @@ export interface SettingsSlice {
   formFollowed: boolean;
   /** The provider index whose connection test runs. */
   testing: number | null;
-  testResult: { index: number; ok: boolean; text: string } | null;
+  /** The last connection test's words; `raw`: what the provider sent, behind "details". */
+  testResult: { index: number; ok: boolean; text: string; raw?: string } | null;
   /** Loads settings.json into the view and the form (discarding the form's edits). */
   loadSettings(): Promise<void>;
   /** Changes the form's document (`change` is one of settings-form.ts's rules). */
