@@ -57,7 +57,10 @@ beforeAll(async () => {
   ui = await openApp({
     defaultProvider: 'local',
     providers: [{ id: 'local', kind: 'openai-compatible', baseURL: model.baseURL, model: 'm' }],
-    permissions: [{ permission: 'edit', pattern: 'src/held.js', action: 'ask' }],
+    permissions: [
+      { permission: 'edit', pattern: 'src/held.js', action: 'ask' },
+      { permission: 'edit', pattern: 'src/new.js', action: 'ask' },
+    ],
   });
   page = ui.page;
   root = join(ui.app.temp, 'files-project');
@@ -164,6 +167,27 @@ describe('files', () => {
     await expect.poll(editorText).toContain('held = 2');
     expect(await page.locator('[data-testid=editor-status]').textContent()).toBe('');
     expect(await fileText(root, 'src/held.js')).toBe('export const held = 2;\n');
+    expect(ui.errors).toEqual([]);
+  });
+});
+
+describe('the permission preview of a new file', () => {
+  test('shows its 7 lines added: no removed empty line 1, no extra "+" line', async () => {
+    const content = Array.from({ length: 7 }, (_, i) => `export const n${i + 1} = ${i + 1};`).join('\n') + '\n';
+    model.queue.push({ tool: 'write', args: { filePath: 'src/new.js', content } }, { chunks: ['Wrote it.'] });
+    await send('Write src/new.js');
+    const prompt = page.locator('[data-testid=permission]', { hasText: 'src/new.js' });
+    await prompt.waitFor({ timeout: 60_000 });
+    expect(await prompt.locator('.preview-name').innerText()).toBe('src/new.js +7 −0');
+    const preview = prompt.locator('[data-testid=diff-preview]');
+    await expect.poll(() => preview.locator('.preview-mark-added').count(), { timeout: 20_000 }).toBe(7);
+    expect(await preview.locator('.view-line').count()).toBe(7);
+    expect(await preview.locator('.line-delete, .preview-mark-removed').count()).toBe(0);
+    await prompt.scrollIntoViewIfNeeded();
+    await shots('files-new-file-preview');
+    await prompt.locator('[data-testid=allow-once]').click();
+    await idle();
+    expect(await fileText(root, 'src/new.js')).toBe(content);
     expect(ui.errors).toEqual([]);
   });
 });
