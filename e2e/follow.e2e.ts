@@ -16,11 +16,11 @@ let ui: AppInBrowser;
 let page: Page;
 
 /** How far (px) the message list's scroll position is above its bottom. */
-const gap = (): Promise<number> =>
-  page.evaluate(() => {
+const gap = async (): Promise<number> =>
+  (await page.evaluate(`(() => {
     const el = document.querySelector('[data-testid=message-list]');
     return el ? Math.round(el.scrollHeight - el.scrollTop - el.clientHeight) : -1;
-  });
+  })()`)) as number;
 
 /** A long answer, streamed in many chunks at the provider's pace. */
 const answer = (tag: string, lines = 160): { chunks: string[]; everyMs: number } => ({

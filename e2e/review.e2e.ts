@@ -239,18 +239,18 @@ describe('review in the app', () => {
   it('draws the command palette and quick open above the hunk bars and diff editors (no Monaco overlay on top)', async () => {
     await expect.poll(() => bars().count(), { timeout: 10_000 }).toBe(3);
     /** For every spot to probe (the bars' centres, the dialog's rows), whether the topmost element is the dialog's. */
-    const onTop = (dialog: string): Promise<boolean[]> =>
-      page.evaluate((sel) => {
-        const backdrop = document.querySelector(sel)?.closest('.palette-backdrop');
+    const onTop = async (dialog: string): Promise<boolean[]> =>
+      (await page.evaluate(`(() => {
+        const backdrop = document.querySelector('${dialog}')?.closest('.palette-backdrop');
         const spots = [
           ...document.querySelectorAll('[data-testid=review-panel] [data-testid=hunk-bar]'),
-          ...document.querySelectorAll(`${sel} li`),
+          ...document.querySelectorAll('${dialog} li'),
         ].map((el) => el.getBoundingClientRect());
         return spots.map((r) => {
           const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
           return Boolean(backdrop && top && backdrop.contains(top));
         });
-      }, dialog);
+      })()`)) as boolean[];
     for (const [keys, dialog] of [
       ['Control+Shift+P', '[data-testid=palette]'],
       ['Control+P', '[data-testid=quick-open]'],
