@@ -289,7 +289,7 @@ export interface TalkSlice {
   loadTalk(): Promise<void>;
   /** Chooses mode and/or model for the next step (main applies it between steps). */
   chooseTalk(change: { mode?: string; provider?: string; model?: string }): Promise<void>;
-  /** The next mode (Tab in the input). */
+  /** The next mode (the chat.mode keys: Ctrl/Cmd+. or Alt+Shift+M, from anywhere). */
   cycleMode(): Promise<void>;
   answerQuestion(partId: string, reply: { selected?: string[]; text?: string; dismiss?: boolean }): Promise<void>;
   /** Messages admitted and not yet promoted (the admission queue), oldest first. */
