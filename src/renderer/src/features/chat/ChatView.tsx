@@ -52,13 +52,11 @@ export function ChatView(): React.JSX.Element {
   return (
     <section className="chat" data-testid="chat">
       <header className="chat-head">
-        <div className="chat-head-text">
-          <h2 title={title}>{title}</h2>
-          <span className="session-stats" data-testid="session-stats" title={stats || undefined}>
-            {stats}
-          </span>
-        </div>
+        <h2 title={title}>{title}</h2>
         <ContextMeter />
+        <span className="session-stats" data-testid="session-stats" title={stats || undefined}>
+          {stats}
+        </span>
       </header>
       {boundary && (
         <p className="reverted-note" role="status" data-testid="reverted-note">
