@@ -139,6 +139,37 @@ describe('chat against the web host', () => {
     await expect.poll(() => composer.inputValue()).toBe('Continue the recorded session greeter-shout (turn 2 of 2).');
     expect(await disk(root)).toEqual({ ...after, 'test/shout.test.js': null, 'README.md': base['README.md'] });
     await page.locator('.message.reverted').first().waitFor();
+    // The undone notice is a line under the header, and the header keeps its title and counts on one line each.
+    await page.getByTestId('reverted-note').waitFor();
+    expect(await page.locator('.chat-head [data-testid=reverted-note]').count()).toBe(0);
+    const header = async (): Promise<Record<string, boolean>> =>
+      (await page.evaluate(`(() => {
+        const h = document.querySelector('.chat-head');
+        const title = h.querySelector('h2');
+        const stats = document.querySelector('[data-testid=session-stats]');
+        const note = document.querySelector('[data-testid=reverted-note]');
+        return {
+          statsWhole: stats.scrollWidth <= stats.clientWidth,
+          statsTip: stats.getAttribute('title') === stats.textContent,
+          titleTip: title.getAttribute('title') === title.textContent,
+          headLow: h.getBoundingClientRect().height < 56,
+          noteTwoLinesAtMost: note.getBoundingClientRect().height < 44,
+        };
+      })()`)) as Record<string, boolean>;
+    for (const width of [1440, 1024]) {
+      await page.setViewportSize({ width, height: 820 });
+      await expect.poll(() => page.locator('.shell').getAttribute('data-layout')).toBe('wide');
+      // Polled: the panes take their widths for the new window size in the frames after the resize.
+      await expect.poll(header, { message: `header at ${width} px` }).toEqual({
+        statsWhole: true,
+        statsTip: true,
+        titleTip: true,
+        headLow: true,
+        noteTwoLinesAtMost: true,
+      });
+      await shot(page, `05-after-undo-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 820 });
     await shot(page, '05-after-undo');
     await send('/redo');
     await expect.poll(() => composer.inputValue()).toBe('');

@@ -57,7 +57,10 @@ beforeAll(async () => {
   ui = await openApp({
     defaultProvider: 'local',
     providers: [{ id: 'local', kind: 'openai-compatible', baseURL: model.baseURL, model: 'm' }],
-    permissions: [{ permission: 'edit', pattern: 'src/held.js', action: 'ask' }],
+    permissions: [
+      { permission: 'edit', pattern: 'src/held.js', action: 'ask' },
+      { permission: 'edit', pattern: 'src/new.js', action: 'ask' },
+    ],
   });
   page = ui.page;
   root = join(ui.app.temp, 'files-project');
@@ -168,6 +171,27 @@ describe('files', () => {
   });
 });
 
+describe('the permission preview of a new file', () => {
+  test('shows its 7 lines added: no removed empty line 1, no extra "+" line', async () => {
+    const content = Array.from({ length: 7 }, (_, i) => `export const n${i + 1} = ${i + 1};`).join('\n') + '\n';
+    model.queue.push({ tool: 'write', args: { filePath: 'src/new.js', content } }, { chunks: ['Wrote it.'] });
+    await send('Write src/new.js');
+    const prompt = page.locator('[data-testid=permission]', { hasText: 'src/new.js' });
+    await prompt.waitFor({ timeout: 60_000 });
+    expect(await prompt.locator('.preview-name').innerText()).toBe('src/new.js +7 −0');
+    const preview = prompt.locator('[data-testid=diff-preview]');
+    await expect.poll(() => preview.locator('.preview-mark-added').count(), { timeout: 20_000 }).toBe(7);
+    expect(await preview.locator('.view-line').count()).toBe(7);
+    expect(await preview.locator('.line-delete, .preview-mark-removed').count()).toBe(0);
+    await prompt.scrollIntoViewIfNeeded();
+    await shots('files-new-file-preview');
+    await prompt.locator('[data-testid=allow-once]').click();
+    await idle();
+    expect(await fileText(root, 'src/new.js')).toBe(content);
+    expect(ui.errors).toEqual([]);
+  });
+});
+
 describe('@-mentions', () => {
   test('@path:range attaches those lines to the message; the model receives them; the transcript shows a chip', async () => {
     await page.fill('[data-testid=composer]', '');
@@ -193,6 +217,33 @@ describe('@-mentions', () => {
       'src/app.js:2-2',
     ]);
     await shot(page, 'files-mention');
+    expect(ui.errors).toEqual([]);
+  });
+});
+
+describe('switching projects with the Files tab open', () => {
+  test('the tree of the project switched to is listed, never left at "Loading files…"', async () => {
+    const other = join(ui.app.temp, 'other-project');
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, 'other.txt'), 'other\n');
+    // Give the other project a session, then come back to the first one with its Files tab open.
+    await page.keyboard.press('Control+O');
+    await page.fill('[data-testid=project-path]', other);
+    await page.click('[data-testid=open-project]');
+    await page.click('[data-testid=new-session]');
+    await page.locator('[data-testid=chat]').waitFor();
+    for (let round = 0; round < 3; round++) {
+      for (const [dir, file] of [
+        [root, 'src/app.js'],
+        [other, 'other.txt'],
+      ] as const) {
+        await page.click('[data-testid=show-files]');
+        await page.keyboard.press('Control+O');
+        await page.locator('[data-testid=project-picker] .recent button', { hasText: dir }).click();
+        await page.locator('[data-testid=session-item] .session-title').first().click();
+        await page.locator(`[data-testid=file-tree] [data-path="${file}"]`).waitFor({ timeout: 10_000 });
+      }
+    }
     expect(ui.errors).toEqual([]);
   });
 });

@@ -137,9 +137,11 @@ describe('layout', () => {
   test('a reload returns to the same project, session and message row', async () => {
     // Scroll so that the third message row is the first one in view. The list is virtualized and may have been left
     // scrolled to its end by the test before: go to the top first, so the row is rendered whatever came before.
+    // Each scroll is the user's (a wheel event first): only the user's own scrolling stops the list following.
     await page.locator('[data-testid=message-list] .row').first().waitFor();
     await page.evaluate(`(() => {
       const el = document.querySelector('[data-testid=message-list]');
+      el.dispatchEvent(new WheelEvent('wheel', { deltaY: -1 }));
       el.scrollTop = 0;
       el.dispatchEvent(new Event('scroll'));
     })()`);
@@ -147,6 +149,7 @@ describe('layout', () => {
     await page.evaluate(`(() => {
       const el = document.querySelector('[data-testid=message-list]');
       const row = el.querySelector('.row[data-index="3"]');
+      el.dispatchEvent(new WheelEvent('wheel', { deltaY: 1 }));
       el.scrollTop += row.getBoundingClientRect().top - el.getBoundingClientRect().top + 2;
       el.dispatchEvent(new Event('scroll'));
     })()`);

@@ -235,4 +235,37 @@ describe('review in the app', () => {
     expect(sentSinceClick()).toEqual(['review.undo']);
     expect(errors).toEqual([]);
   });
+
+  it('draws the command palette and quick open above the hunk bars and diff editors (no Monaco overlay on top)', async () => {
+    await expect.poll(() => bars().count(), { timeout: 10_000 }).toBe(3);
+    /** For every spot to probe (the bars' centres, the dialog's rows), whether the topmost element is the dialog's. */
+    const onTop = async (dialog: string): Promise<boolean[]> =>
+      (await page.evaluate(`(() => {
+        const backdrop = document.querySelector('${dialog}')?.closest('.palette-backdrop');
+        const spots = [
+          ...document.querySelectorAll('[data-testid=review-panel] [data-testid=hunk-bar]'),
+          ...document.querySelectorAll('${dialog} li'),
+        ].map((el) => el.getBoundingClientRect());
+        return spots.map((r) => {
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return Boolean(backdrop && top && backdrop.contains(top));
+        });
+      })()`)) as boolean[];
+    for (const [keys, dialog] of [
+      ['Control+Shift+P', '[data-testid=palette]'],
+      ['Control+P', '[data-testid=quick-open]'],
+    ] as const) {
+      await page.getByTestId('composer').focus();
+      await page.keyboard.press(keys);
+      await page.locator(dialog).waitFor();
+      await expect.poll(() => page.locator(`${dialog} li`).count()).toBeGreaterThan(0);
+      const spots = await onTop(dialog);
+      expect(spots.length).toBeGreaterThan(3);
+      expect(spots.every(Boolean)).toBe(true);
+      await shot(page, `review-9-over-${dialog.includes('palette') ? 'palette' : 'quick-open'}`);
+      await page.keyboard.press('Escape');
+      await page.locator(dialog).waitFor({ state: 'detached' });
+    }
+    expect(errors).toEqual([]);
+  });
 });

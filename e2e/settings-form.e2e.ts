@@ -202,11 +202,17 @@ describe('the Settings form', () => {
     await notice.waitFor({ timeout: 30_000 });
     expect(await notice.innerText()).toContain('settings.json was changed on disk');
     expect(await page.locator('[data-testid=save-settings]').isDisabled()).toBe(true);
+    // Next to the disabled Save: why it is off, and the way out.
+    const why = page.locator('.save-bar [data-testid=save-blocked]');
+    expect(await why.innerText()).toContain('settings.json changed on disk');
+    expect(await page.locator('[data-testid=save-settings]').getAttribute('aria-describedby')).toBe('save-blocked-why');
+    expect(await why.locator('[data-testid=settings-reload-bar]').count()).toBe(1);
     await shots('43-settings-stale');
     expect(await readFile(file, 'utf8')).toContain('box.local');
 
     await page.locator('[data-testid=settings-reload]').click();
     await notice.waitFor({ state: 'detached' });
+    expect(await page.locator('[data-testid=save-blocked]').count()).toBe(0);
     expect(await card(0).locator('[data-testid=model]').inputValue()).toBe('claude-sonnet-4-5');
     expect(await page.locator('[data-testid=save-settings]').isDisabled()).toBe(false);
 

@@ -5,8 +5,9 @@
  * layout — and every element that takes focus must be visible: not hidden, not transparent, at least 4 × 4 px on
  * screen; never Monaco's hidden input (its EditContext element or textarea). The editor itself is reached through
  * its box (features/files/editor-stop.ts): Enter goes in, Escape comes out, Tab moves on.
- * The composer keeps Tab for the mode switch, so each walk runs from the window's start to the composer and from the
- * element after it to the end. Screenshots: test-results/e2e/tab-editor-*.png.
+ * The message box is a field like any other: Tab moves on from it (to the mode switch, the model picker, Send and the
+ * review) and Shift+Tab back, so each walk runs from the window's start to its end through the box, and back again;
+ * the mode cycles with Ctrl/Cmd+. instead. Screenshots: test-results/e2e/tab-editor-*.png.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,25 +41,26 @@ const PROBE = `(() => {
 
 const focused = async (): Promise<Focused> => (await page.evaluate(PROBE)) as Focused;
 
-/** Tabs from the current focus until the composer, the end of the window (body), or `max` steps. */
-async function walk(max = 80): Promise<Focused[]> {
+/**
+ * Presses `key` (Tab or Shift+Tab) from the current focus until the end of the window (body), `until` (included),
+ * or `max` steps.
+ */
+async function walk(max = 120, key = 'Tab', until?: (f: Focused) => boolean): Promise<Focused[]> {
   const seen: Focused[] = [];
   for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
     const f = await focused();
-    if (f.desc === 'body' || f.composer) break;
+    if (f.desc === 'body') break;
     seen.push(f);
+    if (until?.(f)) break;
   }
   return seen;
 }
 
-/** The whole window's Tab order: from its start to the composer, then from the element after the composer on. */
+/** The whole window's Tab order: from its start to its end, through the message box. */
 async function walkWindow(): Promise<Focused[]> {
   await page.locator('.brand').focus(); // the window's first stop (Chromium tabs on from the last click otherwise)
-  const before = [await focused(), ...(await walk())];
-  await page.getByTestId('composer').focus();
-  await page.locator('.main select').last().focus(); // the model picker: the first stop after the composer
-  return [...before, await focused(), ...(await walk())];
+  return [await focused(), ...(await walk())];
 }
 
 function expectAllVisible(stops: Focused[]): void {
@@ -107,9 +109,26 @@ describe('Tab order: every stop is visible, Monaco inputs are not stops', () => 
   });
 
   it('review, inline and side by side: the hunk bar buttons are stops, the diff editors’ inputs are not', async () => {
+    const mode = await page.getByTestId('mode-switch').textContent();
     const inline = await walkWindow();
     expectAllVisible(inline);
     expect(inline.some((f) => f.desc.includes('[hunk-keep]'))).toBe(true);
+    // Tab leaves the message box: the controls after it are reached, and the mode is left as it was.
+    const ids = inline.map((f) => /\[([\w-]+)\]/.exec(f.desc)?.[1]);
+    const box = ids.indexOf('composer');
+    expect(box).toBeGreaterThan(0);
+    expect(ids.slice(box + 1, box + 3)).toEqual(['mode-switch', 'model-picker']);
+    expect(ids.indexOf('hunk-keep')).toBeGreaterThan(box);
+    expect(await page.getByTestId('mode-switch').textContent()).toBe(mode);
+    // Shift+Tab walks the same stops back to the window's start, through the box.
+    const back = await walk(120, 'Shift+Tab', (f) => f.desc.startsWith('button.brand'));
+    expect(back.map((f) => f.desc)).toEqual(inline.map((f) => f.desc).reverse());
+    // The mode cycles from the box with its own key (chat.mode).
+    await page.getByTestId('composer').focus();
+    await page.keyboard.press('Control+.');
+    await expect.poll(() => page.getByTestId('mode-switch').textContent()).not.toBe(mode);
+    await page.keyboard.press('Control+.');
+    await expect.poll(() => page.getByTestId('mode-switch').textContent()).toBe(mode);
     await page.getByTestId('review-side-by-side').check();
     await page.locator('[data-testid=review-diff-editor] .editor.original').waitFor();
     const side = await walkWindow();

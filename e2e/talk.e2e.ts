@@ -1,7 +1,7 @@
 /**
  * Talking with the agent in a real browser against the web host, a local OpenAI-compatible server playing the
  * model (every request body recorded): the todo panel fills as the model writes its list; a question card is
- * answered with the keyboard (↓, Enter) and the model reads the answer; Tab switches to plan mode and a write is
+ * answered with the keyboard (↓, Enter) and the model reads the answer; Ctrl+. in the input switches to plan mode and a write is
  * refused (no file, the request offered no write tool); the model picker sends the next request to the other
  * model and the step shows it; two messages typed while a turn runs are queued and then run in order. Screenshots
  * at 1440, 1024 and 800 px, light and dark.
@@ -155,9 +155,9 @@ describe('talking with the agent', () => {
     await idle();
     expect(JSON.stringify(bodies[2]?.messages)).toContain('The user answered: Postgres');
 
-    // turn 2: Tab in the input switches to plan; the write is refused and nothing is written
+    // turn 2: Ctrl+. in the input switches to plan (Tab moves the focus on); the write is refused, nothing written
     await page.focus('[data-testid=composer]');
-    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+.');
     await page.locator('[data-testid=mode-switch]', { hasText: 'plan' }).waitFor();
     await page.fill('[data-testid=composer]', 'write the plan to plan.txt');
     await page.press('[data-testid=composer]', 'Enter');

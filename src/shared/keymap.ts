@@ -41,6 +41,7 @@ export const COMMAND_IDS = [
   'file.save',
   'session.new',
   'chat.stop',
+  'chat.mode',
   'history.undo',
   'history.redo',
   'history.unrevert',
@@ -86,6 +87,16 @@ export const KEYMAP: readonly CommandKeys[] = [
     ],
   },
   { id: 'chat.stop', label: 'Stop the running turn', scope: 'window', keys: [{ key: 'Escape', twice: true }] },
+  // Not Tab: Tab and Shift+Tab move the focus everywhere, the message box too (every control stays reachable).
+  {
+    id: 'chat.mode',
+    label: 'Switch mode (build → plan → …)',
+    scope: 'window',
+    keys: [
+      { key: '.', mod: true },
+      { key: 'm', alt: true, shift: true },
+    ],
+  },
   { id: 'history.undo', label: 'Undo the last turn (/undo)', scope: 'window', keys: [] },
   { id: 'history.redo', label: 'Redo (/redo)', scope: 'window', keys: [] },
   { id: 'history.unrevert', label: 'Unrevert: bring back everything undone', scope: 'window', keys: [] },

@@ -28,7 +28,7 @@ export interface ModeDefinition {
 /** Tools the plan mode offers. */
 export const PLAN_TOOLS = ['read', 'list', 'glob', 'grep', 'bash', 'todowrite', 'todoread', 'question', 'webfetch'];
 
-/** The built-in modes, in the order Tab cycles them. */
+/** The built-in modes, in the order the mode switch (Ctrl/Cmd+.) cycles them. */
 export const BUILT_IN_MODES: ModeDefinition[] = [
   {
     name: 'build',

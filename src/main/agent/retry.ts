@@ -83,6 +83,18 @@ function plainWords(status: number | undefined, error: unknown): { message: stri
       message: `The model provider had a server error (HTTP ${status}).`,
       hint: 'The provider may be overloaded or down: send the message again in a while.',
     };
+  if (status !== undefined && status >= 200 && status < 300) {
+    // A success status is no rejection: the server answered, with something that is not a chat completion.
+    const events = /(^|\s)data:\s*[[{]/.test(
+      APICallError.isInstance(error) ? (error.responseBody ?? '') : textOf(error),
+    );
+    return {
+      message: `The model provider answered (HTTP ${status}), but not with a chat completion.`,
+      hint: events
+        ? 'It sent an event stream to a request that did not ask for one: check that the base URL is an OpenAI-compatible /v1 endpoint; the details show what it sent.'
+        : 'Check the base URL and the provider kind; the details show what it sent.',
+    };
+  }
   if (status !== undefined)
     return {
       message: `The model provider rejected the request (HTTP ${status}).`,

@@ -31,6 +31,7 @@ const ACTIONS: Record<CommandId, Action> = {
   'file.save': { run: (s) => s.saveFile(), when: (s) => s.file !== null },
   'session.new': { run: (s) => s.newSession(), when: (s) => s.project !== null },
   'chat.stop': { run: (s) => s.stop(), when: (s) => s.busy },
+  'chat.mode': { run: (s) => s.cycleMode(), when: (s) => s.screen === 'chat' && (s.talk?.modes.length ?? 0) > 1 },
   'history.undo': { run: (s) => s.undo(), when: (s) => s.sessionId !== null },
   'history.redo': { run: (s) => s.redo(), when: (s) => s.sessionId !== null },
   'history.unrevert': {

@@ -10,6 +10,8 @@ import type { FileContent } from '../../../shared/files-schemas';
 import type { FilesSlice, Slice } from './types';
 
 export const createFilesSlice: Slice<FilesSlice> = (set, get) => {
+  /** The project whose tree is being listed now (one request at a time per project), or null. */
+  let listing: string | null = null;
   const showFiles = (): void => set({ rightPane: 'files', ...(get().layout === 'wide' ? {} : { tab: 'review' }) });
   const read = async (path: string): Promise<FileContent | null> => {
     const project = get().project;
@@ -47,20 +49,34 @@ export const createFilesSlice: Slice<FilesSlice> = (set, get) => {
     saveState: 'idle',
     conflict: null,
     quickOpen: false,
+    treeFailed: false,
     setRightPane(pane) {
       set({ rightPane: pane });
-      if (pane === 'files' && get().tree === null) void get().loadTree();
+      if (pane === 'files') get().ensureTree();
+    },
+    ensureTree() {
+      const project = get().project;
+      if (project && get().tree === null && listing !== project.id) void get().loadTree();
     },
     async loadTree() {
       const project = get().project;
       if (!project) return;
+      listing = project.id;
+      set({ treeFailed: false });
       const r = await call('files.tree', { projectId: project.id });
+      if (listing === project.id) listing = null;
+      // Superseded (another project opened meanwhile): this answer is not the open project's tree. Whoever
+      // still waits for a tree gets the open project's listed instead of a spinner that never ends.
+      if (get().project?.id !== project.id) return get().ensureTree();
       if (r.ok) set({ tree: r.value.files, treeTruncated: r.value.truncated });
-      else get().showError(r.error);
+      else {
+        set({ treeFailed: true });
+        get().showError(r.error);
+      }
     },
     async openFile(path, line) {
       showFiles();
-      if (get().tree === null) void get().loadTree();
+      get().ensureTree();
       const open = get().file;
       if (open?.path === path) return set({ line: line ?? null });
       if (open && get().edited !== null)
@@ -104,7 +120,7 @@ export const createFilesSlice: Slice<FilesSlice> = (set, get) => {
     },
     setQuickOpen(open) {
       set({ quickOpen: open });
-      if (open && get().tree === null) void get().loadTree();
+      if (open) get().ensureTree();
     },
   };
 };

@@ -6,6 +6,7 @@ import { writePlace } from './place';
 /** What belongs to the project being left: its file view and the session search (reset on every switch). */
 const NO_PROJECT_STATE = {
   tree: null,
+  treeFailed: false,
   file: null,
   edited: null,
   conflict: null,

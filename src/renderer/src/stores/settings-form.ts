@@ -181,6 +181,16 @@ export function isStale(loaded: string | undefined, disk: string | null, saving:
   return !saving && loaded !== undefined && disk !== null && disk !== loaded;
 }
 
+/**
+ * Why Save is off, in words shown next to it (null when it is on): settings.json cannot be read, or it changed on
+ * disk since the form was loaded (the stale rule).
+ */
+export function saveBlockedWhy(loadError: boolean, stale: boolean): string | null {
+  if (loadError) return 'Save is off: settings.json cannot be read — fix it, or reset to the defaults first.';
+  if (stale) return 'Save is off: settings.json changed on disk since this form was loaded. Reload it first.';
+  return null;
+}
+
 /** The windows of provider `index`'s models, in its model order. */
 export function windowsOf(windows: ModelWindow[], index: number): ModelWindow[] {
   return windows.filter((w) => w.provider === index);

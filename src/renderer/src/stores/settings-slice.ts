@@ -37,6 +37,12 @@ function loaded(get: () => Store, view: SettingsView): Partial<Store> {
   };
 }
 
+/** The provider's own text of a failed connection test (`data.raw`), for the result's "details" toggle. */
+function rawOf(data: unknown): { raw?: string } {
+  const raw = (data as { raw?: unknown } | undefined)?.raw;
+  return typeof raw === 'string' && raw.trim() ? { raw } : {};
+}
+
 export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => {
   let windowsAsked = 0;
   /** The windows of the form's providers as typed; an answer older than the newest question is dropped. */
@@ -140,7 +146,12 @@ export const createSettingsSlice: Slice<SettingsSlice> = (set, get) => {
               ok: true,
               text: `Connected: ${r.value.model} answered in ${Math.round(r.value.latencyMs)} ms.`,
             }
-          : { index, ok: false, text: `${r.error.message.replace(/\.?$/, '.')}\n${r.error.hint}` },
+          : {
+              index,
+              ok: false,
+              text: `${r.error.message.replace(/\.?$/, '.')}\n${r.error.hint}`,
+              ...rawOf(r.error.data),
+            },
       });
     },
   };

@@ -1,6 +1,7 @@
 /**
- * Talk slice: the open session's mode and model (the chat's picker; Tab cycles the mode, as in opencode), the
- * answers to the question tool's cards, and the admission queue (messages sent while a turn runs: stored by main
+ * Talk slice: the open session's mode and model (the chat's picker; Ctrl/Cmd+. or Alt+Shift+M cycles the mode —
+ * the key table's chat.mode), the answers to the question tool's cards, and the admission queue (messages sent
+ * while a turn runs: stored by main
  * at once, shown here as queued until promoted; `queue.updated` events keep the list). Main stores the choice and applies it at the next step (talk.set); the
  * slice only keeps the view main answered.
  */

@@ -170,8 +170,11 @@ export interface LayoutSlice {
 export interface FilesSlice {
   /** What the right-hand pane shows. */
   rightPane: 'review' | 'files';
+  /** The open project's files (ignore rules applied), or null until listed. */
   tree: string[] | null;
   treeTruncated: boolean;
+  /** The last listing of the open project failed (the pane offers Retry instead of "Loading files…"). */
+  treeFailed: boolean;
   /** The open file as on disk when last read or saved. */
   file: FileContent | null;
   /** The editor's text when it differs from `file.text` (unsaved), else null. */
@@ -183,7 +186,13 @@ export interface FilesSlice {
   conflict: FileContent | null;
   quickOpen: boolean;
   setRightPane(pane: 'review' | 'files'): void;
+  /** Lists the open project's files; an answer for a project no longer open is dropped (and the open one listed). */
   loadTree(): Promise<void>;
+  /**
+   * Starts listing the open project's files when there is no tree yet and no listing of that project under way —
+   * what every view showing "Loading files…" calls, so no superseded load leaves it waiting.
+   */
+  ensureTree(): void;
   /** Opens `path` in the editor (at `line`), showing the file pane; refused while another file has unsaved edits. */
   openFile(path: string, line?: number): Promise<void>;
   editFile(text: string): void;
@@ -231,7 +240,8 @@ export interface SettingsSlice {
   formFollowed: boolean;
   /** The provider index whose connection test runs. */
   testing: number | null;
-  testResult: { index: number; ok: boolean; text: string } | null;
+  /** The last connection test's words; `raw`: what the provider sent, behind "details". */
+  testResult: { index: number; ok: boolean; text: string; raw?: string } | null;
   /** Loads settings.json into the view and the form (discarding the form's edits). */
   loadSettings(): Promise<void>;
   /** Changes the form's document (`change` is one of settings-form.ts's rules). */
@@ -279,7 +289,7 @@ export interface TalkSlice {
   loadTalk(): Promise<void>;
   /** Chooses mode and/or model for the next step (main applies it between steps). */
   chooseTalk(change: { mode?: string; provider?: string; model?: string }): Promise<void>;
-  /** The next mode (Tab in the input). */
+  /** The next mode (the chat.mode keys: Ctrl/Cmd+. or Alt+Shift+M, from anywhere). */
   cycleMode(): Promise<void>;
   answerQuestion(partId: string, reply: { selected?: string[]; text?: string; dismiss?: boolean }): Promise<void>;
   /** Messages admitted and not yet promoted (the admission queue), oldest first. */

@@ -47,18 +47,22 @@ export function ChatView(): React.JSX.Element {
   }
   const boundary = session?.revert?.messageId;
   const revertedFrom = boundary ? messages.findIndex((m) => m.id === boundary) : -1;
+  const title = session?.title ?? 'Session';
+  const stats = messages.some((m) => m.role === 'assistant') ? statsText(sessionStats(messages)) : '';
   return (
     <section className="chat" data-testid="chat">
       <header className="chat-head">
-        <h2 title={session?.title ?? 'Session'}>{session?.title ?? 'Session'}</h2>
-        <span className="session-stats" data-testid="session-stats">
-          {messages.some((m) => m.role === 'assistant') ? statsText(sessionStats(messages)) : ''}
-        </span>
-        {boundary && (
-          <span className="reverted-note">Undone — /redo brings it back; your next message makes it final.</span>
-        )}
+        <h2 title={title}>{title}</h2>
         <ContextMeter />
+        <span className="session-stats" data-testid="session-stats" title={stats || undefined}>
+          {stats}
+        </span>
       </header>
+      {boundary && (
+        <p className="reverted-note" role="status" data-testid="reverted-note">
+          Undone — /redo brings it back; your next message makes it final.
+        </p>
+      )}
       <ProgressBars />
       <div className="chat-body">
         <MessageList

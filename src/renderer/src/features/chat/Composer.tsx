@@ -1,6 +1,6 @@
 /**
- * The input: Enter sends (queues while a turn runs; Ctrl+Enter then sends now), Shift+Enter is a newline, Tab
- * cycles the mode; `/undo` and `/redo` are commands (the store decides). Typing `@` suggests project files (Tab or
+ * The input: Enter sends (queues while a turn runs; Ctrl+Enter then sends now), Shift+Enter is a newline, Tab and
+ * Shift+Tab move the focus like in any field (the mode cycles with Ctrl/Cmd+., the key table's chat.mode); `/undo` and `/redo` are commands (the store decides). Typing `@` suggests project files (Tab or
  * Enter picks one; `:10-20` after it attaches lines); the store attaches them. Typing `/` at the start opens the
  * slash-command menu. Under it, the mode switch and the model picker (TalkBar).
  */
@@ -21,7 +21,6 @@ export const Composer = memo(function Composer(): React.JSX.Element {
   const setDraft = useStore((s) => s.setDraft);
   const send = useStore((s) => s.send);
   const stop = useStore((s) => s.stop);
-  const cycleMode = useStore((s) => s.cycleMode);
   const queueDraft = useStore((s) => s.queueDraft);
   const input = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState(0);
@@ -51,7 +50,7 @@ export const Composer = memo(function Composer(): React.JSX.Element {
     setDraft(e.target.value);
     setCaret(e.target.selectionStart);
     setIndex(0);
-    if (e.target.value.includes('@') && useStore.getState().tree === null) void useStore.getState().loadTree();
+    if (e.target.value.includes('@')) useStore.getState().ensureTree();
   };
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>): void => {
     if (suggestions.length > 0) {
@@ -69,12 +68,7 @@ export const Composer = memo(function Composer(): React.JSX.Element {
         return;
       }
     }
-    if (e.key === 'Tab' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
-      // Tab cycles the mode (as in opencode) when no menu is open; Shift+Tab still moves the focus back.
-      e.preventDefault();
-      void cycleMode();
-      return;
-    }
+    // Tab and Shift+Tab move the focus on and back, as in any field; the mode has its own keys (chat.mode).
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       // Ctrl/Cmd+Enter while a turn runs: "send now" (joins the turn at its next step)

@@ -1,7 +1,10 @@
 /**
  * The message list, virtualized (@tanstack/react-virtual): only rows near the viewport are in the DOM, measured
  * as they render, so a 2,000-message session scrolls without dropped frames. It follows the bottom while the user
- * is there (streaming), and stays put when they scrolled up to read.
+ * is there (streaming), and stays put when they scrolled up to read. Whether it follows is decided by the user's own
+ * scrolling only (wheel, touch, keys, the scrollbar): a scroll the browser or the virtualizer makes when the layout
+ * changes (a resize, the panes becoming tabs, a queued message shrinking the list, rows measured again) never stops
+ * it, and any change of size — of the list, its rows or its footer — scrolls back to the bottom while following.
  */
 import { useEffect, useRef } from 'react';
 import type React from 'react';
@@ -11,6 +14,10 @@ import { MessageRow } from './MessageRow';
 import { readPlace, writePlace } from '../../stores/place';
 import { useStore } from '../../stores';
 
+/** How long after a wheel, touch or key press (ms) scroll events are taken for the user's (smooth scrolling). */
+const USER_SCROLL_MS = 400;
+
+/** The session's messages, virtualized, following the bottom while the user is there (see the module docstring). */
 export function MessageList({
   sessionId,
   messages,
@@ -53,13 +60,14 @@ export function MessageList({
     });
   }, [tail, total]);
   useEffect(() => () => cancelAnimationFrame(follow.current), []);
-  // The footer (permission questions, question cards, the live line) grows after it renders — a question's
-  // preview loads on its own — so its size is followed too: a question that appears while the user is at the
-  // bottom is scrolled into view.
+  // Any change of size while following scrolls back to the bottom: the list's own box (a window resize, a layout
+  // switch, the queue above the message box growing), its rows (measured again at a new width) and the footer
+  // (permission questions, question cards, the live line — a question's preview loads on its own).
+  const content = useRef<HTMLDivElement>(null);
   const footerBox = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const box = footerBox.current;
-    if (!box || typeof ResizeObserver === 'undefined') return;
+    const boxes = [scroller.current, content.current, footerBox.current].filter((b) => b !== null);
+    if (boxes.length === 0 || typeof ResizeObserver === 'undefined') return;
     let frame = 0;
     // Scrolled in the next frame, never inside the observer's own callback (no resize-observer loop).
     const seen = new ResizeObserver(() => {
@@ -70,10 +78,40 @@ export function MessageList({
         if (el && atBottom.current) el.scrollTop = el.scrollHeight;
       });
     });
-    seen.observe(box);
+    for (const b of boxes) seen.observe(b);
     return () => {
       seen.disconnect();
       cancelAnimationFrame(frame);
+    };
+  }, []);
+  // The user's own scrolling: a wheel, touch or key press in the list, or the scrollbar held. Scroll events in
+  // their wake decide whether the list follows; any other scroll event is the layout's.
+  const intent = useRef(0);
+  const held = useRef(false);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const mark = (): void => {
+      intent.current = performance.now();
+    };
+    const down = (e: PointerEvent): void => {
+      if (e.target === el) held.current = true; // on the list's own box: its scrollbar
+    };
+    const up = (): void => {
+      if (held.current) mark();
+      held.current = false;
+    };
+    el.addEventListener('wheel', mark, { passive: true });
+    el.addEventListener('touchmove', mark, { passive: true });
+    el.addEventListener('keydown', mark);
+    el.addEventListener('pointerdown', down);
+    window.addEventListener('pointerup', up);
+    return () => {
+      el.removeEventListener('wheel', mark);
+      el.removeEventListener('touchmove', mark);
+      el.removeEventListener('keydown', mark);
+      el.removeEventListener('pointerdown', down);
+      window.removeEventListener('pointerup', up);
     };
   }, []);
   // Back to the row the user was reading in this session (a reload, a reconnect, switching back): once per
@@ -99,19 +137,21 @@ export function MessageList({
   const onScroll = (): void => {
     const el = scroller.current;
     if (!el) return;
-    // Only the user scrolling up stops the following: a scroll event of our own follow can arrive after the
-    // content grew again (a streamed word, a card), and must not be taken for the user leaving the bottom.
+    // Only the user's scrolling decides: up and away from the bottom stops the following, back near it resumes it.
+    // A scroll of our own follow, the browser clamping after a resize, or the virtualizer keeping a row in place
+    // after measuring the rows above changes nothing — even when it lands away from the bottom for a frame.
     const near = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     const up = el.scrollTop < lastTop.current;
     lastTop.current = el.scrollTop;
-    atBottom.current = near || (atBottom.current && !up);
+    const user = held.current || performance.now() - intent.current < USER_SCROLL_MS;
+    if (user) atBottom.current = near || (atBottom.current && !up);
     if (restored.current !== sessionId) return;
     const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
     writePlace({ rows: { [sessionId]: { index: first?.index ?? 0, atBottom: atBottom.current } } });
   };
   return (
     <div className="message-list" ref={scroller} onScroll={onScroll} data-testid="message-list">
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      <div ref={content} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const message = messages[item.index];
           if (!message) return null;

@@ -1,9 +1,10 @@
 /**
- * The mode switch and the model picker under the input: the mode (click or Tab in the input cycles build → plan →
- * the settings' modes) and the provider/model of the next step. Both apply at the next step (main decides).
+ * The mode switch and the model picker under the input: the mode (a click or the chat.mode keys, Ctrl/Cmd+. or
+ * Alt+Shift+M, cycle build → plan → the settings' modes) and the provider/model of the next step. Both apply at the next step (main decides).
  */
 import type React from 'react';
 import { useStore } from '../../stores';
+import { keyLabels, withKeys } from '../../stores/key-labels';
 import './talk.css';
 
 export function TalkBar(): React.JSX.Element | null {
@@ -17,7 +18,7 @@ export function TalkBar(): React.JSX.Element | null {
       <button
         className={`mode-switch mode-${talk.mode}`}
         data-testid="mode-switch"
-        title="Mode (Tab in the input cycles it)"
+        title={withKeys('Switch mode', 'chat.mode')}
         onClick={() => void cycleMode()}
       >
         {talk.mode}
@@ -42,7 +43,7 @@ export function TalkBar(): React.JSX.Element | null {
           )}
         </select>
       </label>
-      <span className="talk-hint">Tab: mode</span>
+      <span className="talk-hint">{keyLabels('chat.mode')[0]}: mode</span>
     </div>
   );
 }

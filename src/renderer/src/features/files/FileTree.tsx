@@ -1,5 +1,5 @@
 /** The project's files as a tree (ignore rules applied in main); folders fold, a file opens in the editor. */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
 import { buildTree, type TreeNode } from './tree-model';
@@ -42,7 +42,21 @@ function Node({ node, depth }: { node: TreeNode; depth: number }): React.JSX.Ele
 export function FileTree(): React.JSX.Element {
   const tree = useStore((s) => s.tree);
   const truncated = useStore((s) => s.treeTruncated);
+  const failed = useStore((s) => s.treeFailed);
+  const projectId = useStore((s) => s.project?.id);
+  const ensureTree = useStore((s) => s.ensureTree);
+  const loadTree = useStore((s) => s.loadTree);
   const nodes = useMemo(() => buildTree(tree ?? []), [tree]);
+  // Shown without a tree: a listing of the open project is under way (or starts now).
+  useEffect(() => {
+    if (tree === null && !failed) ensureTree();
+  }, [tree, failed, projectId, ensureTree]);
+  if (tree === null && failed)
+    return (
+      <div className="file-tree muted" data-testid="file-tree-failed">
+        The files could not be listed. <button onClick={() => void loadTree()}>Retry</button>
+      </div>
+    );
   if (tree === null) return <div className="file-tree muted">Loading files…</div>;
   return (
     <nav className="file-tree" aria-label="Files" data-testid="file-tree">

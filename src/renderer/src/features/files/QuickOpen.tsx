@@ -1,5 +1,5 @@
 /** Ctrl/Cmd+P: find a project file by name (characters in order); Enter opens it in the editor, Esc closes. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type React from 'react';
 import { useStore } from '../../stores';
 import { quickOpenMatches } from './tree-model';
@@ -11,6 +11,11 @@ export function QuickOpen(): React.JSX.Element | null {
   const openFile = useStore((s) => s.openFile);
   const [query, setQuery] = useState('');
   const [index, setIndex] = useState(0);
+  const projectId = useStore((s) => s.project?.id);
+  const ensureTree = useStore((s) => s.ensureTree);
+  useEffect(() => {
+    if (open && tree === null) ensureTree();
+  }, [open, tree, projectId, ensureTree]);
   if (!open) return null;
   const items = quickOpenMatches(tree ?? [], query);
   const pick = (i: number): void => {

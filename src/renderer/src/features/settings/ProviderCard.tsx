@@ -194,9 +194,15 @@ export function ProviderCard({ index }: { index: number }): React.JSX.Element | 
         </button>
       </div>
       {result?.index === index && (
-        <p className={result.ok ? 'ok' : 'warning'} data-testid="test-result" role="status">
+        <div className={result.ok ? 'ok' : 'warning'} data-testid="test-result" role="status">
           {result.text}
-        </p>
+          {result.raw && (
+            <details className="test-details">
+              <summary>details</summary>
+              <pre>{result.raw}</pre>
+            </details>
+          )}
+        </div>
       )}
     </li>
   );

@@ -7,7 +7,7 @@
  */
 import type React from 'react';
 import { useStore } from '../../stores';
-import { isStale } from '../../stores/settings-form';
+import { isStale, saveBlockedWhy } from '../../stores/settings-form';
 import { SettingsErrorCard } from './SettingsErrorCard';
 import { TrustedFolders } from './TrustedFolders';
 import { McpServers } from './McpServers';
@@ -65,25 +65,30 @@ function SaveBar(): React.JSX.Element {
   const stale = useStore((s) => isStale(s.settings?.version, s.diskVersion, s.formStatus === 'saving'));
   const save = useStore((s) => s.saveForm);
   const setScreen = useStore((s) => s.setScreen);
-  const blocked = !!settings?.loadError || stale;
+  const reload = useStore((s) => s.loadSettings);
+  const why = saveBlockedWhy(!!settings?.loadError, stale);
   return (
     <div className="save-bar">
       <button
         className="primary"
         data-testid="save-settings"
-        disabled={blocked || status === 'saving'}
-        title={
-          settings?.loadError
-            ? 'settings.json cannot be read: fix it, or reset to defaults first'
-            : stale
-              ? 'settings.json changed on disk: reload first'
-              : undefined
-        }
+        disabled={why !== null || status === 'saving'}
+        aria-describedby={why ? 'save-blocked-why' : undefined}
         onClick={() => void save()}
       >
         {status === 'saving' ? 'Saving…' : 'Save'}
       </button>
       <button onClick={() => setScreen('chat')}>Back</button>
+      {why && (
+        <span className="save-blocked" id="save-blocked-why" role="status" data-testid="save-blocked">
+          {why}
+          {stale && !settings?.loadError && (
+            <button data-testid="settings-reload-bar" onClick={() => void reload()}>
+              Reload from disk
+            </button>
+          )}
+        </span>
+      )}
       {status === 'saved' && (
         <span className="ok" role="status" data-testid="save-status">
           Saved
