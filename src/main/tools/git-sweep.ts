@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { syncDir, writeFileAtomic } from '../fs/atomic-write';
+import { syncDir, TEMP_MARKER, writeFileAtomic } from '../fs/atomic-write';
 import { gitSources } from './git-dir';
 
 /** Bytes of one watched file kept to restore it (bigger: compared by hash, reported). */
@@ -117,7 +117,7 @@ async function putBack(abs: string, was: Entry, now: Entry): Promise<string | un
   }
   if (was.kind === 'link') {
     if (now.kind === 'dir') return 'a folder now stands in its place';
-    const temp = path.join(path.dirname(abs), `.landfall-tmp-${process.pid}-${Date.now()}-link`);
+    const temp = path.join(path.dirname(abs), `${TEMP_MARKER}${process.pid}-${Date.now()}-link`);
     await fsp.symlink(was.target, temp);
     await fsp.rename(temp, abs);
     await syncDir(path.dirname(abs));

@@ -32,8 +32,8 @@ export interface OptionEffects {
   writes: string[];
 }
 
-const DIFF_PLUMBING = ['diff-files', 'diff-tree', 'diff-index'];
-const DIFF_FAMILY = new Set([
+/** git subcommands that print diffs: each takes `--ext-diff` and `--output=<file>`. */
+const DIFFS = [
   'diff',
   'log',
   'show',
@@ -41,20 +41,12 @@ const DIFF_FAMILY = new Set([
   'format-patch',
   'range-diff',
   'stash',
-  'difftool',
-  ...DIFF_PLUMBING,
-]);
-const OUTPUT_FAMILY = new Set([
-  'diff',
-  'log',
-  'show',
-  'whatchanged',
-  'format-patch',
-  'range-diff',
-  'archive',
-  'stash',
-  ...DIFF_PLUMBING,
-]);
+  'diff-files',
+  'diff-tree',
+  'diff-index',
+];
+const DIFF_FAMILY = new Set([...DIFFS, 'difftool']);
+const OUTPUT_FAMILY = new Set([...DIFFS, 'archive']);
 const REMOTE_FAMILY = new Set(['fetch', 'pull', 'push', 'clone', 'ls-remote', 'archive']);
 
 /**
