@@ -128,4 +128,39 @@ describe('following the bottom of the chat', () => {
     await layout(1440);
     expect(ui.errors).toEqual([]);
   });
+
+  test('a scroll event that comes late after the wheel (a loaded window) still stops it; a landing at the bottom after scrolling up does not resume it', async () => {
+    // Back at the bottom by the user's own wheel (the test before left the list scrolled up).
+    await page.locator('[data-testid=message-list]').hover();
+    await page.mouse.wheel(0, 100_000);
+    await expect.poll(gap).toBeLessThanOrEqual(2);
+    model.queue.push(answer('sixth'));
+    await page.fill('[data-testid=composer]', 'And one more');
+    await page.press('[data-testid=composer]', 'Enter');
+    await expect
+      .poll(() => page.locator('.message.assistant', { hasText: 'sixth line 20:' }).count(), { timeout: 20_000 })
+      .toBe(1);
+    await expect.poll(gap).toBeLessThanOrEqual(2);
+    // The wheel is handled, then the main thread is busy for 600 ms before the scroll it caused is seen; then
+    // the layout puts the list back at its bottom (as a clamp after a resize does) — neither is the user's.
+    await page.evaluate(`(() => {
+      const el = document.querySelector('[data-testid=message-list]');
+      el.dispatchEvent(new WheelEvent('wheel', { deltaY: -1500 }));
+      const until = performance.now() + 600;
+      while (performance.now() < until) {}
+      el.scrollTop -= 1500;
+    })()`);
+    await expect.poll(gap).toBeGreaterThan(1000);
+    await page.evaluate(`(() => {
+      const el = document.querySelector('[data-testid=message-list]');
+      el.scrollTop = el.scrollHeight;
+    })()`);
+    await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 30_000 });
+    expect(await gap()).toBeGreaterThan(500);
+    // The user's own way back down resumes it.
+    await page.locator('[data-testid=message-list]').hover();
+    await page.mouse.wheel(0, 100_000);
+    await expect.poll(gap).toBeLessThanOrEqual(2);
+    expect(ui.errors).toEqual([]);
+  });
 });

@@ -13,9 +13,7 @@ import type { MessageWithParts } from '../../../../shared/contract';
 import { MessageRow } from './MessageRow';
 import { readPlace, writePlace } from '../../stores/place';
 import { useStore } from '../../stores';
-
-/** How long after a wheel, touch or key press (ms) scroll events are taken for the user's (smooth scrolling). */
-const USER_SCROLL_MS = 400;
+import { controlTarget, keyDirection } from './scroll-intent';
 
 /** The session's messages, virtualized, following the bottom while the user is there (see the module docstring). */
 export function MessageList({
@@ -84,32 +82,55 @@ export function MessageList({
       cancelAnimationFrame(frame);
     };
   }, []);
-  // The user's own scrolling: a wheel, touch or key press in the list, or the scrollbar held. Scroll events in
-  // their wake decide whether the list follows; any other scroll event is the layout's.
-  const intent = useRef(0);
+  // The user's own scrolling: a wheel, touch or key press in the list, or the scrollbar held. What the user asked
+  // for decides, not when a scroll event comes: an input that scrolls up stops the following at once (a late,
+  // loaded main thread cannot mistake a layout scroll for the user's), and only a scroll that lands near the bottom
+  // after the user last moved down — or while the scrollbar is held — resumes it. No clock is involved.
+  const lastDir = useRef<-1 | 0 | 1>(0);
   const held = useRef(false);
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const mark = (): void => {
-      intent.current = performance.now();
+    const toward = (dir: -1 | 1): void => {
+      lastDir.current = dir;
+      // Up only stops when there is somewhere to go: a wheel over a list shorter than its box changes nothing.
+      if (dir < 0 && el.scrollTop > 0) atBottom.current = false;
+    };
+    const wheel = (e: WheelEvent): void => {
+      if (e.deltaY !== 0) toward(e.deltaY < 0 ? -1 : 1);
+    };
+    let touchY: number | null = null;
+    const touchstart = (e: TouchEvent): void => {
+      touchY = e.touches[0]?.clientY ?? null;
+    };
+    const touchmove = (e: TouchEvent): void => {
+      const y = e.touches[0]?.clientY;
+      if (y === undefined || touchY === null || y === touchY) return;
+      toward(y > touchY ? -1 : 1); // the finger moving down drags the content down: the list scrolls up
+      touchY = y;
+    };
+    const keydown = (e: KeyboardEvent): void => {
+      if (e.defaultPrevented || controlTarget(e.target)) return; // typing in a question card, a button's Space
+      const dir = keyDirection(e);
+      if (dir !== 0) toward(dir);
     };
     const down = (e: PointerEvent): void => {
       if (e.target === el) held.current = true; // on the list's own box: its scrollbar
     };
     const up = (): void => {
-      if (held.current) mark();
       held.current = false;
     };
-    el.addEventListener('wheel', mark, { passive: true });
-    el.addEventListener('touchmove', mark, { passive: true });
-    el.addEventListener('keydown', mark);
+    el.addEventListener('wheel', wheel, { passive: true });
+    el.addEventListener('touchstart', touchstart, { passive: true });
+    el.addEventListener('touchmove', touchmove, { passive: true });
+    el.addEventListener('keydown', keydown);
     el.addEventListener('pointerdown', down);
     window.addEventListener('pointerup', up);
     return () => {
-      el.removeEventListener('wheel', mark);
-      el.removeEventListener('touchmove', mark);
-      el.removeEventListener('keydown', mark);
+      el.removeEventListener('wheel', wheel);
+      el.removeEventListener('touchstart', touchstart);
+      el.removeEventListener('touchmove', touchmove);
+      el.removeEventListener('keydown', keydown);
       el.removeEventListener('pointerdown', down);
       window.removeEventListener('pointerup', up);
     };
@@ -123,6 +144,7 @@ export function MessageList({
     const row = readPlace().rows[sessionId];
     if (!row || row.atBottom) return;
     atBottom.current = false;
+    lastDir.current = 0;
     virtualizer.scrollToIndex(Math.min(row.index, messages.length - 1), { align: 'start' });
   }, [sessionId, messages.length, virtualizer]);
   // A search hit picked a message: scroll to it (leaving the bottom) and mark it until another is picked.
@@ -131,20 +153,24 @@ export function MessageList({
   useEffect(() => {
     if (focusIndex < 0) return;
     atBottom.current = false;
+    lastDir.current = 0;
     virtualizer.scrollToIndex(focusIndex, { align: 'start' });
   }, [focusIndex, virtualizer]);
   const lastTop = useRef(0);
   const onScroll = (): void => {
     const el = scroller.current;
     if (!el) return;
-    // Only the user's scrolling decides: up and away from the bottom stops the following, back near it resumes it.
-    // A scroll of our own follow, the browser clamping after a resize, or the virtualizer keeping a row in place
-    // after measuring the rows above changes nothing — even when it lands away from the bottom for a frame.
+    // Only the user's scrolling decides (see the listeners above): a scroll of our own follow, the browser clamping
+    // after a resize, or the virtualizer keeping a row in place after measuring the rows above changes nothing —
+    // even when it lands away from the bottom for a frame, or at the bottom after the user scrolled up.
     const near = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
     const up = el.scrollTop < lastTop.current;
     lastTop.current = el.scrollTop;
-    const user = held.current || performance.now() - intent.current < USER_SCROLL_MS;
-    if (user) atBottom.current = near || (atBottom.current && !up);
+    const was = atBottom.current;
+    if (held.current) atBottom.current = near || (atBottom.current && !up);
+    else if (near && lastDir.current > 0) atBottom.current = true;
+    // Resumed within reach of the bottom: go all the way (rows measured as they came into view may have grown it).
+    if (!was && atBottom.current && !held.current) el.scrollTop = el.scrollHeight;
     if (restored.current !== sessionId) return;
     const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
     writePlace({ rows: { [sessionId]: { index: first?.index ?? 0, atBottom: atBottom.current } } });
