@@ -10,7 +10,9 @@
  * 2. The 21 corpus sessions replayed through the real loop (recorded mode): tokens sent per request (median, p90,
  *    total) with the baseline, side by side with the raw loop (the same history with no baseline: what the loop
  *    sent before), and the share of each request's bytes shared with the one before it (goal ≥ 95% median from
- *    step 2; a pure append keeps the provider's cache).
+ *    step 2; a pure append keeps the provider's cache). And what a compaction's summary request would show the
+ *    summariser of each session (bench/context-summary-quality.ts): its tokens and the facts of old tool outputs
+ *    it keeps (error lines, first and last lines), for the protected share in force beside opencode's 40,000.
  * 3. The long session (bench/context-long.ts): the scripted 300-step session with ~5.7 MB of test logs against a
  *    100,000-token window, tokens sent per step (median, p90, total), compactions and their cost, the largest
  *    request, prefix reuse between consecutive requests; anchors: the raw loop (no compaction, full history each
@@ -27,6 +29,9 @@ import { mockModel } from '../src/main/agent/context/context-test-kit';
 import { requestChange, tokensByCategory } from '../src/main/agent/context/request-view';
 import type { LedgerEntry } from '../src/main/session/ledger';
 import { longSession } from './context-long';
+import { summaryQuality, type SummaryQuality } from './context-summary-quality';
+import { compactedHistory } from '../src/main/agent/context/compaction-history';
+import { SUMMARY_PROTECT_TOKENS } from '../src/main/agent/context/summary-outputs';
 import type { SessionFigures } from './context-long';
 
 const SESSIONS = path.resolve(process.cwd(), 'fixtures/corpus/sessions');
@@ -115,7 +120,14 @@ interface CorpusFigures {
   shares: number[];
   appends: number;
   pairs: number;
+  /** Per session with something to fold: its summary request's size and facts kept, per protected share. */
+  quality: SummaryQuality[][];
 }
+
+/** The protected shares compared by the summary-quality figures: the one in force, then opencode's 40,000. */
+const PROTECTS = [...new Set([SUMMARY_PROTECT_TOKENS, 40_000, 25_000, 15_000])];
+/** The summary request's budget against the benchmark's 100,000-token window (window − 20,000). */
+const SUMMARY_BUDGET = 80_000;
 
 async function replayOne(id: string, into: CorpusFigures): Promise<void> {
   const { svc, data, root } = await openService();
@@ -127,6 +139,9 @@ async function replayOne(id: string, into: CorpusFigures): Promise<void> {
     if (!session.ok) throw new Error(session.error.message);
     const r = await svc.replay(session.value.id, path.join(SESSIONS, id), { mode: 'recorded' });
     if (!r.ok) throw new Error(`${id}: ${r.error.message}`);
+    const history = compactedHistory(svc.store.messages(session.value.id), (m) => svc.store.messageText(m));
+    const q = summaryQuality(history.visible, PROTECTS, SUMMARY_BUDGET);
+    if (q) into.quality.push(q);
     const entries: LedgerEntry[] = svc.context.ledger.entries(session.value.id);
     const baseline = svc.context.baselines.get(session.value.id)?.text ?? '';
     entries.forEach((e, i) => {
@@ -153,7 +168,7 @@ async function corpus(): Promise<void> {
   const ids = readdirSync(SESSIONS)
     .filter((n) => !n.startsWith('.'))
     .sort();
-  const f: CorpusFigures = { ours: [], raw: [], shares: [], appends: 0, pairs: 0 };
+  const f: CorpusFigures = { ours: [], raw: [], shares: [], appends: 0, pairs: 0, quality: [] };
   for (const id of ids) await replayOne(id, f);
   const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
   console.log(`\ncorpus: ${ids.length} sessions, ${f.ours.length} requests (recorded replay, 1 KB AGENTS.md)`);
@@ -166,6 +181,21 @@ async function corpus(): Promise<void> {
   console.log(
     `  prefix reuse from step 2: median ${(median(f.shares) * 100).toFixed(2)}%, p10 ${(pct(f.shares, 10) * 100).toFixed(2)}%; pure appends ${f.appends} of ${f.pairs} (anchor opencode: 100%)`,
   );
+  console.log(
+    `  summary request if each session were compacted at its end (${f.quality.length} sessions with history to fold; tool output whole = newest N tokens):`,
+  );
+  PROTECTS.forEach((protect, k) => {
+    const qs = f.quality.map((q) => q[k] as SummaryQuality);
+    const part = (key: 'errorLines' | 'endLines'): string => {
+      const kept = sum(qs.map((q) => q[key].kept));
+      const total = sum(qs.map((q) => q[key].total));
+      return `${fmt(kept)} / ${fmt(total)}`;
+    };
+    const mark = protect === SUMMARY_PROTECT_TOKENS ? ' (in force)' : protect === 40_000 ? " (opencode's line)" : '';
+    console.log(
+      `    N = ${fmt(protect).padStart(6)}${mark.padEnd(18)} tokens ${fmt(sum(qs.map((q) => q.tokens))).padStart(9)}; error lines kept ${part('errorLines')}; first/last lines kept ${part('endLines')}`,
+    );
+  });
 }
 
 async function long(): Promise<void> {
@@ -196,10 +226,10 @@ async function long(): Promise<void> {
     `  prefix reuse, consecutive step requests without a compaction between (${l.reuse.length} pairs): pure appends ${l.appends} of ${l.reuse.length}`,
   );
   console.log(
-    `    share of each request's bytes shared with the one before: median ${p(reuse)} (goal ≥ 95% — ${reuse >= 0.95 ? 'met' : 'NOT met'}), p10 ${p(pct(l.reuse, 10))}`,
+    `    share of the previous request reused by the next (the provider's cache; the anchor's 100% = a pure append): median ${p(median(l.reusePrev))} (goal ≥ 95% — ${median(l.reusePrev) >= 0.95 ? 'met' : 'NOT met'}), min ${p(Math.min(...l.reusePrev))}`,
   );
   console.log(
-    `    share of the previous request reused by the next (the provider's cache): median ${p(median(l.reusePrev))}, min ${p(Math.min(...l.reusePrev))}`,
+    `    share of each new request that was already sent (lower by the ~3k tokens of log each step appends): median ${p(reuse)}, p10 ${p(pct(l.reuse, 10))}`,
   );
   console.log(
     `    across a compaction (${l.reuseAcross.length} pairs; the summary replaces the older history): median ${p(median(l.reuseAcross))}`,

@@ -93,8 +93,9 @@ describe('compaction in the loop', () => {
   it('summaries that do not shrink: stalled twice → the turn stops with compaction_stalled', async () => {
     const h = await open();
     const s = h.newSession();
+    // twice the request it summarises (which sends old outputs short): a summary as big as what it replaces
     const bloated = (o: Parameters<NonNullable<Parameters<typeof sessionModel>[0]['summary']>>[0]) =>
-      JSON.stringify(o.prompt).slice(0, 200_000);
+      JSON.stringify(o.prompt).repeat(2).slice(0, 200_000);
     const model = sessionModel({ steps: Array.from({ length: 40 }, () => 150), summary: bloated });
     const r = await h.svc.runWithModel(s, model, TASK, 100, { spec: SMALL });
     expect(r.ok && r.value.error?.code).toBe('compaction_stalled');

@@ -2,7 +2,7 @@
  * The summary request as the model is sent it (compaction-request.ts, summary-outputs.ts), through the real loop
  * (service, SQLite store, read tool) with a mock model that records every request, against a 100,000-token window:
  * - the request is rebuilt here, byte for byte, from what the step requests carried: the user's task, each folded
- *   step's tool call, and its output — whole for the newest 40,000 tokens of tool output (counted over the whole
+ *   step's tool call, and its output — whole for the newest SUMMARY_PROTECT_TOKENS (25,000) tokens of tool output (counted over the whole
  *   history, the part kept verbatim first), start + end with exact counts and the error lines for the older ones;
  * - a rolling compaction sends the previous summary and only what followed it (nothing the first one folded).
  */
