@@ -114,7 +114,7 @@ describe('layout', () => {
     const top = Math.max(...boxes.map((b) => b[0] as number));
     const bottom = Math.min(...boxes.map((b) => b[1] as number));
     expect(top).toBeLessThan(bottom);
-    expect(await sideways()).toEqual([]);
+    await expect.poll(() => sideways(), { timeout: 10_000 }).toEqual([]); // the panes settle (a diff lays out when its hunks load)
     const before = await width(page, '.review');
     const handle = page.locator('[data-testid=divider-review]');
     const box = await handle.boundingBox();
@@ -127,7 +127,7 @@ describe('layout', () => {
     await page.locator('[data-testid=divider-sidebar]').focus();
     await page.keyboard.press('ArrowLeft');
     expect(await width(page, '.sidebar')).toBe(220);
-    expect(await sideways()).toEqual([]);
+    await expect.poll(() => sideways(), { timeout: 10_000 }).toEqual([]); // the panes settle (a diff lays out when its hunks load)
     await page.reload();
     await page.locator('.review').waitFor();
     expect([await width(page, '.review'), await width(page, '.sidebar')]).toEqual([before + 80, 220]);

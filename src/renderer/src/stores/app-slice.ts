@@ -25,6 +25,7 @@ export const createAppSlice: Slice<AppSlice> = (set, get) => {
     info: null,
     screen: 'projects',
     paletteOpen: false,
+    screenMoves: 0,
     error: null,
     async boot() {
       // StrictMode runs effects twice in development; events must be wired exactly once.
@@ -39,7 +40,7 @@ export const createAppSlice: Slice<AppSlice> = (set, get) => {
       await returnToPlace(get);
     },
     setScreen(screen) {
-      set({ screen, paletteOpen: false });
+      set({ screen, paletteOpen: false, screenMoves: get().screenMoves + 1 });
     },
     setPalette(open) {
       set({ paletteOpen: open });

@@ -14,6 +14,14 @@ const NO_PROJECT_STATE = {
   searchHits: null,
 } as const;
 
+/**
+ * The screen an open shows when it is done: the chat, unless the user moved to another screen while it was under
+ * way (`screenMoves` changed since `before`) — then nothing, so a click on Settings during a slow open is kept.
+ */
+export function stayIfMoved(now: number, before: number): { screen?: 'chat' } {
+  return now === before ? { screen: 'chat' } : {};
+}
+
 export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
   projects: [],
   project: null,
@@ -29,6 +37,7 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
       return true;
     }
     if (!get().mayLeave({ kind: 'project', root })) return false;
+    const moves = get().screenMoves;
     const r = await call('projects.open', { root });
     if (!r.ok) {
       get().showError(r.error);
@@ -40,7 +49,7 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
       messages: [],
       asks: [],
       busy: false,
-      screen: 'chat',
+      ...stayIfMoved(get().screenMoves, moves),
       error: null,
       ...NO_PROJECT_STATE,
     });
@@ -56,12 +65,15 @@ export const createProjectsSlice: Slice<ProjectsSlice> = (set, get) => ({
   },
   async openSample() {
     if (!get().mayLeave({ kind: 'sample' })) return;
+    const moves = get().screenMoves;
     const r = await call('projects.openSample', {});
     if (!r.ok) return get().showError(r.error);
-    set({ project: r.value.project, screen: 'chat', error: null, ...NO_PROJECT_STATE });
+    set({ project: r.value.project, ...stayIfMoved(get().screenMoves, moves), error: null, ...NO_PROJECT_STATE });
     writePlace({ root: r.value.project.root, sessionId: null });
     await get().loadSessions();
+    const chosen = get().screenMoves === moves ? undefined : get().screen;
     await get().selectSession(r.value.session.id);
+    if (chosen) set({ screen: chosen }); // the screen the user went to while the sample opened stays
     // The first-run tour: the sample's marked permission question is asked, as the banner promises.
     await get().replay('sample', undefined, true);
   },

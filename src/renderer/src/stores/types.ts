@@ -34,6 +34,11 @@ export interface AppSlice {
   info: AppInfo | null;
   screen: Screen;
   paletteOpen: boolean;
+  /**
+   * How many times the user moved between screens (setScreen). An open that takes a while (a project, the sample)
+   * shows its screen only when this has not changed since it started: the screen the user went to meanwhile stays.
+   */
+  screenMoves: number;
   /** The last failure worth showing (a banner; dismissed by the user). */
   error: LandfallError | null;
   /** Connects events and loads the first screen. Called once by main.tsx. */
