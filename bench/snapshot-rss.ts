@@ -59,7 +59,7 @@ function show(label: string, ms?: number): void {
   const peak = (process.resourceUsage().maxRSS * 1024) / 1e6;
   const t = ms === undefined ? '' : ` ${(ms / 1000).toFixed(2)} s`;
   console.log(
-    `${label.padEnd(22)} rss ${mb(m.rss)} heap ${mb(m.heapUsed)} ab ${mb(m.arrayBuffers)} ext ${mb(m.external)} peak ${peak.toFixed(0).padStart(5)}${t}`,
+    `${label.padEnd(22)} rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} ab ${mb(m.arrayBuffers)} ext ${mb(m.external)} peak ${peak.toFixed(0).padStart(5)}${t}`,
   );
 }
 
@@ -80,11 +80,13 @@ async function step<T>(label: string, fn: () => Promise<T> | T): Promise<T> {
  * shows how much of them was live.
  */
 const sampleAt = Number(process.env.PROBE_SAMPLE ?? 0) * 1e6;
+/** With PROBE_SAMPLE_HEAP=<MB>: the same when the JS heap's used size exceeds <MB>. */
+const sampleHeapAt = Number(process.env.PROBE_SAMPLE_HEAP ?? 0) * 1e6;
 let sampled = false;
 const progress = (): void => {
-  if (!sampleAt || sampled) return;
+  if ((!sampleAt && !sampleHeapAt) || sampled) return;
   const m = process.memoryUsage();
-  if (m.arrayBuffers < sampleAt) return;
+  if ((!sampleAt || m.arrayBuffers < sampleAt) && (!sampleHeapAt || m.heapUsed < sampleHeapAt)) return;
   sampled = true;
   show('  sample');
   gc?.();

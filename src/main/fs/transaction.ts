@@ -74,6 +74,8 @@ class Tx {
   /** Plan every step and write the plan; false when an atomic transaction already failed (nothing changed). */
   planAll(): boolean {
     const missing = new Set<string>();
+    /** Each folder's list of missing folders, shared by the steps in it (tx-ops.ts missingFolders). */
+    const made = new Map<string, string[]>();
     const seen = new Set<string>();
     const removing = new Set(this.steps.filter((s) => s.put.kind === 'delete').map((s) => s.rel));
     for (let i = 0; i < this.steps.length; i++) {
@@ -81,7 +83,7 @@ class Tx {
       try {
         if (seen.has(step.rel)) throw Object.assign(new Error(`${step.rel} is named twice`), { code: 'EINVAL' });
         seen.add(step.rel);
-        const w = planOne(this.pins, this.journal, step, i, missing, removing, !this.single);
+        const w = planOne(this.pins, this.journal, step, i, missing, removing, !this.single, made);
         if (w === 'same') this.report.unchanged.push(step.rel);
         else this.work.push(w);
       } catch (e) {

@@ -13,6 +13,11 @@ import type { ObjectType } from './object-id';
 
 /** Memory for objects recently read (likely delta bases of the next ones), per ReadCache (one per ObjectDb). */
 const BASE_CACHE_BYTES = 8 << 20;
+/**
+ * What one cached object costs besides its content (its key, record, Buffer and backing store), counted against
+ * the cap: counting content alone let 8 MiB of small objects be ~50,000 entries and ~25 MB on a restore.
+ */
+const ENTRY_OVERHEAD = 256;
 
 /**
  * Objects recently read from packs, oldest dropped first once over `capBytes` in all. One is shared by every
@@ -33,11 +38,11 @@ export class ReadCache {
   set(key: string, o: { type: ObjectType; content: Buffer }): void {
     if (o.content.length > this.capBytes / 4 || this.objects.has(key)) return;
     this.objects.set(key, o);
-    this.bytes += o.content.length;
+    this.bytes += o.content.length + ENTRY_OVERHEAD;
     for (const [k, v] of this.objects) {
       if (this.bytes <= this.capBytes) break;
       this.objects.delete(k);
-      this.bytes -= v.content.length;
+      this.bytes -= v.content.length + ENTRY_OVERHEAD;
     }
   }
 
