@@ -54,8 +54,6 @@ class Tx {
   readonly journal: Journal;
   work: Work[] = [];
   plan: Plan | undefined;
-  /** Work already told to `options.progress` as written (each step is told once per phase). */
-  private readonly told = new Set<Work>();
   /**
    * One step: its rename alone is atomic, so no backup and no durable plan are needed — the plan only names the
    * temp file, for a recovery to remove (a power cut can at worst leave that temp file behind).
@@ -114,8 +112,8 @@ class Tx {
 
   /** Tells `options.progress` that `w` was written (or removed), once. */
   wrote(w: Work, bytes: number): void {
-    if (!this.options.progress || this.told.has(w)) return;
-    this.told.add(w);
+    if (!this.options.progress || w.told === true) return;
+    w.told = true;
     this.options.progress('write', this.work.length, bytes);
   }
 

@@ -31,6 +31,8 @@ export interface Work {
   plan: PlanStep;
   st: Stats | undefined;
   staged: boolean;
+  /** Told to `options.progress` as written (each step is told once; a flag here, not a set of 100,000). */
+  told?: boolean;
 }
 
 /** Marker in every temp file name, so stale ones are recognisable. */
@@ -162,7 +164,7 @@ export function planOne(
         ? { kind: 'link', target: put.target }
         : null;
   const temp = put.kind === 'delete' ? '' : tempName(step.rel, journal.id, i);
-  return { step, st, staged: false, plan: { rel: step.rel, temp, new: plannedNew, old, made } };
+  return { step, st, staged: false, told: false, plan: { rel: step.rel, temp, new: plannedNew, old, made } };
 }
 
 /**
