@@ -4,6 +4,7 @@
  *   gen      generate the tree at <dir>/tree (once);
  *   first    fresh store at <dir>/data, first track (removes an old store first);
  *   list     open the store, no-change track, listFiles of that tree;
+ *   tracks   open the store, no-change track PROBE_TRACKS times (default 8);
  *   restore  open the store, empty the tree, full restore (the tree is the same afterwards).
  * Prints, after each step and after a GC: RSS, heapUsed, arrayBuffers, external (MB) and the peak RSS so far.
  */
@@ -111,6 +112,11 @@ if (phase === 'gen') {
   const t = await step('no-change track', () => s.track());
   const files = await step('listFiles', () => s.listFiles(t));
   console.log(files.length);
+  await s.close();
+} else if (phase === 'tracks') {
+  // Repeated full walks on one store (the benchmark's no-change and step tracks): does each one keep more?
+  const s = await step('open', open);
+  for (let i = 0; i < Number(process.env.PROBE_TRACKS ?? 8); i++) await step(`no-change track ${i}`, () => s.track());
   await s.close();
 } else if (phase === 'restore') {
   const s = await step('open', open);
