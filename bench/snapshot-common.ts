@@ -167,15 +167,20 @@ export function report(
   const ok = target === undefined || ratio === undefined ? '' : ratio <= target ? 'OK  ' : 'MISS';
   if (ok === 'MISS') tally.failures++;
   const r = ratio === undefined ? '' : `${ratio.toFixed(2)}x`;
-  const line = `${label.padEnd(34)} ours ${ours.toFixed(1).padStart(9)} ${unit}  git ${native === undefined ? '        -' : native.toFixed(1).padStart(9)} ${unit}  ${r.padStart(7)}  ${target === undefined ? '' : `target ≤${target}x ${ok}`}`;
+  const line = `${label.padEnd(34)} ours ${ours.toFixed(1).padStart(9)} ${unit}  git ${native === undefined ? '        -' : native.toFixed(1).padStart(9)} ${unit}  ${r.padStart(7)}  ${target === undefined ? '' : `target ≤${target}x ${ok}`}${peakSoFar()}`;
   results.push(line);
   console.log(line);
+}
+
+/** This process's peak RSS so far, for each result line (the summary's last line checks the target). */
+export function peakSoFar(): string {
+  return `  [peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB]`;
 }
 
 export function absolute(label: string, ms: number, limit: number): void {
   const ok = ms <= limit ? 'OK  ' : 'MISS';
   if (ok === 'MISS') tally.failures++;
-  const line = `${label.padEnd(34)} ours ${ms.toFixed(1).padStart(9)} ms  target ≤${limit} ms ${ok}`;
+  const line = `${label.padEnd(34)} ours ${ms.toFixed(1).padStart(9)} ms  target ≤${limit} ms ${ok}${peakSoFar()}`;
   results.push(line);
   console.log(line);
 }

@@ -29,6 +29,7 @@ import {
   median,
   nativeTrack,
   pair,
+  peakSoFar,
   REPS,
   report,
   results,
@@ -182,6 +183,9 @@ async function benchTree(name: string, tree: string, base: string): Promise<void
   const x = WATCH_ONLY ? await firstTracks(name, tree, base) : await benchTracks(name, tree, base);
   const targets = (await x.s.listFiles(await x.s.track())).filter((f) => f.mode === '100644').map((f) => f.path);
   const touched = targets.filter((_, i) => i % Math.floor(targets.length / 10) === 0).slice(0, 10);
+  const listed = `listFiles (${targets.length} regular files)${peakSoFar()}`;
+  results.push(listed);
+  console.log(listed);
   if (!QUICK && !WATCH_ONLY) {
     if (!RESTORE_ONLY) await benchChanges(x, touched);
     await benchRestores(x, touched);
@@ -189,7 +193,7 @@ async function benchTree(name: string, tree: string, base: string): Promise<void
   await x.s.close();
   if (!QUICK && !RESTORE_ONLY && name !== 'gen2k')
     await benchWatched(name, tree, { data: x.data, gitdir: x.s.gitdir }, x.gd, touched);
-  console.log(`(${name} took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(`(${name} took ${((performance.now() - started) / 1000).toFixed(0)} s)${peakSoFar()}`);
 }
 
 async function main(): Promise<void> {

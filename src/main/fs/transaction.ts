@@ -54,8 +54,6 @@ class Tx {
   readonly journal: Journal;
   work: Work[] = [];
   plan: Plan | undefined;
-  /** Work already told to `options.progress` as written (each step is told once per phase). */
-  private readonly told = new Set<Work>();
   /**
    * One step: its rename alone is atomic, so no backup and no durable plan are needed — the plan only names the
    * temp file, for a recovery to remove (a power cut can at worst leave that temp file behind).
@@ -74,6 +72,8 @@ class Tx {
   /** Plan every step and write the plan; false when an atomic transaction already failed (nothing changed). */
   planAll(): boolean {
     const missing = new Set<string>();
+    /** Each folder's list of missing folders, shared by the steps in it (tx-ops.ts missingFolders). */
+    const made = new Map<string, string[]>();
     const seen = new Set<string>();
     const removing = new Set(this.steps.filter((s) => s.put.kind === 'delete').map((s) => s.rel));
     for (let i = 0; i < this.steps.length; i++) {
@@ -81,7 +81,7 @@ class Tx {
       try {
         if (seen.has(step.rel)) throw Object.assign(new Error(`${step.rel} is named twice`), { code: 'EINVAL' });
         seen.add(step.rel);
-        const w = planOne(this.pins, this.journal, step, i, missing, removing, !this.single);
+        const w = planOne(this.pins, this.journal, step, i, missing, removing, !this.single, made);
         if (w === 'same') this.report.unchanged.push(step.rel);
         else this.work.push(w);
       } catch (e) {
@@ -112,8 +112,8 @@ class Tx {
 
   /** Tells `options.progress` that `w` was written (or removed), once. */
   wrote(w: Work, bytes: number): void {
-    if (!this.options.progress || this.told.has(w)) return;
-    this.told.add(w);
+    if (!this.options.progress || w.told === true) return;
+    w.told = true;
     this.options.progress('write', this.work.length, bytes);
   }
 

@@ -72,6 +72,18 @@ export class WorktreeWriter {
     return obj.content;
   }
 
+  /** The reader every file step shares (tx-types.ts `Put`): the blob's bytes, read when its temp is written. */
+  private readonly read = (oid: string): Buffer => {
+    const obj = this.db.read(oid);
+    if (!obj)
+      throw new LandfallFailure({
+        code: 'io_error',
+        message: `the store lacks blob ${oid} (removed by gc?)`,
+        hint: 'fix the path by hand, then revert again',
+      });
+    return obj.content;
+  };
+
   /** Queue blob `oid` at `path` with `mode` (file, executable, or symlink). Throws LandfallFailure for a bad path. */
   write(path: string, mode: EntryMode, oid: string): void {
     WorktreeWriter.check(path);
@@ -83,8 +95,10 @@ export class WorktreeWriter {
       });
       return;
     }
-    const bytes = (): Buffer => this.blob(path, oid);
-    this.steps.push({ rel: path, put: { kind: 'file', bytes, oid, exec: mode === '100755', skipSame: true } });
+    this.steps.push({
+      rel: path,
+      put: { kind: 'file', bytes: this.read, oid, exec: mode === '100755', skipSame: true },
+    });
   }
 
   /** Queue the removal of the file or link at `path` (never a folder, never through a link). */

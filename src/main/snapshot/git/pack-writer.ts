@@ -44,15 +44,65 @@ const DELTA_RATIO = 0.5;
  */
 export const PENDING_CAP = 16 << 20;
 
-interface Entry {
-  oid: Buffer;
-  offset: number;
-  crc: number;
+/**
+ * The entries written so far, as columns: ids in one buffer (20 bytes each, in pack order), offsets and crc32s in
+ * arrays. An id per small Buffer came from Node's shared 8 KiB allocation pool, whose slabs also hold the
+ * short-lived file contents and headers of the walk: each id kept its whole slab alive — 78 MB of slabs held by
+ * 9,600 ids midway through a first track of 100,000 files.
+ */
+export class EntryTable {
+  private ids = Buffer.allocUnsafe(20 * 1024);
+  readonly offsets: number[] = [];
+  readonly crcs: number[] = [];
+
+  get length(): number {
+    return this.offsets.length;
+  }
+
+  /** Appends an entry: `oid` as 40 hex digits. */
+  push(oid: string, offset: number, crc: number): void {
+    const at = this.offsets.length * 20;
+    if (at + 20 > this.ids.length) {
+      const next = Buffer.allocUnsafe(this.ids.length * 2);
+      this.ids.copy(next, 0, 0, at);
+      this.ids = next;
+    }
+    this.ids.write(oid, at, 20, 'hex');
+    this.offsets.push(offset);
+    this.crcs.push(crc);
+  }
+
+  /** Copies entry `i`'s id into `out` at `at`; answers the bytes copied (20). */
+  copyId(i: number, out: Buffer, at: number): number {
+    return this.ids.copy(out, at, i * 20, i * 20 + 20);
+  }
+
+  /** First id byte of entry `i`. */
+  firstByte(i: number): number {
+    return this.ids[i * 20] as number;
+  }
+
+  /** Entry positions in id order. */
+  sorted(): Uint32Array {
+    const n = this.length;
+    const order = new Uint32Array(n);
+    const head = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      order[i] = i;
+      head[i] = this.ids.readUInt32BE(i * 20);
+    }
+    const ids = this.ids;
+    return order.sort((a, b) => {
+      const x = head[a] as number;
+      const y = head[b] as number;
+      return x !== y ? (x < y ? -1 : 1) : ids.compare(ids, b * 20, b * 20 + 20, a * 20, a * 20 + 20);
+    });
+  }
 }
 
 /** An added object waiting for its compressed body (entries are written in the order they were added). */
 interface Queued {
-  oid: Buffer;
+  oid: string;
   /** Pack type number (1–4) or OFS_DELTA. */
   kind: number;
   /** Size of what was compressed (the object, or the delta). */
@@ -70,7 +120,7 @@ export class PackWriter {
   private readonly tmp: string;
   private fd: number;
   private offset = 12;
-  private readonly entries: Entry[] = [];
+  private readonly entries = new EntryTable();
   private readonly held = new Set<string>();
   private chunks: Buffer[] = [];
   private chunkBytes = 0;
@@ -138,7 +188,7 @@ export class PackWriter {
     const body = this.inline ? zlibStored(bytes) : undefined;
     const ticket = body ? -1 : sharedDeflater.submit(bytes, this.level);
     this.queue.push({
-      oid: Buffer.from(oid, 'hex'),
+      oid,
       kind: best ? OFS_DELTA : TYPE_NUM[type],
       size: bytes.length,
       base: best?.base.placed,
@@ -160,7 +210,7 @@ export class PackWriter {
     if (this.held.has(oid)) return;
     this.held.add(oid);
     this.queue.push({
-      oid: Buffer.from(oid, 'hex'),
+      oid,
       kind: TYPE_NUM[type],
       size,
       ticket: -1,
@@ -185,7 +235,7 @@ export class PackWriter {
         if (q.base.offset < 0) throw new Error('pack writer: delta base not written before its delta');
         header = Buffer.concat([header, ofsDistance(offset - q.base.offset)]);
       }
-      this.entries.push({ oid: q.oid, offset, crc: crc32(body, crc32(header)) });
+      this.entries.push(q.oid, offset, crc32(body, crc32(header)));
       q.placed.offset = offset;
       this.push(header);
       this.push(body);
@@ -341,26 +391,33 @@ function ofsDistance(distance: number): Buffer {
 }
 
 /** Builds a v2 pack index for `entries` of a pack whose checksum is `packSum`. */
-export function buildIdx(entries: Entry[], packSum: Buffer): Buffer {
-  const sorted = [...entries].sort((a, b) => Buffer.compare(a.oid, b.oid));
+export function buildIdx(entries: EntryTable, packSum: Buffer): Buffer {
+  const sorted = entries.sorted();
   const n = sorted.length;
-  const large = sorted.filter((e) => e.offset >= 0x80000000);
-  const out = Buffer.alloc(8 + 1024 + n * 28 + large.length * 8 + 40);
+  const offsets = entries.offsets;
+  let large = 0;
+  for (const o of offsets) if (o >= 0x80000000) large++;
+  const out = Buffer.alloc(8 + 1024 + n * 28 + large * 8 + 40);
   out.writeUInt32BE(0xff744f63, 0);
   out.writeUInt32BE(2, 4);
   const fan = new Array<number>(256).fill(0);
-  for (const e of sorted) fan[e.oid[0] ?? 0]! += 1;
+  for (const i of sorted) fan[entries.firstByte(i)]! += 1;
   let acc = 0;
   for (let i = 0; i < 256; i++) {
     acc += fan[i] ?? 0;
     out.writeUInt32BE(acc, 8 + i * 4);
   }
   let p = 8 + 1024;
-  for (const e of sorted) p += e.oid.copy(out, p);
-  for (const e of sorted) p = out.writeUInt32BE(e.crc >>> 0, p);
+  for (const i of sorted) p += entries.copyId(i, out, p);
+  for (const i of sorted) p = out.writeUInt32BE((entries.crcs[i] as number) >>> 0, p);
   let li = 0;
-  for (const e of sorted) p = out.writeUInt32BE(e.offset >= 0x80000000 ? (0x80000000 | li++) >>> 0 : e.offset, p);
-  for (const e of large) p = out.writeBigUInt64BE(BigInt(e.offset), p);
+  const big: number[] = [];
+  for (const i of sorted) {
+    const o = offsets[i] as number;
+    if (o >= 0x80000000) big.push(o);
+    p = out.writeUInt32BE(o >= 0x80000000 ? (0x80000000 | li++) >>> 0 : o, p);
+  }
+  for (const o of big) p = out.writeBigUInt64BE(BigInt(o), p);
   p += packSum.copy(out, p);
   createHash('sha1').update(out.subarray(0, p)).digest().copy(out, p);
   return out;

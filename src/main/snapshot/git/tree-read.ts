@@ -150,10 +150,10 @@ export class TreeReader {
       const lb = l && l.mode !== '40000' ? l : undefined;
       const rb = r && r.mode !== '40000' ? r : undefined;
       if (lb || rb) {
-        const change: TreeChange = { path };
-        if (lb) change.before = { mode: lb.mode, oid: lb.oid };
-        if (rb) change.after = { mode: rb.mode, oid: rb.oid };
-        out.push(change);
+        // Built whole: a property added afterwards gave each change its own property array (4 MB on 100,000).
+        const before = lb && { mode: lb.mode, oid: lb.oid };
+        const after = rb && { mode: rb.mode, oid: rb.oid };
+        out.push(before ? (after ? { path, before, after } : { path, before }) : { path, after });
       }
     }
   }

@@ -70,6 +70,16 @@ export function encodeTree(entries: TreeEntry[]): Buffer {
   return out;
 }
 
+/** The modes a tree entry has, each as one shared string ('040000', as some tools write it, is '40000'). */
+const MODE_NAMES = new Map<string, EntryMode>([
+  ['40000', '40000'],
+  ['040000', '40000'],
+  ['100644', '100644'],
+  ['100755', '100755'],
+  ['120000', '120000'],
+  ['160000', '160000'],
+]);
+
 /** Parses tree object content into entries (in stored order). Throws on malformed content. */
 export function parseTree(content: Buffer): TreeEntry[] {
   const out: TreeEntry[] = [];
@@ -80,7 +90,8 @@ export function parseTree(content: Buffer): TreeEntry[] {
     if (sp < 0 || nul < 0 || nul + 21 > content.length) throw new Error('malformed tree object');
     const mode = content.toString('latin1', p, sp);
     out.push({
-      mode: (mode === '040000' ? '40000' : mode) as EntryMode,
+      // One string per mode, not one per entry (a 100,000-file listing held 100,000 copies of "100644").
+      mode: MODE_NAMES.get(mode) ?? (mode as EntryMode),
       name: content.toString('utf8', sp + 1, nul),
       oid: content.toString('hex', nul + 1, nul + 21),
     });
