@@ -146,7 +146,10 @@ export async function openPage(
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('pageerror', (e) => {
+    errors.push(`pageerror: ${e.message}`);
+    if (process.env.E2E_STACKS) console.log(`pageerror stack: ${e.stack}`); // E2E_STACKS=1: where it was thrown
+  });
   await page.goto(url);
   return { page, errors, calls, events };
 }

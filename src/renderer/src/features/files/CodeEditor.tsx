@@ -102,6 +102,7 @@ function Merge({ monaco }: { monaco: MonacoModule }): React.JSX.Element {
     const diff = monaco.editor.createDiffEditor(box, {
       automaticLayout: true,
       originalEditable: false,
+      renderGutterMenu: false, // not used; its menu re-reads context keys (see review/DiffView.tsx)
       renderSideBySide: box.clientWidth > 560,
       minimap: { enabled: false },
       theme: theme(),

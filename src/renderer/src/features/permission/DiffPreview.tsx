@@ -52,6 +52,7 @@ export function DiffPreview({ patch, path }: { patch: string | undefined; path: 
       const editor = monaco.editor.createDiffEditor(box, {
         ...common,
         renderSideBySide: true,
+        renderGutterMenu: false, // not used; its menu re-reads context keys (see review/DiffView.tsx)
         renderSideBySideInlineBreakpoint: 560,
         renderOverviewRuler: false,
       });

@@ -37,6 +37,8 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
     null,
   );
   const retired = useRef<Monaco.editor.ITextModel[]>([]);
+  /** Removes the hunk bars now shown (null: none); called before the editor is disposed. */
+  const unmountBars = useRef<(() => void) | null>(null);
   const action = useRef(onAction);
   action.current = onAction;
 
@@ -69,6 +71,10 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         // The +/- gutter glyphs and revert arrows need the codicon font and an editable side; the hunk bars say it.
         renderIndicators: false,
         renderMarginRevertIcon: false,
+        // Monaco's own hunk menu in the gutter is not used (the hunk bars are ours); its menu is an observable that
+        // re-reads the editor's context keys and threw "AbstractContextKeyService has been disposed" when a
+        // change reached it after the editor was gone.
+        renderGutterMenu: false,
         // The user's side-by-side / inline choice holds in a narrow panel (Monaco would silently switch to inline).
         useInlineViewWhenSpaceIsLimited: false,
       });
@@ -90,6 +96,8 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
         media.removeEventListener('change', onTheme);
         for (const sub of cursorSubs) sub.dispose();
         releaseFocus(box);
+        unmountBars.current?.(); // the hunk bars' zones go while the editor is alive (effects clean up in order)
+        unmountBars.current = null;
         const m = diff.getModel();
         diff.dispose();
         m?.original.dispose();
@@ -128,9 +136,20 @@ export function DiffView({ file, focusedId, sideBySide, onAction }: DiffViewProp
   useEffect(() => {
     if (!editor || guarded || !file) return;
     const original = sideBySide ? editor.diff.getOriginalEditor() : null;
-    return mountHunkBars(editor.monaco, editor.diff.getModifiedEditor(), original, file.hunks, focusedId, (h, a) =>
-      action.current(h, a),
+    const unmount = mountHunkBars(
+      editor.monaco,
+      editor.diff.getModifiedEditor(),
+      original,
+      file.hunks,
+      focusedId,
+      (h, a) => action.current(h, a),
     );
+    unmountBars.current = unmount;
+    return () => {
+      if (unmountBars.current !== unmount) return; // already removed, before the editor was disposed
+      unmountBars.current = null;
+      unmount();
+    };
   }, [editor, file, guarded, focusedId, sideBySide]);
 
   return (
