@@ -4,50 +4,13 @@
  * output schemas and released by the test (deferred), so an older search answer can arrive after a newer one.
  */
 import { describe, expect, test } from 'vitest';
-import { CALL_NAMES, EVENT_NAMES, calls as contract } from '../../../shared/contract';
-import type { CallName, LandfallApi } from '../../../shared/contract';
-import { fail, ok } from '../../../shared/errors';
+import { fail } from '../../../shared/errors';
 import type { Result } from '../../../shared/errors';
+import { heldTransport } from './testing/held-transport';
 import { createAppStore } from './index';
 import { runningFrom } from './sessions-slice';
 
-interface Pending {
-  name: CallName;
-  input: unknown;
-  answer(value: unknown): void;
-  refuse(error: Result<never>): void;
-}
-
-/** A transport whose every call waits until the test answers it (validated by the contract's output schema). */
-const pending: Pending[] = [];
-const api = {
-  calls: Object.fromEntries(
-    CALL_NAMES.map((name) => [
-      name,
-      (input: unknown) =>
-        new Promise<Result<unknown>>((resolve) =>
-          pending.push({
-            name,
-            input,
-            answer: (value) => resolve(ok(contract[name].output.parse(value))),
-            refuse: (error) => resolve(error),
-          }),
-        ),
-    ]),
-  ),
-  events: Object.fromEntries(EVENT_NAMES.map((n) => [n, () => () => {}])),
-} as unknown as LandfallApi;
-(globalThis as { window?: unknown }).window = { landfall: api };
-
-/** The oldest unanswered call named `name` (removed from the queue). */
-async function take(name: CallName): Promise<Pending> {
-  for (let i = 0; i < 50; i++) {
-    const at = pending.findIndex((p) => p.name === name);
-    if (at >= 0) return pending.splice(at, 1)[0] as Pending;
-    await Promise.resolve();
-  }
-  throw new Error(`no ${name} call was sent (sent: ${pending.map((p) => p.name).join(', ')})`);
-}
+const { pending, take } = heldTransport();
 
 const PROJECT = { id: 'prj_a', root: '/work/a', name: 'a', lastOpened: 1 };
 const hit = (sessionId: string, match: string) => ({
