@@ -4,11 +4,20 @@
  *
  * Delivery is asynchronous (parcel batches events on its own thread, 50–500 ms), so a track first calls `settle`:
  * it changes the work-tree folder's own mode to the mode it already has (only its ctime moves; no byte, name or
- * permission of the project changes) and waits for that event. The operating system queues events in the order
- * the changes happened, and one subscription delivers them in that order, so once it arrives every change that
- * finished before `settle` was called has been reported. When it does not arrive within `SETTLE_MS`, `settle`
- * answers false and the caller walks everything. Parcel can go on naming a moved folder's files by their old
- * paths, so the store walks everything after a folder move and subscribes afresh (`followsMoves` is false).
+ * permission of the project changes) and waits for that event — the marker. The operating system queues events in
+ * the order the changes happened, and one subscription delivers them in that order, so once the marker arrives
+ * every change that finished before it was made has been reported.
+ *
+ * Every marker looks the same (an event on the work-tree folder's own path, and parcel merges events of one path),
+ * so an event can only be trusted as the answer to the one marker that was in flight when it came. Markers
+ * therefore go out one at a time, in rounds: a `settle` called while a marker is in flight waits for the round
+ * after it, whose marker is made once the earlier one has arrived. Without rounds, a marker made before a thread
+ * was busy (a full walk holds the snapshot worker's thread; parcel's batches queue meanwhile) arrived just after a
+ * later `settle` began and answered it before the change made between the two was reported (CI, 1 in 113 runs under
+ * load). A marker that does not arrive within `SETTLE_MS` ends the subscription (its late event must answer no later
+ * round): `settle` answers false, and the store walks everything and subscribes afresh. Parcel can go on naming a
+ * moved folder's files by their old paths, so the store walks everything after a folder move and subscribes afresh
+ * (`followsMoves` is false).
  *
  * Ignored by the subscription: `.git` folders (the user's repository data is never part of a tree; the index and
  * info/exclude, which are, are checked by stat on every track in store.ts).
@@ -58,7 +67,10 @@ export class ParcelTreeWatcher implements TreeWatcher {
    * store starts a new watcher (store.ts).
    */
   broken = false;
-  private settles: (() => void)[] = [];
+  /** The waiters of the marker in flight (undefined: none is), and the timer that gives up on it. */
+  private round: { waiters: ((ok: boolean) => void)[]; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** Waiters that came while a marker was in flight: they get the next round's marker. */
+  private nextRound: ((ok: boolean) => void)[] = [];
   private sub: ParcelSubscription | undefined;
   /** Events delivered so far, and settles that timed out (tests and the benchmark read them). */
   readonly stats = { delivered: 0, settleTimeouts: 0, watched: 0 };
@@ -82,50 +94,66 @@ export class ParcelTreeWatcher implements TreeWatcher {
   }
 
   private onEvents(err: Error | null, events: ParcelEvent[]): void {
+    if (this.sub === undefined && this.broken) return; // closed: a late batch changes nothing
     if (err) {
       // An error may have lost events and ends the subscription: only a full walk is exact now.
-      this.full = true;
-      this.broken = true;
+      this.fail();
+      return;
     }
     const prefix = `${this.root}/`;
-    let settled = false;
+    let marker = false;
     for (const e of events) {
       this.stats.delivered++;
-      if (e.path === this.root) settled = true;
+      if (e.path === this.root) marker = true;
       else if (e.path.startsWith(prefix)) this.paths.add(e.path.slice(prefix.length));
     }
-    if (settled || err) {
-      const waiting = this.settles;
-      this.settles = [];
-      for (const done of waiting) done();
+    const round = this.round;
+    if (!marker || !round) return;
+    clearTimeout(round.timer);
+    this.round = undefined;
+    for (const done of round.waiters) done(true);
+    if (this.nextRound.length > 0) this.startRound(this.nextRound.splice(0));
+  }
+
+  /** Makes the marker for `waiters` (the round in flight from now on); answers them false when it cannot. */
+  private startRound(waiters: ((ok: boolean) => void)[]): void {
+    const timer = setTimeout(() => {
+      this.stats.settleTimeouts++;
+      this.fail();
+    }, SETTLE_MS);
+    this.round = { waiters, timer };
+    try {
+      chmodSync(this.root, statSync(this.root).mode & 0o7777);
+    } catch {
+      // The folder is gone or its mode cannot be set: no marker will come, so no report can be proved complete.
+      this.fail();
     }
   }
 
   /**
-   * Resolves true once every change that finished before this call has been reported (module docstring), false
-   * when the settle event did not come within `SETTLE_MS` or the folder's mode cannot be set (the caller then walks
-   * everything). Several callers may wait on one settle.
+   * The subscription can no longer be trusted (an error, or a marker that never came and might still): every waiter
+   * is answered false, the next `take` reports `full`, and the store subscribes afresh (`broken`).
+   */
+  private fail(): void {
+    this.full = true;
+    this.broken = true;
+    const round = this.round;
+    this.round = undefined;
+    if (round) clearTimeout(round.timer);
+    for (const done of [...(round?.waiters ?? []), ...this.nextRound.splice(0)]) done(false);
+  }
+
+  /**
+   * Resolves true once every change that finished before this call has been reported (module docstring: the marker
+   * of this call's round has arrived), false when the subscription failed, the marker did not come within
+   * `SETTLE_MS` of being made, or the folder's mode cannot be set (the caller then walks everything). Waits for at
+   * most two rounds: the one in flight when called, then its own.
    */
   settle(): Promise<boolean> {
     if (this.broken) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.stats.settleTimeouts++;
-        this.settles = this.settles.filter((f) => f !== done);
-        resolve(false);
-      }, SETTLE_MS);
-      const done = (): void => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      this.settles.push(done);
-      try {
-        chmodSync(this.root, statSync(this.root).mode & 0o7777);
-      } catch {
-        this.settles = this.settles.filter((f) => f !== done);
-        clearTimeout(timer);
-        resolve(false);
-      }
+      if (this.round) this.nextRound.push(resolve);
+      else this.startRound([resolve]);
     });
   }
 
@@ -164,8 +192,8 @@ export class ParcelTreeWatcher implements TreeWatcher {
   /** Ends the subscription (a watch the system already dropped, e.g. of a deleted folder, is no failure). */
   async close(): Promise<void> {
     const sub = this.sub;
+    this.fail();
     this.sub = undefined;
-    this.broken = true;
     await sub?.unsubscribe().catch(() => undefined);
   }
 }

@@ -11,7 +11,7 @@
  *   queue whenever the thread's event loop polls, so `settle` is two turns of the event loop — no timer, no write.
  * - `parcel` (watch-parcel.ts, other platforms): a recursive @parcel/watcher subscription. Parcel batches events on
  *   its own thread (≥ 50 ms), so `settle` writes a marker (re-applies the work-tree folder's own mode) and waits for
- *   its event.
+ *   its event; markers look alike, so one is in flight at a time and each answers only its own round.
  */
 import type { DirRecord } from './stat-entries';
 import type { TreeWatcher, WatchBackend } from './watch-types';
