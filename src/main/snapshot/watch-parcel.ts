@@ -17,7 +17,9 @@
  * load). A marker that does not arrive within `SETTLE_MS` ends the subscription (its late event must answer no later
  * round): `settle` answers false, and the store walks everything and subscribes afresh. Parcel can go on naming a
  * moved folder's files by their old paths, so the store walks everything after a folder move and subscribes afresh
- * (`followsMoves` is false).
+ * (`followsMoves` is false). One loss no marker can reveal is parcel's own: it copies a batch and clears its list in
+ * two steps (Watcher::triggerCallbacks in @parcel/watcher 2.x), so an event added in between is dropped; the
+ * turn's verifying track, which walks everything, finds such a change.
  *
  * Ignored by the subscription: `.git` folders (the user's repository data is never part of a tree; the index and
  * info/exclude, which are, are checked by stat on every track in store.ts).
