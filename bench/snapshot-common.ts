@@ -172,9 +172,15 @@ export function report(
   console.log(line);
 }
 
-/** This process's peak RSS so far, for each result line (the summary's last line checks the target). */
+/**
+ * This process's peak RSS so far, for each result line (the summary's last line checks the target), and what is
+ * resident now: RSS, the JS heap (used / reserved) and array buffers (MB).
+ */
 export function peakSoFar(): string {
-  return `  [peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB]`;
+  const m = process.memoryUsage();
+  const mb = (n: number): string => (n / 1e6).toFixed(0);
+  const now = `now ${mb(m.rss)}: heap ${mb(m.heapUsed)}/${mb(m.heapTotal)}, buffers ${mb(m.arrayBuffers)}`;
+  return `  [peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; ${now}]`;
 }
 
 export function absolute(label: string, ms: number, limit: number): void {

@@ -62,6 +62,7 @@ export function decodeCache(c: Cursor): StatCacheData {
       mode: nums[k + 4]!,
       oid: oids.slice(i * 40, i * 40 + 40),
       racy: racy[i] === 1,
+      seen: 0,
     });
   }
   const dirPaths = c.strings(nDirs);
@@ -78,6 +79,7 @@ export function decodeCache(c: Cursor): StatCacheData {
       names: dirNames[i] ?? '',
       oid: c.oid(),
       racy: c.bytes(1)[0] === 1,
+      seen: 0,
     });
   }
   if (paths.length !== nFiles || dirPaths.length !== nDirs) throw new Error('truncated');

@@ -2,14 +2,26 @@
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadStatCache, persistStatCache, saveStatCache } from './stat-cache';
-import { emptyStatCache, type StatCacheData } from './stat-entries';
+import { loadStatCache, persistChange, saveStatCache } from './stat-cache';
+import { emptyChange, emptyStatCache, sameDir, type StatCacheChange, type StatCacheData } from './stat-entries';
 import { cleanup, tempDir } from './test-support';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) cleanup(d);
 });
+
+/** The change from `prev` to `next`, every entry compared (what a track hands persistChange). */
+function changeOf(prev: StatCacheData, next: StatCacheData): StatCacheChange {
+  const c = emptyChange(next.tree);
+  for (const [k, v] of next.entries) if (prev.entries.get(k) !== v) c.entries.set(k, v);
+  for (const [k, v] of next.dirs) if (!sameDir(prev.dirs.get(k), v)) c.dirs.set(k, v);
+  for (const t of next.trees) if (!prev.trees.has(t)) c.trees.add(t);
+  for (const k of prev.entries.keys()) if (!next.entries.has(k)) c.goneEntries.push(k);
+  for (const k of prev.dirs.keys()) if (!next.dirs.has(k)) c.goneDirs.push(k);
+  for (const t of prev.trees) if (!next.trees.has(t)) c.goneTrees.push(t);
+  return c;
+}
 
 describe('stat cache file', () => {
   it('round-trips files, folders (root only, and with an empty folder listing), trees and the racy marks', () => {
@@ -31,21 +43,27 @@ describe('stat cache file', () => {
             mode: 0o100644,
             oid: oid('c'),
             racy: false,
+            seen: 0,
           },
         ],
-        ['d/é\nnewline', { size: 0, mtimeMs: 1, ctimeMs: 2, ino: 3, mode: 0o120777, oid: oid('d'), racy: true }],
+        [
+          'd/é\nnewline',
+          { size: 0, mtimeMs: 1, ctimeMs: 2, ino: 3, mode: 0o120777, oid: oid('d'), racy: true, seen: 0 },
+        ],
       ]),
       dirs: new Map([
-        ['', { mtimeMs: 5.25, ctimeMs: 6, ino: 7, names: 'fx.txt/dd', oid: oid('a'), count: 2, racy: false }],
-        ['d', { mtimeMs: 8, ctimeMs: 9, ino: 10, names: 'fé\nnewline', oid: oid('b'), count: 1, racy: true }],
-        ['d/empty', { mtimeMs: 8, ctimeMs: 9, ino: 11, names: '', oid: undefined, count: 0, racy: false }],
+        ['', { mtimeMs: 5.25, ctimeMs: 6, ino: 7, names: 'fx.txt/dd', oid: oid('a'), count: 2, racy: false, seen: 0 }],
+        ['d', { mtimeMs: 8, ctimeMs: 9, ino: 10, names: 'fé\nnewline', oid: oid('b'), count: 1, racy: true, seen: 0 }],
+        ['d/empty', { mtimeMs: 8, ctimeMs: 9, ino: 11, names: '', oid: undefined, count: 0, racy: false, seen: 0 }],
       ]),
     };
     saveStatCache(file, data);
     expect(loadStatCache(file)).toEqual(data);
     const rootOnly: StatCacheData = {
       ...emptyStatCache(),
-      dirs: new Map([['', { mtimeMs: 1, ctimeMs: 1, ino: 1, names: '', oid: undefined, count: 0, racy: false }]]),
+      dirs: new Map([
+        ['', { mtimeMs: 1, ctimeMs: 1, ino: 1, names: '', oid: undefined, count: 0, racy: false, seen: 0 }],
+      ]),
     };
     saveStatCache(file, rootOnly);
     expect(loadStatCache(file)).toEqual(rootOnly);
@@ -66,6 +84,7 @@ describe('stat cache file', () => {
       mode: 0o100644,
       oid: oid.repeat(40),
       racy: false,
+      seen: 0,
     });
     const d = (n: number, oid: string | undefined) => ({
       mtimeMs: n,
@@ -75,6 +94,7 @@ describe('stat cache file', () => {
       oid: oid?.repeat(40),
       count: 1,
       racy: false,
+      seen: 0,
     });
     const v1: StatCacheData = {
       tree: '1'.repeat(40),
@@ -95,13 +115,13 @@ describe('stat cache file', () => {
     v2.entries.set('f1', e(1000, 'b'));
     v2.entries.delete('f2');
     v2.entries.set('new', e(7, 'c'));
-    persistStatCache(file, v1, v2);
+    persistChange(file, v2, changeOf(v1, v2));
     const journal = `${file}.journal`;
     expect(statSync(journal).size).toBeLessThan(statSync(file).size);
     expect(loadStatCache(file)).toEqual(v2);
     const v3: StatCacheData = { ...v2, tree: '4'.repeat(40), entries: new Map(v2.entries) };
     v3.entries.delete('new');
-    persistStatCache(file, v2, v3);
+    persistChange(file, v3, changeOf(v2, v3));
     expect(loadStatCache(file)).toEqual(v3);
     const good = readFileSync(journal).length;
     appendFileSync(journal, Buffer.from([9, 0, 0, 0, 1, 2, 3, 4, 5])); // a record cut short by a crash

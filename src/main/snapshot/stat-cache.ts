@@ -13,7 +13,7 @@
 import { appendFileSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { Cursor, decodeCache, encodeCache, oidBytes, stringsBlock } from './stat-cache-codec';
-import { emptyChange, emptyStatCache, sameDir, type StatCacheChange, type StatCacheData } from './stat-entries';
+import { emptyStatCache, type StatCacheChange, type StatCacheData } from './stat-entries';
 
 /** Journal file beside the cache file. */
 function journalOf(file: string): string {
@@ -73,27 +73,6 @@ export function saveStatCache(file: string, data: StatCacheData): void {
   writeFileSync(tmp, deflateSync(encodeCache(data), { level: 1 }));
   renameSync(tmp, file);
   rmSync(journalOf(file), { force: true });
-}
-
-/** The change from `prev` to `next` (compares every entry: for full walks, whose result replaces the cache). */
-export function cacheChange(prev: StatCacheData, next: StatCacheData): StatCacheChange {
-  const c = emptyChange(next.tree);
-  for (const [k, v] of next.entries) if (prev.entries.get(k) !== v) c.entries.set(k, v);
-  for (const [k, v] of next.dirs) if (!sameDir(prev.dirs.get(k), v)) c.dirs.set(k, v);
-  for (const t of next.trees) if (!prev.trees.has(t)) c.trees.add(t);
-  for (const k of prev.entries.keys()) if (!next.entries.has(k)) c.goneEntries.push(k);
-  for (const k of prev.dirs.keys()) if (!next.dirs.has(k)) c.goneDirs.push(k);
-  for (const t of prev.trees) if (!next.trees.has(t)) c.goneTrees.push(t);
-  return c;
-}
-
-/**
- * Persists `next` given that the files on disk hold exactly `prev`: appends one journal record with what changed
- * (a track that touched a dozen files writes a few hundred bytes instead of the whole cache), or rewrites the
- * whole cache once the journal has grown past a quarter of it.
- */
-export function persistStatCache(file: string, prev: StatCacheData, next: StatCacheData): void {
-  persistChange(file, next, cacheChange(prev, next));
 }
 
 /**

@@ -14,6 +14,11 @@ export interface StatEntry {
   mode: number;
   oid: string;
   racy: boolean;
+  /**
+   * The number of the full walk that last found this entry as it is (WalkContext.gen; 0: none since loading). Kept
+   * in memory only: after a full walk, entries of the cache not stamped with its number are gone (stat-merge.ts).
+   */
+  seen: number;
 }
 
 /** A folder's stat data, listing and resulting tree. */
@@ -26,6 +31,8 @@ export interface DirRecord {
   oid: string | undefined;
   count: number;
   racy: boolean;
+  /** As StatEntry.seen: the full walk that last found this folder record as it is (memory only). */
+  seen: number;
 }
 
 /** Margin (ms) under which an mtime counts as "too recent to trust" (covers coarse 1 s filesystem clocks). */
@@ -108,23 +115,4 @@ export function statMatches(e: StatEntry | undefined, st: StatLike): boolean {
 /** True when a folder's lstat matches its record, so its cached listing is still its listing. */
 export function dirMatches(d: DirRecord | undefined, st: StatLike): boolean {
   return d !== undefined && !d.racy && d.mtimeMs === st.mtimeMs && d.ctimeMs === st.ctimeMs && d.ino === st.ino;
-}
-
-/** True when any folder record differs (a racy mark cleared counts: else every reopen lists that folder again). */
-export function dirsChanged(a: Map<string, DirRecord>, b: Map<string, DirRecord>): boolean {
-  if (a.size !== b.size) return true;
-  for (const [k, d] of b) {
-    const o = a.get(k);
-    if (
-      !o ||
-      o.mtimeMs !== d.mtimeMs ||
-      o.ctimeMs !== d.ctimeMs ||
-      o.ino !== d.ino ||
-      o.oid !== d.oid ||
-      o.names !== d.names ||
-      o.racy !== d.racy
-    )
-      return true;
-  }
-  return false;
 }

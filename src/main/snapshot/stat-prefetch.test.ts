@@ -5,7 +5,8 @@
  */
 import { lstatSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SnapshotStore } from './index';
 import { PREFETCH_MIN, StatPrefetcher } from './stat-prefetch';
 import { cleanup, tempDir } from './test-support';
@@ -58,6 +59,41 @@ describe('stat prefetch', () => {
       pf.close();
     }
     expect(pf.start(wt, new Map([['a', 0]]))).toBeUndefined(); // below PREFETCH_MIN: no thread
+  });
+
+  it('a job with the list the helper holds posts no list; a changed list is posted again; both hand over lstat', async () => {
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    const pf = new StatPrefetcher();
+    /** Runs one job over `files` to the end and checks every number it hands over against lstat. */
+    const run = async (files: Map<string, number>): Promise<void> => {
+      const job = pf.start(wt, files);
+      if (!job) throw new Error('no helper thread');
+      await until(() => job.done() === files.size);
+      for (const rel of files.keys()) {
+        const st = lstatSync(join(wt, rel));
+        expect(job.take(rel)).toEqual({
+          size: st.size,
+          mtimeMs: st.mtimeMs,
+          ctimeMs: st.ctimeMs,
+          ino: st.ino,
+          mode: st.mode,
+        });
+      }
+      job.end();
+    };
+    try {
+      const files = new Map(rels.map((r) => [r, 0]));
+      await run(files);
+      await run(files);
+      const fewer = new Map(files);
+      fewer.delete(rels[0] as string);
+      await run(fewer);
+      const sent = posted.mock.calls.map(([m]) => (m as { paths?: string[] }).paths?.length);
+      expect(sent).toEqual([COUNT, undefined, COUNT - 1]);
+    } finally {
+      posted.mockRestore();
+      pf.close();
+    }
   });
 
   it('tracks with the helper give the tree a fresh store gives after same-size edits at the end of the walk', async () => {

@@ -7,7 +7,9 @@
  *
  * Safety: a prefetched stat is an lstat taken during this track, just like the walk's own, so using it changes
  * nothing about what a track can see (a track was never atomic). It only serves the stat-cache comparison: a file
- * that is missing, a folder, or does not match its cache entry gets the walk's usual lstat and read.
+ * that is missing, a folder, or does not match its cache entry gets the walk's usual lstat and read. The shared
+ * buffer is reused by the next job only once the helper has marked the last job on it finished (a control word), so
+ * no late write of one job can land in the next; the helper also stops as soon as the buffer names another job.
  * The helper is plain JavaScript run with `eval` (no loader needed in tests, tsx or a bundled app), unref'd so it
  * never keeps a process alive, and only started for trees of at least PREFETCH_MIN files (small trees gain less
  * than a thread start costs). One helper serves every store of a thread (`sharedPrefetcher`): tracks are
@@ -25,15 +27,22 @@ export const PREFETCH_WARM_BYTES = PREFETCH_MIN * 30;
 /** Numbers per file in the shared array: size, mtimeMs, ctimeMs, ino, mode (NaN size: lstat failed). */
 const COLS = 5;
 
-// Control words: [0] = first index the walk has claimed up to (exclusive), [1] = files done from the end.
+// Control words (Int32 at the start of the shared buffer): [0] = first index the walk has claimed up to
+// (exclusive), [1] = files done from the end, [2] = the job running, [3] = the last job the helper finished.
+const CTL_WORDS = 4;
+const NUMS_AT = CTL_WORDS * 4;
 const HELPER = `
 const { parentPort } = require('node:worker_threads');
 const { lstatSync } = require('node:fs');
-parentPort.on('message', ({ root, paths, sab }) => {
-  const ctl = new Int32Array(sab, 0, 2);
-  const nums = new Float64Array(sab, 8);
+const held = { root: '', paths: [], sab: undefined };
+parentPort.on('message', (job) => {
+  if (job.paths) { held.root = job.root; held.paths = job.paths; }
+  if (job.sab) held.sab = job.sab;
+  const { root, paths, sab } = held;
+  const ctl = new Int32Array(sab, 0, ${CTL_WORDS});
+  const nums = new Float64Array(sab, ${NUMS_AT});
   for (let i = paths.length - 1; i >= 0; i--) {
-    if (Atomics.load(ctl, 0) > i) break;
+    if (Atomics.load(ctl, 0) > i || Atomics.load(ctl, 2) !== job.id) break;
     let s;
     try { s = lstatSync(root + '/' + paths[i], { throwIfNoEntry: false }); } catch { s = undefined; }
     const k = i * ${COLS};
@@ -41,6 +50,7 @@ parentPort.on('message', ({ root, paths, sab }) => {
     else nums[k] = NaN;
     Atomics.store(ctl, 1, paths.length - i);
   }
+  Atomics.store(ctl, 3, job.id);
 });
 `;
 
@@ -64,8 +74,8 @@ export class Prefetch {
     private readonly paths: string[],
     sab: SharedArrayBuffer,
   ) {
-    this.ctl = new Int32Array(sab, 0, 2);
-    this.nums = new Float64Array(sab, 8);
+    this.ctl = new Int32Array(sab, 0, CTL_WORDS);
+    this.nums = new Float64Array(sab, NUMS_AT);
   }
 
   /**
@@ -118,14 +128,40 @@ export class Prefetch {
 export class StatPrefetcher {
   private worker: Worker | undefined;
   private dead = false;
+  /** The root and path list the helper holds (sent with an earlier job): a job with the same ones sends none. */
+  private sent: { root: string; paths: string[] } | undefined;
+  /** The shared buffer the helper holds, and the number of the last job started on it. */
+  private shared: { sab: SharedArrayBuffer; job: number } | undefined;
 
-  /** Starts lstat'ing the keys of `files` (paths relative to `root`, in walk order); undefined when too few or unavailable. */
+  /**
+   * Starts lstat'ing the keys of `files` (paths relative to `root`, in walk order); undefined when too few or
+   * unavailable. What the helper already holds is not sent again: the path list when it is the last job's (the
+   * same key strings, compared one reference at a time), the shared buffer when it is large enough and the helper
+   * has finished the last job on it. A new list of 100,000 paths and a new 4 MB buffer on every track were most of
+   * what a no-change track allocated.
+   */
   start(root: string, files: ReadonlyMap<string, unknown>): Prefetch | undefined {
     if (files.size < PREFETCH_MIN || !this.warm() || !this.worker) return undefined;
-    const rels = [...files.keys()];
-    const sab = new SharedArrayBuffer(8 + rels.length * COLS * 8);
-    this.worker.postMessage({ root, paths: rels, sab });
-    return new Prefetch(rels, sab);
+    const last = this.sent;
+    const same = last !== undefined && last.root === root && sameKeys(last.paths, files);
+    const paths = same ? last.paths : [...files.keys()];
+    const need = NUMS_AT + paths.length * COLS * 8;
+    const held = this.shared;
+    const reuse =
+      held !== undefined &&
+      held.sab.byteLength >= need &&
+      Atomics.load(new Int32Array(held.sab, 0, CTL_WORDS), 3) === held.job;
+    // A new buffer has room for a quarter more files, so a growing tree does not need one on every track.
+    const sab = reuse ? held.sab : new SharedArrayBuffer(NUMS_AT + Math.ceil(paths.length * 1.25) * COLS * 8);
+    const id = (held?.job ?? 0) + 1;
+    const ctl = new Int32Array(sab, 0, CTL_WORDS);
+    Atomics.store(ctl, 0, 0);
+    Atomics.store(ctl, 1, 0);
+    Atomics.store(ctl, 2, id);
+    this.worker.postMessage({ id, ...(same ? {} : { root, paths }), ...(reuse ? {} : { sab }) });
+    this.sent = { root, paths };
+    this.shared = { sab, job: id };
+    return new Prefetch(paths, sab);
   }
 
   /**
@@ -135,6 +171,8 @@ export class StatPrefetcher {
   warm(): boolean {
     if (this.dead) return false;
     if (this.worker) return true;
+    this.sent = undefined; // a new helper holds no list and no buffer
+    this.shared = undefined;
     try {
       this.worker = new Worker(HELPER, { eval: true });
     } catch {
@@ -152,7 +190,17 @@ export class StatPrefetcher {
   close(): void {
     void this.worker?.terminate();
     this.worker = undefined;
+    this.sent = undefined;
+    this.shared = undefined;
   }
+}
+
+/** True when `files` has exactly the keys `paths`, in that order (the same strings: reference checks mostly). */
+function sameKeys(paths: string[], files: ReadonlyMap<string, unknown>): boolean {
+  if (paths.length !== files.size) return false;
+  let i = 0;
+  for (const k of files.keys()) if (paths[i++] !== k) return false;
+  return true;
 }
 
 /** The helper shared by every SnapshotStore of this thread; it lives as long as the thread (unref'd). */

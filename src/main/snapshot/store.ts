@@ -23,8 +23,9 @@ import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './git/object-db';
 import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
-import { cacheChange, cacheStamp, loadStatCache, persistChange, saveStatCache } from './stat-cache';
-import { changesNothing, dirsChanged, type StatCacheChange, type StatCacheData } from './stat-entries';
+import { cacheStamp, loadStatCache, persistChange, saveStatCache } from './stat-cache';
+import { mergeFull } from './stat-merge';
+import { changesNothing, type StatCacheChange, type StatCacheData } from './stat-entries';
 import { changeStatus, TreeReader, type ChangedPath, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,
@@ -110,6 +111,8 @@ export class SnapshotStore implements Snapshots {
   private lastWalk: LastWalk | undefined;
   /** True after a guided walk: `cache.trees` may name trees no longer in the last track (gc recomputes it). */
   private treesApprox = false;
+  /** Full walks taken so far: the walk number that stamps records found as they were (walk.ts `gen`). */
+  private fullWalks = 0;
   /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
   lastTrackKind: 'full' | 'guided' | 'none' = 'full';
   /** True when the stat cache's journal has grown enough that the idle task rewrites the cache whole. */
@@ -335,6 +338,7 @@ export class SnapshotStore implements Snapshots {
       sink,
       prefetch: undefined,
       guide,
+      gen: guide ? undefined : ++this.fullWalks,
       startedAt: Date.now(),
       entries: new Map(),
       dirs: new Map(),
@@ -342,7 +346,6 @@ export class SnapshotStore implements Snapshots {
       skipped: last ? last.skipped.filter((f) => untouched([f.path], guide).length === 1) : [],
       leftOut: last ? untouched(last.leftOut, guide) : [],
       hashed: 0,
-      dirty: false,
       progress: this.meter,
     };
     let tree: string;
@@ -367,7 +370,7 @@ export class SnapshotStore implements Snapshots {
     const gone = guide ? this.mergeWalk(cache, ctx, guide, tree) : this.replaceCache(cache, ctx, tree);
     this.watcher?.afterWalk({
       full: !guide,
-      dirs: ctx.dirs,
+      dirs: guide ? ctx.dirs : cache.dirs, // after a full walk the cache holds exactly the folders it walked
       gone,
       reported: report?.events ?? new Set(),
     });
@@ -389,13 +392,16 @@ export class SnapshotStore implements Snapshots {
     return change.goneDirs;
   }
 
-  /** After a full walk: its records replace the cache (saved when anything differs). */
+  /** After a full walk: the cache brought up to date in place (stat-merge.ts), only the change saved. */
   private replaceCache(cache: StatCacheData, ctx: WalkContext, tree: string): string[] {
-    const changed =
-      ctx.dirty || ctx.entries.size !== cache.entries.size || tree !== cache.tree || dirsChanged(cache.dirs, ctx.dirs);
-    this.cache = { tree, trees: ctx.trees, entries: ctx.entries, dirs: ctx.dirs };
-    const next = this.cache;
-    if (changed) this.persist(() => cacheChange(cache, next));
+    const before = cache.tree;
+    const change = mergeFull(
+      cache,
+      { gen: ctx.gen ?? 0, entries: ctx.entries, dirs: ctx.dirs, trees: ctx.trees },
+      tree,
+    );
+    const changed = tree !== before || !changesNothing(change);
+    if (changed) this.persist(() => change);
     this.treesApprox = this.treesApprox && !changed;
     return [];
   }

@@ -51,6 +51,14 @@ export interface WalkContext {
   guide?: WalkGuide;
   /** lstat results from the helper thread (stat-prefetch.ts) for files of the last track, when it runs. */
   prefetch: Prefetch | undefined;
+  /**
+   * A full walk's number (store.ts counts them); undefined for a guided walk. A full walk records in `entries` and
+   * `dirs` only what differs from the last track's records and stamps each record it finds as it was with this
+   * number (`seen`): nothing is copied, so a walk that finds nothing changed leaves no garbage that outlives it, and
+   * stat-merge.ts brings the cache up to date (unstamped records are gone). A guided walk records everything it
+   * looks at (walk-guide.ts merges it).
+   */
+  gen: number | undefined;
   /** Date.now() when the walk started; records whose mtime is near it are marked racy. */
   startedAt: number;
   entries: Map<string, StatEntry>;
@@ -64,8 +72,6 @@ export interface WalkContext {
   leftOut: string[];
   /** Files read and hashed (not served from the stat cache). */
   hashed: number;
-  /** True once a hashed file's id or stat data differs from its cached entry (the cache file needs saving). */
-  dirty: boolean;
   /** Told once per file or link looked at, and of the bytes read to hash it (progress.ts). */
   progress?: ProgressTicker;
 }
@@ -155,15 +161,28 @@ export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: 
     if (!ctx.prevTrees.has(oid) && !ctx.trees.has(oid)) ctx.sink.put('tree', content, oid);
   }
   if (oid) ctx.trees.add(oid);
-  ctx.dirs.set(rel, {
-    mtimeMs: stamp.mtimeMs,
-    ctimeMs: stamp.ctimeMs,
-    ino: stamp.ino,
-    names: list.names,
-    oid,
-    count: entries.length,
-    racy: stamp.racy,
-  });
+  const unchanged =
+    rec !== undefined &&
+    rec.mtimeMs === stamp.mtimeMs &&
+    rec.ctimeMs === stamp.ctimeMs &&
+    rec.ino === stamp.ino &&
+    rec.racy === stamp.racy &&
+    rec.names === list.names &&
+    rec.oid === oid &&
+    rec.count === entries.length;
+  if (unchanged && ctx.gen !== undefined) rec.seen = ctx.gen;
+  else if (unchanged) ctx.dirs.set(rel, rec);
+  else
+    ctx.dirs.set(rel, {
+      mtimeMs: stamp.mtimeMs,
+      ctimeMs: stamp.ctimeMs,
+      ino: stamp.ino,
+      names: list.names,
+      oid,
+      count: entries.length,
+      racy: stamp.racy,
+      seen: ctx.gen ?? 0,
+    });
   return { oid, same: rec !== undefined && oid === rec.oid };
 }
 
@@ -247,6 +266,12 @@ function modeOfBits(mode: number): EntryMode | undefined {
   return undefined;
 }
 
+/** Records that file `path` is as its cache entry says: a full walk stamps the entry, a guided walk records it. */
+function keepEntry(ctx: WalkContext, path: string, cached: StatEntry): void {
+  if (ctx.gen === undefined) ctx.entries.set(path, cached);
+  else cached.seen = ctx.gen;
+}
+
 /** The cached entry when the helper thread's lstat of `path` matches it (and it is still kept), else undefined. */
 function prefetchedHit(
   ctx: WalkContext,
@@ -259,7 +284,7 @@ function prefetchedHit(
   if (!mode || (mode !== '120000' && !isTracked && pre.size > ctx.maxFileBytes)) return undefined;
   const cached = ctx.prev.get(path);
   if (!cached || !statMatches(cached, pre)) return undefined;
-  ctx.entries.set(path, cached);
+  keepEntry(ctx, path, cached);
   return { mode, oid: cached.oid, same: true };
 }
 
@@ -292,7 +317,7 @@ function fileEntry(
   }
   const cached = ctx.prev.get(path);
   if (cached && statMatches(cached, st)) {
-    ctx.entries.set(path, cached);
+    keepEntry(ctx, path, cached);
     return { mode, oid: cached.oid, same: true };
   }
   const got = mode === '120000' ? readLink(abs, st) : readStable(abs, ctx.maxFileBytes);
@@ -308,11 +333,22 @@ function fileEntry(
   ctx.progress?.tick(0, got.bytes.length);
   const s = got.st;
   const racy = !got.stable || s.mtimeMs >= ctx.startedAt - RACY_MS;
-  const entry = { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode, oid, racy };
   // Worth saving: a new id or stat data, or a racy entry that can now be trusted (else every reopen re-hashes it).
-  if (!cached || cached.oid !== oid || cached.racy !== racy || !statMatches({ ...cached, racy: false }, s))
-    ctx.dirty = true;
-  ctx.entries.set(path, entry);
+  if (cached && cached.oid === oid && cached.racy === racy && statMatches({ ...cached, racy: false }, s)) {
+    keepEntry(ctx, path, cached); // read again (racy), found as it was
+  } else {
+    const seen = ctx.gen ?? 0;
+    ctx.entries.set(path, {
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+      ctimeMs: s.ctimeMs,
+      ino: s.ino,
+      mode: s.mode,
+      oid,
+      racy,
+      seen,
+    });
+  }
   return { mode: finalMode, oid, same: false };
 }
 
