@@ -268,4 +268,23 @@ describe('review in the app', () => {
     }
     expect(errors).toEqual([]);
   });
+
+  it('F1 with the keyboard focus inside the diff editor opens the window palette, not Monaco’s own', async () => {
+    await expect.poll(() => bars().count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // A click puts the keyboard focus in the read-only diff editor (its cursor's hunk becomes the focused one): at
+    // the far right of its first line, away from the hunk bars.
+    const box = await page.locator('[data-testid=review-panel] .modified-in-monaco-diff-editor').boundingBox();
+    if (!box) throw new Error('no diff editor on screen');
+    await page.mouse.click(box.x + box.width - 40, box.y + 8);
+    expect(
+      await page.evaluate("document.activeElement?.closest('[data-testid=review-panel] .monaco-editor') != null"),
+    ).toBe(true);
+    await page.keyboard.press('F1');
+    await page.locator('[data-testid=palette]').waitFor();
+    expect(await page.locator('.quick-input-widget:visible').count()).toBe(0);
+    await shot(page, 'review-10-f1-from-diff-editor');
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid=palette]').waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
 });

@@ -100,6 +100,22 @@ describe('a child in its own PID namespace', () => {
     expect([left.code, left.left]).toEqual([7, 2]);
   });
 
+  it('says when the command starts (after the set-up), before anything the command writes', async () => {
+    // The command waits for a line on stdin: it cannot have started before `started` unless the init said so early.
+    const c = spawnIsolated('sh', ['-c', 'read -r x; echo "got $x"'], {
+      cwd: tmp,
+      env: base,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    c.child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    await c.started;
+    expect(out).toBe('');
+    const r = await run(c, 'go\n');
+    expect([r.out, r.code, r.left]).toEqual(['got go\n', 0, 0]);
+  });
+
   it('ends with a killed Landfall: the init sees its channel close and ends everything in the namespace', async () => {
     const arg = `1000.${process.pid}${Math.floor(Math.random() * 1e6)}`;
     const standIn = `import { spawnIsolated } from ${JSON.stringify(MODULE)};

@@ -63,8 +63,11 @@ export const INIT_CHANNEL_FD = 4;
  * command; the init's own stderr then goes to /dev/null (the shell would print "Terminated" for a command a stop
  * ended); the watcher reads the channel until Landfall's end closes, then kills everything but pid 1 and itself
  * (`kill -KILL -1`). Zombies are not counted. Exits with the command's status (128+n when a signal ended it).
+ * Its first line on the channel, `started`, says the namespace is set up (root's hardening done) and the command
+ * is about to run: a caller's timeout counts from there, not from the spawn (spawnIsolated `started`).
  */
-export const INIT = `exec 5<&0
+export const INIT = `printf 'started\\n' 2>/dev/null >&4
+exec 5<&0
 "$@" <&5 5<&- 4>&- &
 c=$!
 exec 5<&- </dev/null 2>/dev/null
@@ -379,6 +382,12 @@ export interface IsolatedChild {
   child: ChildProcess;
   isolated: boolean;
   report: Promise<InitReport | undefined>;
+  /**
+   * Resolves once the command is about to run: at once when not isolated, when the init says `started` when
+   * isolated (root's hardening step runs before it: dozens of mount calls, seconds on a loaded machine), or when the
+   * channel closes without it (the set-up failed; the child's exit says how).
+   */
+  started: Promise<void>;
 }
 
 /**
@@ -396,7 +405,7 @@ export function spawnIsolated(
   const found = file.includes('/') ? file : onPath(file, options.env['PATH']);
   if (!ns.active || found === undefined) {
     const child: ChildProcess = spawn(file, args, options);
-    return { child, isolated: false, report: Promise.resolve(undefined) };
+    return { child, isolated: false, report: Promise.resolve(undefined), started: Promise.resolve() };
   }
   const stdio: (IOType | number)[] = [...options.stdio];
   while (stdio.length < INIT_CHANNEL_FD) stdio.push('ignore');
@@ -410,15 +419,24 @@ export function spawnIsolated(
     stdio,
   });
   const channel = child.stdio[INIT_CHANNEL_FD] as NodeJS.ReadableStream | null;
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
   const report = new Promise<InitReport | undefined>((resolve) => {
-    if (!channel) return resolve(undefined);
+    if (!channel) {
+      markStarted();
+      return resolve(undefined);
+    }
     let text = '';
-    channel.on('data', (d: Buffer) => (text += d.toString()));
+    channel.on('data', (d: Buffer) => {
+      text += d.toString();
+      if (text.startsWith('started\n')) markStarted();
+    });
     channel.on('error', () => undefined);
     channel.on('close', () => {
-      const m = /^(\d+) (\d+)\n$/.exec(text);
+      markStarted();
+      const m = /^started\n(\d+) (\d+)\n$/.exec(text);
       resolve(m ? { status: Number(m[1]), left: Number(m[2]) } : undefined);
     });
   });
-  return { child, isolated: true, report };
+  return { child, isolated: true, report, started };
 }

@@ -111,6 +111,8 @@ export class SnapshotStore implements Snapshots {
   private lastWalk: LastWalk | undefined;
   /** True after a guided walk: `cache.trees` may name trees no longer in the last track (gc recomputes it). */
   private treesApprox = false;
+  /** Counters of the watchers this store replaced (watchStats adds them). */
+  private readonly retiredStats = { delivered: 0, settleTimeouts: 0 };
   /** Full walks taken so far: the walk number that stamps records found as they were (walk.ts `gen`). */
   private fullWalks = 0;
   /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
@@ -455,6 +457,8 @@ export class SnapshotStore implements Snapshots {
       // A failed subscription calls back no more: start a new one (its first report asks for a full walk).
       const old = this.watcher;
       this.watcher = undefined;
+      this.retiredStats.delivered += old.stats.delivered;
+      this.retiredStats.settleTimeouts += old.stats.settleTimeouts;
       await old.close();
       const dirs = await this.run(() => this.loadedCache().dirs);
       this.watcher = await startWatcher(this.worktree, dirs, this.opts.watchBackend);
@@ -486,9 +490,19 @@ export class SnapshotStore implements Snapshots {
     this.watcher.dropReported();
   }
 
-  /** The watcher's counters (events delivered, settles timed out, folders watched), undefined without a watcher. */
+  /**
+   * The watcher's counters (events delivered and settles timed out, over every subscription this store made; folders
+   * watched now), undefined without a watcher.
+   */
   get watchStats(): { delivered: number; settleTimeouts: number; watched: number } | undefined {
-    return this.watcher && { ...this.watcher.stats };
+    const w = this.watcher;
+    return (
+      w && {
+        delivered: this.retiredStats.delivered + w.stats.delivered,
+        settleTimeouts: this.retiredStats.settleTimeouts + w.stats.settleTimeouts,
+        watched: w.stats.watched,
+      }
+    );
   }
 
   /** True when the store runs with a watcher (opened with `watch` and it could start here). */

@@ -14,8 +14,9 @@
  * after it, whose marker is made once the earlier one has arrived. Without rounds, a marker made before a thread
  * was busy (a full walk holds the snapshot worker's thread; parcel's batches queue meanwhile) arrived just after a
  * later `settle` began and answered it before the change made between the two was reported (CI, 1 in 113 runs under
- * load). A marker that does not arrive within `SETTLE_MS` ends the subscription (its late event must answer no later
- * round): `settle` answers false, and the store walks everything and subscribes afresh. Parcel can go on naming a
+ * load). A marker that does not arrive within `SETTLE_MS` answers its settles false (the store walks everything) and
+ * stays in flight for another `SETTLE_MS`, so its late event answers no later round; overdue twice, it ends the
+ * subscription (the store subscribes afresh). Parcel can go on naming a
  * moved folder's files by their old paths, so the store walks everything after a folder move and subscribes afresh
  * (`followsMoves` is false). One loss no marker can reveal is parcel's own: it copies a batch and clears its list in
  * two steps (Watcher::triggerCallbacks in @parcel/watcher 2.x), so an event added in between is dropped; the
@@ -69,8 +70,12 @@ export class ParcelTreeWatcher implements TreeWatcher {
    * store starts a new watcher (store.ts).
    */
   broken = false;
-  /** The waiters of the marker in flight (undefined: none is), and the timer that gives up on it. */
-  private round: { waiters: ((ok: boolean) => void)[]; timer: ReturnType<typeof setTimeout> } | undefined;
+  /**
+   * The marker in flight (undefined: none is): its waiters, the timer that gives up on it, and whether it already
+   * timed out once (its waiters were answered false; it is still awaited so that it answers no later round).
+   */
+  private round:
+    { waiters: ((ok: boolean) => void)[]; timer: ReturnType<typeof setTimeout>; late: boolean } | undefined;
   /** Waiters that came while a marker was in flight: they get the next round's marker. */
   private nextRound: ((ok: boolean) => void)[] = [];
   private sub: ParcelSubscription | undefined;
@@ -119,17 +124,29 @@ export class ParcelTreeWatcher implements TreeWatcher {
 
   /** Makes the marker for `waiters` (the round in flight from now on); answers them false when it cannot. */
   private startRound(waiters: ((ok: boolean) => void)[]): void {
-    const timer = setTimeout(() => {
-      this.stats.settleTimeouts++;
-      this.fail();
-    }, SETTLE_MS);
-    this.round = { waiters, timer };
+    const timer = setTimeout(() => this.overdue(), SETTLE_MS);
+    this.round = { waiters, timer, late: false };
     try {
       chmodSync(this.root, statSync(this.root).mode & 0o7777);
     } catch {
       // The folder is gone or its mode cannot be set: no marker will come, so no report can be proved complete.
       this.fail();
     }
+  }
+
+  /**
+   * The marker in flight did not come within SETTLE_MS (a loaded machine can delay parcel's batches that long): its
+   * waiters are answered false (they walk everything), and it stays in flight for SETTLE_MS more, so that its late
+   * event answers no later round — settles called meanwhile wait behind it. A marker overdue twice ends the
+   * subscription (fail).
+   */
+  private overdue(): void {
+    this.stats.settleTimeouts++;
+    const round = this.round;
+    if (!round || round.late) return this.fail();
+    for (const done of round.waiters.splice(0)) done(false);
+    round.late = true;
+    round.timer = setTimeout(() => this.overdue(), SETTLE_MS);
   }
 
   /**

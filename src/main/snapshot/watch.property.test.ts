@@ -111,10 +111,21 @@ const turn = fc.record({
   drop: fc.boolean(),
 });
 
-/** Per store kind: tracks taken and compared, how many took the watcher's path, drops, settles timed out. */
+/**
+ * Per store kind: tracks taken (steps: those after a turn's first) and compared, how many took the watcher's path,
+ * drops, settles timed out.
+ */
 const tally = new Map<
   string,
-  { tracks: number; compared: number; guided: number; none: number; dropped: number; settleTimeouts: number }
+  {
+    tracks: number;
+    steps: number;
+    compared: number;
+    guided: number;
+    none: number;
+    dropped: number;
+    settleTimeouts: number;
+  }
 >();
 afterAll(() => {
   for (const [kind, c] of tally) console.log(`watch property (${kind}): ${JSON.stringify(c)}`);
@@ -127,7 +138,7 @@ describe.each([
 ])('property: watched track equals a full walk (watch: $watch, $watchBackend)', ({ watch, watchBackend, runs }) => {
   it('every track when no event was dropped; the next turn start when some were', async () => {
     let run = 0;
-    const counts = { tracks: 0, compared: 0, guided: 0, none: 0, dropped: 0, settleTimeouts: 0 };
+    const counts = { tracks: 0, steps: 0, compared: 0, guided: 0, none: 0, dropped: 0, settleTimeouts: 0 };
     tally.set(watchBackend ?? 'no watcher', counts);
     await fc.assert(
       fc.asyncProperty(fc.array(turn, { minLength: 1, maxLength: 3 }), async (turns) => {
@@ -154,6 +165,7 @@ describe.each([
               for (const o of ops) apply(wt, o);
               const got = await watched.track(i === 0 ? { verify: true } : undefined);
               counts.tracks++;
+              if (i > 0) counts.steps++; // a turn's first track verifies: always a full walk
               if (watched.lastTrackKind === 'guided') counts.guided++;
               if (watched.lastTrackKind === 'none') counts.none++;
               // Promised: at a turn's first track always; later in the turn unless events were dropped.
@@ -179,7 +191,15 @@ describe.each([
       }),
       { numRuns: runs },
     );
-    // The watcher path must carry a fair share of the tracks, or this test would say little about it.
-    if (watch) expect(counts.guided + counts.none).toBeGreaterThan(counts.tracks / 5);
+    // The watcher path must carry a fair share of the tracks, or this test would say little about it. A settle
+    // that timed out (a loaded machine delays parcel's batches) costs at most two tracks their guide — its own and,
+    // if the subscription is made afresh, the next: those are not the watcher's to carry.
+    // The watcher path must carry a fair share of the tracks a watcher may guide (not a turn's first, which walks
+    // everything), or this test would say little about it. A settle that timed out (a loaded machine delays parcel's
+    // batches) costs at most two tracks their guide — its own and, if the subscription is made afresh, the next.
+    if (watch)
+      expect(counts.guided + counts.none, JSON.stringify(counts)).toBeGreaterThan(
+        (counts.steps - 2 * counts.settleTimeouts) / 5,
+      );
   }, 300_000);
 });

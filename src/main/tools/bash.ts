@@ -41,6 +41,8 @@ const MAX_TIMEOUT_MS = 600_000;
  * otherwise fill the app's memory until the timeout. */
 export const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 const KILL_GRACE_MS = 2_000;
+/** Longest wait (ms) for the namespace's set-up to say the command started before its timeout counts anyway. */
+const SETUP_CAP_MS = 30_000;
 
 const bashInput = z.object({
   command: z.string().min(1).describe('The command to run with bash in the project folder.'),
@@ -77,7 +79,11 @@ function spawnTagged(
   file: string,
   args: string[],
   options: { cwd: string; detached: boolean; env: Record<string, string> },
-): { child: ChildProcessByStdio<null, Readable, Readable>; report: Promise<InitReport | undefined> } {
+): {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  report: Promise<InitReport | undefined>;
+  started: Promise<void>;
+} {
   try {
     const stdio: ['ignore', 'pipe', 'pipe', number | 'ignore'] = [
       'ignore',
@@ -86,7 +92,11 @@ function spawnTagged(
       tag.fd >= 0 ? tag.fd : 'ignore',
     ];
     const spawned = spawnIsolated(file, args, { ...options, stdio, env: { ...options.env, ...runMarkerEnv(tag) } });
-    return { child: spawned.child as unknown as ChildProcessByStdio<null, Readable, Readable>, report: spawned.report };
+    return {
+      child: spawned.child as unknown as ChildProcessByStdio<null, Readable, Readable>,
+      report: spawned.report,
+      started: spawned.started,
+    };
   } finally {
     releaseRunTag(tag);
   }
@@ -95,7 +105,11 @@ function spawnTagged(
 function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Run> {
   return new Promise((resolve) => {
     const run = createRunTag();
-    const { child, report } = spawnTagged(run, 'bash', ['-c', command], { cwd, detached: true, env: childEnv() });
+    const { child, report, started } = spawnTagged(run, 'bash', ['-c', command], {
+      cwd,
+      detached: true,
+      env: childEnv(),
+    });
     const chunks: Buffer[] = [];
     let kept = 0;
     let capped = false;
@@ -113,10 +127,23 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
         void endCommand(pid, run, 'SIGKILL');
       }, KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, timeoutMs);
+    // The timeout counts from the command's start: the namespace's set-up (root's hardening: dozens of mount
+    // calls, seconds on a loaded machine) is not the command's time. A set-up that never says it is done starts
+    // the clock after SETUP_CAP_MS anyway.
+    let timer: NodeJS.Timeout | undefined;
+    let ended = false;
+    const startClock = (): void => {
+      if (ended || timer) return;
+      timer = setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, timeoutMs);
+    };
+    const setupCap = setTimeout(startClock, SETUP_CAP_MS);
+    void started.then(() => {
+      clearTimeout(setupCap);
+      startClock();
+    });
     const onAbort = (): void => {
       aborted = true;
       stop();
@@ -153,6 +180,8 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
     };
     let reaped: Promise<void> = Promise.resolve();
     const finish = async (): Promise<void> => {
+      ended = true;
+      clearTimeout(setupCap);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       await reaped;
