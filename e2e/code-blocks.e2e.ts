@@ -6,10 +6,8 @@
  * and 800 px, light and dark.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { openApp, shot, type AppInBrowser } from './harness';
+import { openApp, openProjectWith, shot, type AppInBrowser } from './harness';
 import { scriptedModel, type ScriptedModel } from './scripted-model';
 
 const TS = 'export function shout(name: string): string {\n  return `HELLO ${name}`.toUpperCase(); // loud\n}';
@@ -55,11 +53,7 @@ beforeAll(async () => {
     permissions: [],
   });
   page = ui.page;
-  const root = join(ui.app.temp, 'code-project');
-  await mkdir(root, { recursive: true });
-  await page.waitForSelector('[data-testid=project-picker]');
-  await page.fill('[data-testid=project-path]', root);
-  await page.click('[data-testid=open-project]');
+  await openProjectWith(ui, 'code-project');
 });
 
 afterAll(async () => {

@@ -6,10 +6,8 @@
  * Screenshots at 1440, 1024 and 800 px, light and dark.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { openApp, shot, type AppInBrowser } from './harness';
+import { openApp, openProjectWith, shot, type AppInBrowser } from './harness';
 import { scriptedModel, type ScriptedModel } from './scripted-model';
 
 const SUMMARY = 'The user asked for a shout flag; the greeter was read and the plan agreed. Next: write the test.';
@@ -35,12 +33,9 @@ beforeAll(async () => {
     permissions: [],
   });
   page = ui.page;
-  const root = join(ui.app.temp, 'compaction-project');
-  await mkdir(root, { recursive: true });
-  await writeFile(join(root, 'greet.ts'), 'export const greet = (n: string): string => `hi ${n}`;\n');
-  await page.waitForSelector('[data-testid=project-picker]');
-  await page.fill('[data-testid=project-path]', root);
-  await page.click('[data-testid=open-project]');
+  await openProjectWith(ui, 'compaction-project', {
+    'greet.ts': 'export const greet = (n: string): string => `hi ${n}`;\n',
+  });
 });
 
 afterAll(async () => {

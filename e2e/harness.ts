@@ -98,6 +98,27 @@ export async function openApp(settings?: unknown): Promise<AppInBrowser> {
   };
 }
 
+/**
+ * Writes `files` (project-relative path → text; folders are made as needed) into a new folder `<app temp>/<name>`
+ * and opens it from the page's project picker, as a user would. Answers the folder's path.
+ */
+export async function openProjectWith(
+  ui: AppInBrowser,
+  name: string,
+  files: Record<string, string> = {},
+): Promise<string> {
+  const root = join(ui.app.temp, name);
+  await mkdir(root, { recursive: true });
+  for (const [rel, text] of Object.entries(files)) {
+    await mkdir(join(root, rel, '..'), { recursive: true });
+    await writeFile(join(root, rel), text);
+  }
+  await ui.page.waitForSelector('[data-testid=project-picker]');
+  await ui.page.fill('[data-testid=project-path]', root);
+  await ui.page.click('[data-testid=open-project]');
+  return root;
+}
+
 /** Copies the bundled sample project into a fresh folder under `temp`; returns its path. */
 export async function sampleProject(temp: string, name = 'greeter'): Promise<string> {
   const dir = join(temp, name);

@@ -8,10 +8,8 @@
  * diagnostics come. Screenshots at 1440, 1024 and 800 px, light and dark.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { fileText, openApp, shot, type AppInBrowser } from './harness';
+import { fileText, openApp, openProjectWith, shot, type AppInBrowser } from './harness';
 import { scriptedModel, type ScriptedModel } from './scripted-model';
 
 const TEXT = "I'll start by reading the greeter, then I will add a shout flag and a test that covers it well.";
@@ -83,13 +81,10 @@ beforeAll(async () => {
     permissions: [{ permission: 'edit', pattern: '*', action: 'allow' }],
   });
   page = ui.page;
-  root = join(ui.app.temp, 'live-project');
-  await mkdir(join(root, 'src'), { recursive: true });
-  await writeFile(join(root, 'src/ok.ts'), 'export const ok: number = 1;\n');
-  await writeFile(join(root, 'tsconfig.json'), '{ "compilerOptions": { "strict": true } }\n');
-  await page.waitForSelector('[data-testid=project-picker]');
-  await page.fill('[data-testid=project-path]', root);
-  await page.click('[data-testid=open-project]');
+  root = await openProjectWith(ui, 'live-project', {
+    'src/ok.ts': 'export const ok: number = 1;\n',
+    'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n',
+  });
 });
 
 afterAll(async () => {

@@ -6,10 +6,8 @@
  * which a read deny rule withholds, is never offered although its name matches. Screenshot: test-results/e2e/path-hints-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { openApp, shot, type AppInBrowser } from './harness';
+import { openApp, openProjectWith, shot, type AppInBrowser } from './harness';
 import { scriptedModel, type ScriptedModel } from './scripted-model';
 
 let model: ScriptedModel;
@@ -24,14 +22,10 @@ beforeAll(async () => {
     permissions: [{ permission: 'read', pattern: 'lib/**', action: 'deny' }],
   });
   page = ui.page;
-  const root = join(ui.app.temp, 'hints-project');
-  await mkdir(join(root, 'src'), { recursive: true });
-  await writeFile(join(root, 'src/greet.ts'), 'export const greet = (n: string) => `hi ${n}`;\n');
-  await mkdir(join(root, 'lib'), { recursive: true });
-  await writeFile(join(root, 'lib/greet.ts'), 'export const key = "not for the model";\n');
-  await page.waitForSelector('[data-testid=project-picker]');
-  await page.fill('[data-testid=project-path]', root);
-  await page.click('[data-testid=open-project]');
+  await openProjectWith(ui, 'hints-project', {
+    'src/greet.ts': 'export const greet = (n: string) => `hi ${n}`;\n',
+    'lib/greet.ts': 'export const key = "not for the model";\n',
+  });
 });
 
 afterAll(async () => {

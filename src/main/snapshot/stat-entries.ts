@@ -72,7 +72,10 @@ export function changesNothing(c: StatCacheChange): boolean {
   );
 }
 
-/** True when two folder records are equal in every field (a racy mark cleared counts as a change). */
+/**
+ * True when two folder records are equal in every field but `seen` (the walk that last found it as it was); a racy
+ * mark cleared counts as a change.
+ */
 export function sameDir(a: DirRecord | undefined, b: DirRecord): boolean {
   return (
     a !== undefined &&

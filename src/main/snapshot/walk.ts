@@ -26,7 +26,7 @@ import { readBoundedSync, readCheckedSync } from '../fs/read-checked';
 import { hashObject } from './git/object-id';
 import type { IgnoreRules } from './ignore-rules';
 import type { ObjectSink } from './git/object-db';
-import { dirMatches, RACY_MS, statMatches, type DirRecord, type StatEntry } from './stat-entries';
+import { dirMatches, RACY_MS, sameDir, statMatches, type DirRecord, type StatEntry } from './stat-entries';
 import { encodeTree, type EntryMode, type TreeEntry } from './git/tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
@@ -161,28 +161,20 @@ export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: 
     if (!ctx.prevTrees.has(oid) && !ctx.trees.has(oid)) ctx.sink.put('tree', content, oid);
   }
   if (oid) ctx.trees.add(oid);
-  const unchanged =
-    rec !== undefined &&
-    rec.mtimeMs === stamp.mtimeMs &&
-    rec.ctimeMs === stamp.ctimeMs &&
-    rec.ino === stamp.ino &&
-    rec.racy === stamp.racy &&
-    rec.names === list.names &&
-    rec.oid === oid &&
-    rec.count === entries.length;
-  if (unchanged && ctx.gen !== undefined) rec.seen = ctx.gen;
-  else if (unchanged) ctx.dirs.set(rel, rec);
-  else
-    ctx.dirs.set(rel, {
-      mtimeMs: stamp.mtimeMs,
-      ctimeMs: stamp.ctimeMs,
-      ino: stamp.ino,
-      names: list.names,
-      oid,
-      count: entries.length,
-      racy: stamp.racy,
-      seen: ctx.gen ?? 0,
-    });
+  const next: DirRecord = {
+    mtimeMs: stamp.mtimeMs,
+    ctimeMs: stamp.ctimeMs,
+    ino: stamp.ino,
+    names: list.names,
+    oid,
+    count: entries.length,
+    racy: stamp.racy,
+    seen: ctx.gen ?? 0,
+  };
+  // A folder found as it was keeps its record object (a full walk only stamps it; `next` dies young).
+  const kept = rec !== undefined && sameDir(rec, next) ? rec : undefined;
+  if (kept && ctx.gen !== undefined) kept.seen = ctx.gen;
+  else ctx.dirs.set(rel, kept ?? next);
   return { oid, same: rec !== undefined && oid === rec.oid };
 }
 

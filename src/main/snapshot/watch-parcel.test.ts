@@ -24,6 +24,13 @@ function tree(): string {
   return root;
 }
 
+/** A parcel watcher on `root` (it must be able to start on this machine). */
+async function watcherOn(root: string): Promise<ParcelTreeWatcher> {
+  const w = await ParcelTreeWatcher.start(root);
+  if (!w) throw new Error('parcel could not start here');
+  return w;
+}
+
 /** Holds this thread for `ms` without returning to the event loop (as a full walk holds the snapshot worker's). */
 function holdThread(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -32,8 +39,7 @@ function holdThread(ms: number): void {
 describe('parcel settle', () => {
   it('a marker delivered late answers its own settle only: a settle begun after it waits for its own marker', async () => {
     const root = tree();
-    const w = await ParcelTreeWatcher.start(root);
-    if (!w) throw new Error('parcel could not start here');
+    const w = await watcherOn(root);
     expect(w.take().full).toBe(true);
     const first = w.settle();
     // Parcel queues the first marker's batch meanwhile (its first batch goes out at once); this thread takes it
@@ -50,8 +56,7 @@ describe('parcel settle', () => {
 
   it('settles called together share one marker, and each later round makes its own', async () => {
     const root = tree();
-    const w = await ParcelTreeWatcher.start(root);
-    if (!w) throw new Error('parcel could not start here');
+    const w = await watcherOn(root);
     w.take();
     expect(await Promise.all([w.settle(), w.settle(), w.settle()])).toEqual([true, true, true]);
     writeFileSync(join(root, 'd/f'), 'new');
@@ -62,8 +67,7 @@ describe('parcel settle', () => {
 
   it('a settle that cannot make its marker answers false, and the next take asks for a full walk', async () => {
     const root = tree();
-    const w = await ParcelTreeWatcher.start(root);
-    if (!w) throw new Error('parcel could not start here');
+    const w = await watcherOn(root);
     w.take();
     rmSync(root, { recursive: true });
     expect(await w.settle()).toBe(false);
@@ -75,8 +79,7 @@ describe('parcel settle', () => {
 
   it('close answers a waiting settle false at once', async () => {
     const root = tree();
-    const w = await ParcelTreeWatcher.start(root);
-    if (!w) throw new Error('parcel could not start here');
+    const w = await watcherOn(root);
     const waiting = w.settle();
     await w.close();
     expect(await waiting).toBe(false);
