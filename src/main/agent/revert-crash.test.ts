@@ -5,10 +5,11 @@
  * them). The next AgentService.open recovers. Held when the disk holds one version of every file (all as before
  * the turn, or all as after it), no temp file is left, AND the session's revert record says the same as the disk
  * (reverted ⇔ the files are as before the turn) — then the next move (unrevert or revert) works with no
- * conflict. Prints runs / held and the seed.
+ * conflict. Every run starts from a copy of the same session (made once per mode, put back at the same paths).
+ * Prints runs / held and the seed.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -132,16 +133,29 @@ async function nextMove(svc: AgentService, mode: Mode, s: { sessionId: string; m
   return r.ok;
 }
 
+/** Puts folder `to` back as the copy `from` holds (a run starts from the same session every time). */
+function putBack(from: string, to: string): void {
+  rmSync(to, { recursive: true, force: true });
+  cpSync(from, to, { recursive: true, preserveTimestamps: true });
+}
+
 async function killRuns(mode: Mode): Promise<void> {
   let held = 0;
   let nextMoves = 0;
   let settled = 0;
   const seen: Record<string, number> = {};
-  for (let run = 0; run < RUNS; run++) {
-    const root = tempDir('crash-history');
-    const dataDir = tempDir('crash-history-data');
-    try {
-      const s = await sessionWithTurn(dataDir, root);
+  // One session with its turn, kept as a copy: every run starts from it at the same paths (the database names
+  // the project folder), so a run pays for the kill and the recovery, not for the turn again.
+  const root = tempDir('crash-history');
+  const dataDir = tempDir('crash-history-data');
+  const kept = tempDir('crash-history-kept');
+  const s = await sessionWithTurn(dataDir, root);
+  cpSync(root, path.join(kept, 'root'), { recursive: true, preserveTimestamps: true });
+  cpSync(dataDir, path.join(kept, 'data'), { recursive: true, preserveTimestamps: true });
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      putBack(path.join(kept, 'root'), root);
+      putBack(path.join(kept, 'data'), dataDir);
       await killSomewhere(dataDir, s, root, run % 2 === 1, mode);
       const opened = await AgentService.open({ dataDir });
       if (!opened.ok) throw new Error(opened.error.message);
@@ -165,9 +179,9 @@ async function killRuns(mode: Mode): Promise<void> {
       } finally {
         await svc.close();
       }
-    } finally {
-      cleanupTemp(root, dataDir);
     }
+  } finally {
+    cleanupTemp(root, dataDir, kept);
   }
   lines.push(
     `${mode}: ${RUNS} runs / ${held} held, next move worked ${nextMoves} / ${RUNS}, settled at start ${settled} (seen: ${JSON.stringify(seen)})`,

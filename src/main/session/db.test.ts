@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentService } from '../agent/service';
-import { SCHEMA_VERSION } from './db';
+import { openDb, SCHEMA_VERSION } from './db';
 import { SessionStore } from './store';
 import { cleanupTemp, tempDir } from '../agent/testing/fixtures';
 
@@ -55,5 +55,33 @@ describe('opening an unusable session database', () => {
     expect(check.pragma('journal_mode', { simple: true })).toBe('delete');
     expect((check.prepare('SELECT root FROM projects').all() as { root: string }[]).map((r) => r.root)).toEqual(['/p']);
     check.close();
+  });
+});
+
+describe('prepared statements are kept per connection (db.ts keepStatements)', () => {
+  it('the same text gives the same statement; one busy iterating gives a fresh one; results stay exact', () => {
+    const db = openDb(path.join(dataDir(), 'landfall.db'));
+    try {
+      db.exec('CREATE TABLE t (n INTEGER)');
+      const insert = db.prepare('INSERT INTO t (n) VALUES (?)');
+      for (let n = 1; n <= 3; n++) expect(db.prepare('INSERT INTO t (n) VALUES (?)')).toBe(insert);
+      for (let n = 1; n <= 3; n++) insert.run(n);
+      const sql = 'SELECT n FROM t ORDER BY n';
+      const seen: number[][] = [];
+      for (const row of db.prepare(sql).iterate() as Iterable<{ n: number }>)
+        // the statement is busy here: the same text inside the loop is another statement, and gives every row
+        seen.push([row.n, ...(db.prepare(sql).all() as { n: number }[]).map((r) => r.n)]);
+      expect(seen).toEqual([
+        [1, 1, 2, 3],
+        [2, 1, 2, 3],
+        [3, 1, 2, 3],
+      ]);
+      // a schema change after a statement was kept: it is prepared again by SQLite and sees the new column
+      expect(db.prepare('SELECT * FROM t ORDER BY n').get()).toEqual({ n: 1 });
+      db.exec('ALTER TABLE t ADD COLUMN m INTEGER DEFAULT 7');
+      expect(db.prepare('SELECT * FROM t ORDER BY n').get()).toEqual({ n: 1, m: 7 });
+    } finally {
+      db.close();
+    }
   });
 });

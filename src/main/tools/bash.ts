@@ -81,6 +81,7 @@ function spawnTagged(
   options: { cwd: string; detached: boolean; env: Record<string, string> },
 ): {
   child: ChildProcessByStdio<null, Readable, Readable>;
+  isolated: boolean;
   report: Promise<InitReport | undefined>;
   started: Promise<void>;
 } {
@@ -94,6 +95,7 @@ function spawnTagged(
     const spawned = spawnIsolated(file, args, { ...options, stdio, env: { ...options.env, ...runMarkerEnv(tag) } });
     return {
       child: spawned.child as unknown as ChildProcessByStdio<null, Readable, Readable>,
+      isolated: spawned.isolated,
       report: spawned.report,
       started: spawned.started,
     };
@@ -105,7 +107,7 @@ function spawnTagged(
 function runCommand(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<Run> {
   return new Promise((resolve) => {
     const run = createRunTag();
-    const { child, report, started } = spawnTagged(run, 'bash', ['-c', command], {
+    const { child, isolated, report, started } = spawnTagged(run, 'bash', ['-c', command], {
       cwd,
       detached: true,
       env: childEnv(),
@@ -170,6 +172,14 @@ function runCommand(command: string, cwd: string, timeoutMs: number, signal?: Ab
       const pid = child.pid;
       if (pid === undefined) return;
       const stopping = killTimer !== undefined;
+      // Isolated and ended by itself: its namespace is gone with its init, and the kernel ended every process left
+      // in it before `unshare` could exit (process-session.ts) — the init's report counts them; no scan of /proc
+      // is needed (one costs tens of milliseconds: every process's descriptors are listed).
+      const told = isolated && !stopping ? await report : undefined;
+      if (told) {
+        background = told.left;
+        return;
+      }
       // Stopped: those still running get the rest of the grace period to end on SIGTERM, then SIGKILL.
       let over = false;
       void grace.then(() => (over = true));

@@ -13,12 +13,11 @@
  * place counts in its literal and its real form, so no symlink (`.husky -> tools/hooks`, `.git/hooks ->
  * ../scripts/hooks`, a `.git` file's `gitdir:` inside the work tree) leads around the question.
  */
-import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { physicalPath, realOf } from '../fs/workspace';
-import { childEnv } from '../proc/child-env';
+import { askGitConfig } from './git-config-ask';
 import { configChain, expandHome, isIncludeKey, joinRaw, parseGitConfig, readSmall } from './git-config-chain';
 
 /** True when root-relative `rel` (separators `/` or `\`) has a `.git` segment (case-insensitive, as on macOS). */
@@ -72,65 +71,6 @@ async function gitFoldersOf(repo: Repository): Promise<{ gitDir: string; commonD
   }
   const common = (await readSmall(path.join(gitDir, 'commondir'))).trim();
   return { gitDir, commonDir: common === '' ? gitDir : await physicalPath(joinRaw(gitDir, common)) };
-}
-
-/**
- * Variables that would point git at another repository than the one asked about (`-C top` names it), make
- * `git config` read one other file only (`GIT_CONFIG`), or add `-c` settings (read by `envConfig` instead: the
- * scrubbed environment keeps GIT_CONFIG_COUNT but drops its `*_KEY_*` names, and git refuses that half).
- */
-const SKIPPED_VARIABLES = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_COMMON_DIR',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_NAMESPACE',
-  'GIT_CONFIG',
-  'GIT_CONFIG_PARAMETERS',
-  'GIT_CONFIG_COUNT',
-];
-
-/**
- * What git itself reads for the repository at (or the folder) `top`: the files it reads its configuration from
- * (absolute; the system config wherever this git keeps it, the global ones, the repository's and its worktree
- * config, the `[include]` and `[includeIf]` files whose condition holds now) and the `core.hooksPath` values, in
- * git's order (`~` expanded from `home`) — by asking `git config --list --show-origin -z` (which only reads: no
- * hook, pager or alias runs for it, stdout is a pipe), with the scrubbed environment (proc/child-env.ts) that
- * still carries HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL / _SYSTEM / _NOSYSTEM. Undefined when git cannot answer
- * (not installed, a repository git refuses to read, a timeout, more than 4 MiB of configuration): the caller then
- * reads the files itself (configChain), as it does anyway.
- */
-function gitConfigList(top: string, home: string): Promise<{ files: string[]; hooksPaths: string[] } | undefined> {
-  const env = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
-  for (const name of Object.keys(env))
-    if (SKIPPED_VARIABLES.includes(name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) delete env[name];
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-C', top, 'config', '--list', '--show-origin', '-z'],
-      { env, timeout: 10_000, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
-      (error, stdout) => {
-        if (error) return resolve(undefined);
-        // -z: records `<origin>\0<key>[\n<value>]\0`, the origin `file:<path>` (relative paths from `top`).
-        const records = stdout.split('\0');
-        const files: string[] = [];
-        const hooksPaths: string[] = [];
-        for (let i = 0; i + 1 < records.length; i += 2) {
-          const origin = records[i] ?? '';
-          const entry = records[i + 1] ?? '';
-          if (origin.startsWith('file:')) {
-            const file = joinRaw(top, origin.slice(5));
-            if (!files.includes(file)) files.push(file);
-          }
-          const nl = entry.indexOf('\n');
-          if (nl > 0 && entry.slice(0, nl).toLowerCase() === 'core.hookspath' && nl + 1 < entry.length)
-            hooksPaths.push(expandHome(entry.slice(nl + 1), home));
-        }
-        resolve({ files, hooksPaths });
-      },
-    );
-  });
 }
 
 /**
@@ -193,7 +133,7 @@ const MAX_LISTED_ENTRIES = 1000;
  * that holds folder `dir` (default: the root) and, when that is another one, for the root's repository too:
  * - the repository's git folder and common folder (a `.git` file's `gitdir: gitdata` inside the work tree);
  * - its hooks folder (`<common folder>/hooks`) and every folder `core.hooksPath` names: the values git reads now
- *   (gitConfigList), those of EVERY file of the config chain whatever its `[includeIf]` condition (one branch
+ *   (git-config-ask.ts), those of EVERY file of the config chain whatever its `[includeIf]` condition (one branch
  *   switch makes an `onbranch:` include count), and the environment's (envHooksPaths); a relative value from
  *   the repository's top folder, where git runs hooks;
  * - every file of git's configuration chain (configChain from the system, global, repository and worktree
@@ -274,7 +214,7 @@ async function sourcesOf(root: string, repo: Repository | undefined): Promise<Gi
   const seen = new Set<string>();
   const known = await configChain(starts, home, seen);
   // git is not asked when it would block on a FIFO of the chain (it opens every include it can read)
-  const asked = known.blocking ? undefined : await gitConfigList(repo?.top ?? root, home);
+  const asked = known.blocking ? undefined : await askGitConfig(repo?.top ?? root, home, known.files);
   const more = await configChain(asked?.files ?? [], home, seen);
   const chain = { files: [...known.files, ...more.files], hooksPaths: [...known.hooksPaths, ...more.hooksPaths] };
 

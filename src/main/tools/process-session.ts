@@ -21,7 +21,8 @@
  * escapes: the leader is `unshare`, the namespace's init and everything under it share its session, and when the
  * command ends (normally, or because its init or `unshare` was killed) the kernel kills every process left in the
  * namespace, a daemon that left the session, closed every inherited descriptor and cleared its environment
- * included. The scan below still runs: it finds them while they live and counts what a stop ended.
+ * included. At such a command's normal end bash.ts takes the count of what was left from the init's report and
+ * does not scan; on a stop the scan below still runs: it finds them while they live and counts what the stop ended.
  *
  * Without the namespace (macOS, a kernel or policy that forbids it, `LANDFALL_PID_NAMESPACE=off`) what still
  * escapes is a process that leaves the session, closes every inherited descriptor, clears its environment AND

@@ -16,6 +16,8 @@ import { SEED_REFUSAL_HINT } from './seed';
 
 const HYDRA = path.join(SESSIONS_DIR, 'swea-hydra-1915-kimik2');
 const SAMPLE = path.resolve(process.cwd(), 'resources/sample/recording');
+/** Words streamed 1 ms apart instead of REPLAY_PACE_MS: the same stream, less waiting. */
+const FAST = { paceMs: 1 };
 const ASK_EDITS = { permission: 'edit', pattern: '*', action: 'ask' };
 let h: Harness | undefined;
 afterEach(async () => {
@@ -35,7 +37,7 @@ describe('attended replay (the app)', () => {
     mkdirSync(path.join(h.root, 'hydra'));
     writeFileSync(path.join(h.root, 'hydra/utils.py'), 'mine\n');
     const s = h.newSession();
-    const r = await h.svc.startReplay(s, HYDRA, { mode: 'recorded', attended: true });
+    const r = await h.svc.startReplay(s, HYDRA, { mode: 'recorded', attended: true }, FAST);
     expect(!r.ok && [r.error.code, r.error.data?.files, r.error.hint]).toEqual([
       'exists',
       ['hydra/utils.py'],
@@ -55,7 +57,7 @@ describe('attended replay (the app)', () => {
     mkdirSync(path.join(h.root, 'hydra'));
     writeFileSync(path.join(h.root, 'hydra/utils.py'), fileBytes(base as never));
     const s = h.newSession();
-    const r = await h.svc.startReplay(s, HYDRA, { mode: 'recorded', attended: true });
+    const r = await h.svc.startReplay(s, HYDRA, { mode: 'recorded', attended: true }, FAST);
     if (!r.ok) throw new Error(r.error.message);
     const done = await r.value.done;
     expect(done.ok).toBe(true);
@@ -78,7 +80,7 @@ describe('attended replay (the app)', () => {
       // a person answering: the question stays open until then (attended), as the gate reports
       queueMicrotask(() => x.svc.answerPermission(e.requestId, { answer: 'once' }));
     });
-    const r = await x.svc.startReplay(s, SAMPLE, { mode: 'recorded', attended: true });
+    const r = await x.svc.startReplay(s, SAMPLE, { mode: 'recorded', attended: true }, FAST);
     if (!r.ok) throw new Error(r.error.message);
     const first = r.value.first;
     expect(first && x.svc.isBusy(s)).toBe(true);
@@ -115,7 +117,12 @@ describe('the first-run tour (attended, `tour`)', () => {
       asked.push({ patterns: e.patterns.join(','), reasons: e.reasons ?? [] });
       queueMicrotask(() => x.svc.answerPermission(e.requestId, { answer }));
     });
-    const r = await x.svc.startReplay(s, SAMPLE, { mode: 'recorded', attended: true, ...(on ? { tour: true } : {}) });
+    const r = await x.svc.startReplay(
+      s,
+      SAMPLE,
+      { mode: 'recorded', attended: true, ...(on ? { tour: true } : {}) },
+      FAST,
+    );
     if (!r.ok) throw new Error(r.error.message);
     const done = await r.value.done;
     if (!done.ok) throw new Error(done.error.message);

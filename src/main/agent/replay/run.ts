@@ -64,6 +64,11 @@ export interface ReplayHooks {
   patchField?: string;
   /** The hint of the `exists` refusal (the command line names its --no-seed and --force flags). */
   seedRefusalHint?: string;
+  /**
+   * Pause between streamed words of an attended replay (ms; default REPLAY_PACE_MS). Tests pass 1: still a word at
+   * a time, without 35 ms of waiting per word.
+   */
+  paceMs?: number;
 }
 
 /** A replay read, planned and seeded, ready for its first turn. */
@@ -128,7 +133,7 @@ async function prepare(
   }
   const model = new ReplayModel(plan, `replay:${corpus.value.id}`, {
     ...(corpus.value.replies ? { replies: corpus.value.replies } : {}),
-    paceMs: options.attended ? REPLAY_PACE_MS : 0,
+    paceMs: options.attended ? (hooks.paceMs ?? REPLAY_PACE_MS) : 0,
   });
   return ok({ corpus: corpus.value, plan, model, seed, start: await target.snapshot.track() });
 }

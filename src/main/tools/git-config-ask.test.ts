@@ -1,0 +1,113 @@
+/**
+ * git's answer about its configuration files is kept only while nothing it depends on changed (git-config-ask.ts),
+ * with real git on a real repository in a temp folder: reused when every file is as it was, asked again when a
+ * file git reported changed (also with its size and mtime kept), when a file of the caller's chain appears or
+ * changes, when a symlinked config's target changes, and never kept while a file changed moments ago (racy).
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { askGitConfig, forgetGitConfigAnswers, gitConfigAsks, RACY_MS } from './git-config-ask';
+
+let base: string;
+let root: string;
+let home: string;
+/** A clock far enough after every file's change that nothing is racy. */
+const later = (): number => Date.now() + 10 * RACY_MS;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-config-ask-')));
+  root = path.join(base, 'project');
+  home = path.join(base, 'home');
+  mkdirSync(home);
+  execFileSync('git', ['init', '-q', '-b', 'main', root]);
+  vi.stubEnv('HOME', home);
+  vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
+  vi.stubEnv('GIT_CONFIG_SYSTEM', path.join(base, 'system-gitconfig'));
+  vi.stubEnv('GIT_CONFIG_GLOBAL', undefined);
+  vi.stubEnv('GIT_CONFIG_NOSYSTEM', undefined);
+  forgetGitConfigAnswers();
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+  rmSync(base, { recursive: true, force: true });
+});
+
+/** Rewrites `file` with `text` of the same length and puts its mtime back: only its ctime tells. */
+function rewriteKeepingStat(file: string, text: string): void {
+  const st = statSync(file);
+  expect(text.length).toBe(readFileSync(file, 'utf8').length);
+  writeFileSync(file, text);
+  utimesSync(file, st.atime, st.mtime);
+}
+
+it('reuses the answer while every file is as it was; a file git reported, changed in place, is asked again', async () => {
+  const config = path.join(root, '.git', 'config');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}[core]\n\thooksPath = hooks-a\n`);
+  const asks = gitConfigAsks();
+  const first = await askGitConfig(root, home, [], later());
+  expect(first?.hooksPaths).toEqual(['hooks-a']);
+  expect(first?.files).toContain(config);
+  expect(await askGitConfig(root, home, [], later())).toEqual(first);
+  expect(gitConfigAsks() - asks).toBe(1);
+
+  rewriteKeepingStat(config, readFileSync(config, 'utf8').replace('hooks-a', 'hooks-b'));
+  expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual(['hooks-b']);
+  expect(gitConfigAsks() - asks).toBe(2);
+});
+
+it('a chain file that appears, or a symlinked config whose target changes, makes git be asked again', async () => {
+  const include = path.join(base, 'extra.gitconfig');
+  const asks = gitConfigAsks();
+  await askGitConfig(root, home, [include], later());
+  await askGitConfig(root, home, [include], later());
+  expect(gitConfigAsks() - asks).toBe(1);
+  writeFileSync(include, '[core]\n\thooksPath = x\n');
+  await askGitConfig(root, home, [include], later());
+  expect(gitConfigAsks() - asks).toBe(2);
+
+  // the global config as a symlink: its target is swapped for another file of the same size
+  const a = path.join(base, 'a.gitconfig');
+  const b = path.join(base, 'b.gitconfig');
+  writeFileSync(a, '[core]\n\thooksPath = one\n');
+  writeFileSync(b, '[core]\n\thooksPath = two\n');
+  // (the caller's chain lists the global config's place, as git-dir.ts does, also while it is missing)
+  const globalPlace = [path.join(home, '.gitconfig')];
+  symlinkSync(a, globalPlace[0] as string);
+  expect((await askGitConfig(root, home, globalPlace, later()))?.hooksPaths).toEqual(['one']);
+  expect(gitConfigAsks() - asks).toBe(3);
+  rmSync(a);
+  writeFileSync(a, readFileSync(b));
+  expect((await askGitConfig(root, home, globalPlace, later()))?.hooksPaths).toEqual(['two']);
+  expect(gitConfigAsks() - asks).toBe(4);
+});
+
+it('an answer whose files changed moments ago (racy) is not kept: every call asks', async () => {
+  const config = path.join(root, '.git', 'config');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}[core]\n\thooksPath = now\n`);
+  const asks = gitConfigAsks();
+  for (let i = 0; i < 3; i++) expect((await askGitConfig(root, home, []))?.hooksPaths).toEqual(['now']);
+  expect(gitConfigAsks() - asks).toBe(3);
+});
+
+it('the environment is part of the key: another global config is asked about, not taken from the kept answer', async () => {
+  const global = path.join(base, 'global.gitconfig');
+  writeFileSync(global, '[core]\n\thooksPath = from-global\n');
+  const asks = gitConfigAsks();
+  expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual([]);
+  vi.stubEnv('GIT_CONFIG_GLOBAL', global);
+  expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual(['from-global']);
+  expect(gitConfigAsks() - asks).toBe(2);
+});

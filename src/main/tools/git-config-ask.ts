@@ -1,0 +1,170 @@
+/**
+ * Asking git itself which files it reads its configuration from (`git config --list --show-origin -z`), with the
+ * answer kept while nothing it depends on has changed.
+ *
+ * git-dir.ts reads the configuration chain itself (git-config-chain.ts) on every call and asks git on top, for
+ * what its own reading can miss (a system config where this git was built to look, a parser difference). Asking
+ * spawns a process — tens of milliseconds of the app's main thread, on every write and every bash line — so the
+ * answer is kept per (top folder, home, environment) and reused only while every file of the chain, the ones git
+ * reported and the ones read here, has the same lstat data (inode, size, mtime and ctime in nanoseconds) as when
+ * git was asked. A file changed within RACY_MS before the ask is "racy" (git's own rule for its index: file times
+ * tick in coarse steps, so a change in the same tick keeps them): such an answer is not kept, and the next call
+ * asks again.
+ */
+import { execFile } from 'node:child_process';
+import { lstatSync, statSync, type BigIntStats } from 'node:fs';
+import { childEnv } from '../proc/child-env';
+import { expandHome, joinRaw } from './git-config-chain';
+
+/** What git reported: the files it read (absolute, in its order) and the `core.hooksPath` values (`~` expanded). */
+export interface GitConfigAnswer {
+  files: string[];
+  hooksPaths: string[];
+}
+
+/**
+ * Variables that would point git at another repository than the one asked about (`-C top` names it), make
+ * `git config` read one other file only (`GIT_CONFIG`), or add `-c` settings (git-dir.ts reads those from the
+ * environment itself: the scrubbed environment keeps GIT_CONFIG_COUNT but drops its `*_KEY_*` names, and git
+ * refuses that half).
+ */
+const SKIPPED_VARIABLES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_NAMESPACE',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+];
+
+/** How close (ms) to the ask a file's change makes the answer racy (not kept). */
+export const RACY_MS = 2_000;
+/** Answers kept at most (one per top folder, home and environment; the oldest goes first). */
+const MAX_KEPT = 64;
+
+interface Kept {
+  answer: GitConfigAnswer;
+  /** lstat signature of every file the answer depends on, by path. */
+  stamps: Map<string, string>;
+}
+
+const kept = new Map<string, Kept>();
+let asks = 0;
+
+/** How many times git was actually asked since the process started (tests: a reused answer does not ask). */
+export function gitConfigAsks(): number {
+  return asks;
+}
+
+/** Forgets every kept answer (tests). */
+export function forgetGitConfigAnswers(): void {
+  kept.clear();
+}
+
+/**
+ * `inode:size:mtime:ctime` (nanoseconds) of `abs` itself (lstat) and of what it leads to (stat: a config file may
+ * be a symlink), 'missing' for either that is not there; `racy` when either changed within RACY_MS of `since`
+ * (ms since the epoch) or later.
+ */
+function stampOf(abs: string, since: number): { stamp: string; racy: boolean } {
+  let racy = false;
+  const one = (st: BigIntStats | undefined): string => {
+    if (!st) return 'missing';
+    const changedMs = Number((st.ctimeNs > st.mtimeNs ? st.ctimeNs : st.mtimeNs) / 1_000_000n);
+    racy ||= changedMs >= since - RACY_MS;
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  };
+  const stamp = `${one(quiet(() => lstatSync(abs, { bigint: true })))}|${one(quiet(() => statSync(abs, { bigint: true })))}`;
+  return { stamp, racy };
+}
+
+/** A stat call's answer, undefined when it fails (missing, a symlink loop, no access). */
+function quiet(call: () => BigIntStats): BigIntStats | undefined {
+  try {
+    return call();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * git's own answer for the repository at (or the folder) `top` (absolute), `~` expanded from `home`: the files it
+ * reads its configuration from and the `core.hooksPath` values, with the scrubbed environment (proc/child-env.ts,
+ * which still carries HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL / _SYSTEM / _NOSYSTEM). `chain` lists the files
+ * git-dir.ts found by reading the chain itself, missing ones included: a kept answer is reused only while every
+ * one of them and every file git reported is as it was (module docstring) — so a file git would read that is in
+ * neither list (it did not exist when git was asked, and the caller does not name its place) is not watched. `git config` only reads: no hook, pager or alias runs for it,
+ * stdout is a pipe. Undefined when git cannot answer (not installed, a repository git refuses to read, a 10 s
+ * timeout, more than 4 MiB of configuration): the caller then relies on its own reading. Never rejects. `now`
+ * (ms since the epoch) is the clock the racy rule reads (tests pass a later one).
+ */
+export async function askGitConfig(
+  top: string,
+  home: string,
+  chain: string[],
+  now: number = Date.now(),
+): Promise<GitConfigAnswer | undefined> {
+  const env = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
+  for (const name of Object.keys(env))
+    if (SKIPPED_VARIABLES.includes(name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) delete env[name];
+  const key = JSON.stringify([top, home, Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  const known = kept.get(key);
+  if (
+    known &&
+    [...new Set([...chain, ...known.stamps.keys()])].every((f) => known.stamps.get(f) === stampOf(f, now).stamp)
+  )
+    return known.answer;
+  kept.delete(key);
+  // Stamped before asking: a change while git reads is then either seen as racy or differs next time.
+  const stamps = new Map<string, string>();
+  let racy = false;
+  const stamp = (f: string): void => {
+    if (stamps.has(f)) return;
+    const s = stampOf(f, now);
+    stamps.set(f, s.stamp);
+    racy ||= s.racy;
+  };
+  chain.forEach(stamp);
+  asks++;
+  const answer = await listConfig(top, home, env);
+  if (!answer) return undefined;
+  answer.files.forEach(stamp);
+  if (!racy) {
+    kept.set(key, { answer, stamps });
+    if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
+  }
+  return answer;
+}
+
+/** Runs `git -C top config --list --show-origin -z` with `env` and parses its records. */
+function listConfig(top: string, home: string, env: NodeJS.ProcessEnv): Promise<GitConfigAnswer | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-C', top, 'config', '--list', '--show-origin', '-z'],
+      { env, timeout: 10_000, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
+      (error, stdout) => {
+        if (error) return resolve(undefined);
+        // -z: records `<origin>\0<key>[\n<value>]\0`, the origin `file:<path>` (relative paths from `top`).
+        const records = stdout.split('\0');
+        const files: string[] = [];
+        const hooksPaths: string[] = [];
+        for (let i = 0; i + 1 < records.length; i += 2) {
+          const origin = records[i] ?? '';
+          const entry = records[i + 1] ?? '';
+          if (origin.startsWith('file:')) {
+            const file = joinRaw(top, origin.slice(5));
+            if (!files.includes(file)) files.push(file);
+          }
+          const nl = entry.indexOf('\n');
+          if (nl > 0 && entry.slice(0, nl).toLowerCase() === 'core.hookspath' && nl + 1 < entry.length)
+            hooksPaths.push(expandHome(entry.slice(nl + 1), home));
+        }
+        resolve({ files, hooksPaths });
+      },
+    );
+  });
+}
