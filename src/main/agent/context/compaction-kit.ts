@@ -2,6 +2,8 @@
  * Test support for the compaction tests: a scripted session model (bash steps printing test logs, summaries when
  * the request is a summary request, scripted provider errors), and the size of what a request carried.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { promptModel, type PromptModel, type PromptReply } from '../testing/prompt-model';
 import type { Harness } from '../testing/fixtures';
@@ -34,6 +36,24 @@ export function requestTokens(options: LanguageModelV3CallOptions): number {
 /** A bash command printing `lines` numbered test-log lines (~60 bytes each) for step `step`. */
 export function logCommand(step: number, lines: number): string {
   return `seq 1 ${lines} | sed 's/.*/[step ${step}] test_case_& ... PASSED (0.0& s) tests\\/unit\\/test_mod_${step}.py/'`;
+}
+
+/**
+ * Writes `count` log files `logs/<tag>-<k>.log` under `root`, each the `lines` lines logCommand(k, lines)
+ * prints, and answers their root-relative names: steps that read them carry the same text as bash steps, without
+ * a process per step.
+ */
+export function writeLogs(root: string, count: number, lines: number, tag = 'step'): string[] {
+  mkdirSync(path.join(root, 'logs'), { recursive: true });
+  return Array.from({ length: count }, (_, k) => {
+    const name = `logs/${tag}-${k}.log`;
+    const text = Array.from(
+      { length: lines },
+      (_, i) => `[step ${k}] test_case_${i + 1} ... PASSED (0.0${i + 1} s) tests/unit/test_mod_${k}.py\n`,
+    ).join('');
+    writeFileSync(path.join(root, name), text);
+    return name;
+  });
 }
 
 export interface SessionScript {

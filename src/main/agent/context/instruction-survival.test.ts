@@ -1,6 +1,6 @@
 /**
  * Instructions survive compaction (DESIGN §11 "Instructions are state, not history"), through the real service
- * (SQLite store, snapshot store, bash children) with a mock model that records every request:
+ * (SQLite store, snapshot store; the steps read log files) with a mock model that records every request:
  * - a sentinel line of AGENTS.md is in every step request, byte for byte, after 1, 2 and 5 compactions;
  * - after AGENTS.md is edited (one change notice), every later step request carries the NEW text and, once a
  *   compaction folded the step the notice was told at, no longer the old one: the baseline is rebuilt from the
@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../testing/fixtures';
-import { allowBash, isSummary, sessionModel } from './compaction-kit';
+import { isSummary, sessionModel, writeLogs } from './compaction-kit';
 import { datedHarness } from './context-test-kit';
 import { messageText, NOTICE_TAG } from './request-text';
 import type { WindowSpec } from './windows';
@@ -65,7 +65,6 @@ const count = (haystack: string, needle: string): number => haystack.split(needl
 
 async function open(agents: string): Promise<Harness> {
   const made = await datedHarness();
-  await allowBash(made);
   writeFileSync(path.join(made.root, 'AGENTS.md'), agents);
   return made;
 }
@@ -74,7 +73,7 @@ describe('instructions across compactions', () => {
   it('a sentinel line of AGENTS.md is in every step request byte for byte after 1, 2 and 5 compactions', async () => {
     h = await open(`# Project rules\n\n${SENTINEL}\n`);
     const s = h.newSession();
-    const model = sessionModel({ steps: Array.from({ length: 70 }, () => 150) });
+    const model = sessionModel({ steps: writeLogs(h.root, 70, 150) });
     const r = await h.svc.runWithModel(s, model, 'Make the build green.', 100, { spec: SMALL });
     expect(r.ok && [r.value.finishReason, r.value.error]).toEqual(['stop', undefined]);
     const steps = stepsWithCompactions(model.requests);
@@ -100,7 +99,7 @@ describe('instructions across compactions', () => {
     const s = h.newSession();
     const EDIT_AT = 4; // the file changes while the model answers step request 4; step 5 is told
     const model = sessionModel({
-      steps: Array.from({ length: 60 }, () => 150),
+      steps: writeLogs(root, 60, 150),
       override: (k) => {
         if (k === EDIT_AT) writeFileSync(path.join(root, 'AGENTS.md'), `# Rules\n${NEW_RULE}\n${SENTINEL}\n`);
         return undefined;
@@ -139,7 +138,7 @@ describe('instructions across compactions', () => {
 
     // a second turn, then a second edit: exactly one more notice, and again the newest text only after compaction
     const second = sessionModel({
-      steps: Array.from({ length: 40 }, () => 150),
+      steps: writeLogs(root, 40, 150, 'second'),
       override: (k) => {
         if (k === 2) writeFileSync(path.join(root, 'AGENTS.md'), `# Rules\n${NEWER_RULE}\n${SENTINEL}\n`);
         return undefined;
