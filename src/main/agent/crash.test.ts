@@ -8,13 +8,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session/store';
 import { SnapshotStore } from '../snapshot/store';
+import { childArgs } from '../proc/test-child';
 import { cleanupTemp, tempDir } from './testing/fixtures';
 
 const CHILD = path.resolve(process.cwd(), 'src/main/agent/testing/crash-child.ts');
 
-function runAndKill(dataDir: string, root: string, mode: 'tool' | 'step'): Promise<void> {
+async function runAndKill(dataDir: string, root: string, mode: 'tool' | 'step'): Promise<void> {
+  const args = await childArgs(CHILD, [dataDir, root, mode]);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, root, mode], {
+    const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';

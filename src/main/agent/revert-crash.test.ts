@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AgentService } from './service';
+import { childArgs } from '../proc/test-child';
 import { cleanupTemp, scripted, tempDir } from './testing/fixtures';
 
 const FILES = 16;
@@ -64,14 +65,14 @@ async function whenChanged(file: string, before: string, stop: () => boolean): P
 }
 
 /** Start the child; SIGKILL it at a random point of the second move, or 0–2 ms after its first file changed. */
-function killSomewhere(
+async function killSomewhere(
   dataDir: string,
   s: { sessionId: string; messageId: string },
   root: string,
   amid: boolean,
   mode: 'history' | 'review',
 ) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, s.sessionId, s.messageId, mode], {
+  const child = spawn(process.execPath, await childArgs(CHILD, [dataDir, s.sessionId, s.messageId, mode]), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SnapshotStore } from '../snapshot/store';
 import { AgentService } from './service';
+import { childArgs } from '../proc/test-child';
 import { cleanupTemp, tempDir } from './testing/fixtures';
 
 const FILES = 40;
@@ -43,8 +44,8 @@ async function whenChanged(file: string, before: string, stop: () => boolean): P
  * With `amidRenames`, the kill comes instead 0–2 ms after the first file of the next operation changed: in the
  * renames, the phase where files change, short next to reading and staging, which random times alone rarely hit.
  */
-function killSomewhere(mode: string, root: string, dataDir: string, amidRenames: boolean): Promise<number> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode, root, dataDir, String(FILES)], {
+async function killSomewhere(mode: string, root: string, dataDir: string, amidRenames: boolean): Promise<number> {
+  const child = spawn(process.execPath, await childArgs(CHILD, [mode, root, dataDir, String(FILES)]), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

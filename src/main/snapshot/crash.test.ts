@@ -3,6 +3,7 @@
  * correctly, and no `.git` anywhere in the work tree (root, nested repositories) is renamed, written or created.
  */
 import { spawn } from 'node:child_process';
+import { childArgs } from '../proc/test-child';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
@@ -42,9 +43,9 @@ function gitEntries(root: string, rel = ''): string[] {
 }
 
 /** Starts the crash child and SIGKILLs it `afterMs` after its `nth` "tracking" line. */
-function killDuringTrack(worktree: string, dataDir: string, nth: number, afterMs: number): Promise<void> {
+async function killDuringTrack(worktree: string, dataDir: string, nth: number, afterMs: number): Promise<void> {
   const script = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, worktree, dataDir], {
+  const child = spawn(process.execPath, await childArgs(script, [worktree, dataDir]), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

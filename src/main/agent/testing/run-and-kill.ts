@@ -1,16 +1,18 @@
 /**
- * Test support: run a crash child (crash-child.ts) with tsx and SIGKILL it the moment it prints READY — an event,
+ * Test support: run a crash child (crash-child.ts) from its bundle (proc/test-child.ts) and SIGKILL it the moment it prints READY — an event,
  * not a clock. Resolves once the child is dead by the signal; rejects when it exits by itself or never gets ready.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { childArgs } from '../../proc/test-child';
 
 export const CRASH_CHILD = path.resolve(process.cwd(), 'src/main/agent/testing/crash-child.ts');
 
 /** Spawn `script` with `args`, kill it with SIGKILL at READY. */
-export function runAndKill(args: string[], script = CRASH_CHILD): Promise<void> {
+export async function runAndKill(args: string[], script = CRASH_CHILD): Promise<void> {
+  const argv = await childArgs(script, args);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     // a guard against a child that hangs before READY (a broken test), not a wait on timing
     const timer = setTimeout(() => {
