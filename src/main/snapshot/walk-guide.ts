@@ -86,15 +86,6 @@ export function walkedWhole(guide: WalkGuide, path: string): boolean {
   return false;
 }
 
-/**
- * True when folder `path` (one of `guide.dirs`) keeps its recorded names and stat data in a guided walk: no path
- * directly in it was reported, it is not pending, and it is not looked at whole (reported itself or inside a
- * reported folder: it may have been replaced).
- */
-export function listingKept(guide: WalkGuide, path: string): boolean {
-  return !guide.parents.has(path) && !guide.fresh.has(path) && !walkedWhole(guide, path);
-}
-
 /** What a guided walk recorded: the files and folders it looked at, and the tree ids it produced or kept. */
 export interface GuidedResult {
   entries: ReadonlyMap<string, StatEntry>;

@@ -31,7 +31,7 @@ import { encodeTree, type EntryMode, type TreeEntry } from './git/tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 import type { Prefetch } from './stat-prefetch';
-import { listingKept, walkedWhole, type WalkGuide } from './walk-guide';
+import type { WalkGuide } from './walk-guide';
 import type { ProgressTicker } from './progress';
 
 /** Everything one walk needs. `entries`, `dirs`, `trees`, `skipped` are filled in. */
@@ -123,9 +123,18 @@ type DirStamp = Pick<DirRecord, 'mtimeMs' | 'ctimeMs' | 'ino' | 'racy'>;
 
 /**
  * Walks folder `rel` ('' = root) whose lstat is `st`; `st` undefined: a guided walk's folder whose listing nothing
- * reported (walk-guide.ts `parents`) — its record's names and stat data are kept as they are.
+ * reported (walk-guide.ts `parents`) — its record's names and stat data are kept as they are. `whole` (guided
+ * walks): `rel` is a reported path or lies inside one, so everything in it is looked at as in a full walk — carried
+ * down the recursion, so telling whether an entry is looked at whole (walk-guide.ts `walkedWhole`) costs one set
+ * lookup instead of one per folder above it.
  */
-export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: Stats | undefined): DirResult {
+export function walkDir(
+  ctx: WalkContext,
+  rel: string,
+  forcedOnly: boolean,
+  st: Stats | undefined,
+  whole = false,
+): DirResult {
   const abs = rel === '' ? ctx.root : `${ctx.root}/${rel}`;
   const rec = ctx.prevDirs.get(rel);
   const list = st ? listing(abs, rec, st) : rec && cachedListing(rec);
@@ -142,11 +151,17 @@ export function walkDir(ctx: WalkContext, rel: string, forcedOnly: boolean, st: 
   const pushed = !forcedOnly && pushGitignore(ctx, rel, abs, list.items);
   const entries: TreeEntry[] = [];
   let allSame = true;
+  const guide = ctx.guide;
+  // Entries of a pending folder are looked at whole (walk-guide.ts `walkedWhole`).
+  const entriesWhole = whole || (guide !== undefined && guide.fresh.size > 0 && guide.fresh.has(rel));
   for (const item of list.items) {
     const name = item.name;
     if (name === '.git') continue;
     const path = rel === '' ? name : `${rel}/${name}`;
-    const r = item.isDir ? subdir(ctx, path, forcedOnly) : file(ctx, path, forcedOnly);
+    const at: Looked = guide
+      ? { whole: entriesWhole || guide.touched.has(path), inside: whole || guide.touched.has(path) }
+      : FULL;
+    const r = item.isDir ? subdir(ctx, path, forcedOnly, at) : file(ctx, path, forcedOnly, at);
     if (!r) continue;
     if (!r.same) allSame = false;
     if (r.entry) entries.push(r.entry);
@@ -183,8 +198,19 @@ interface ItemResult {
   same: boolean;
 }
 
+/**
+ * How a guided walk looks at an entry: `whole` — as in a full walk (walk-guide.ts `walkedWhole`: reported, inside a
+ * reported folder, or an entry of a pending folder); `inside` — it is a reported path or lies inside one (a
+ * folder's `whole` for its own entries). A full walk looks at everything (FULL).
+ */
+interface Looked {
+  whole: boolean;
+  inside: boolean;
+}
+const FULL: Looked = { whole: true, inside: true };
+
 /** A folder entry: ignored (undefined), or walked. Falls back to `file` when it is no longer a folder. */
-function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult | undefined {
+function subdir(ctx: WalkContext, path: string, forcedOnly: boolean, at: Looked): ItemResult | undefined {
   const holdsTracked = ctx.tracked?.dirs.has(path) === true;
   let only = forcedOnly;
   if (forcedOnly) {
@@ -194,14 +220,15 @@ function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult
     if (!holdsTracked) return undefined;
     only = true; // git: inside an ignored folder only what the index tracks counts
   }
-  const kept = ctx.guide && !ctx.guide.dirs.has(path) && !walkedWhole(ctx.guide, path) && ctx.prevDirs.get(path);
+  const kept = ctx.guide && !at.whole && !ctx.guide.dirs.has(path) && ctx.prevDirs.get(path);
   if (kept) {
     if (kept.oid) ctx.trees.add(kept.oid);
     const name = path.slice(path.lastIndexOf('/') + 1);
     return { entry: kept.oid ? { name, mode: '40000', oid: kept.oid } : undefined, same: true };
   }
   // A folder above reported paths whose own listing nothing reported: entered without a system call.
-  const unlisted = ctx.guide && listingKept(ctx.guide, path) && ctx.prevDirs.has(path);
+  const unlisted =
+    ctx.guide && !at.whole && !ctx.guide.parents.has(path) && !ctx.guide.fresh.has(path) && ctx.prevDirs.has(path);
   let st: Stats | undefined;
   if (!unlisted) {
     try {
@@ -209,28 +236,31 @@ function subdir(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult
     } catch {
       return { entry: undefined, same: false };
     }
-    if (!st.isDirectory()) return file(ctx, path, forcedOnly);
+    if (!st.isDirectory()) return file(ctx, path, forcedOnly, at);
   }
-  const r = walkDir(ctx, path, only, st);
+  const r = walkDir(ctx, path, only, st, ctx.guide !== undefined && at.inside);
   const name = path.slice(path.lastIndexOf('/') + 1);
   return { entry: r.oid ? { name, mode: '40000', oid: r.oid } : undefined, same: r.same };
 }
 
 /** A file or symlink entry: ignored (undefined), or its tree entry and whether it is unchanged. */
-function file(ctx: WalkContext, path: string, forcedOnly: boolean): ItemResult | undefined {
+function file(ctx: WalkContext, path: string, forcedOnly: boolean, at: Looked): ItemResult | undefined {
+  // Guided, an unreported file keeps its record — and its ignore decision: the rules and the user's index are as
+  // they were (a change to either makes the store walk everything), and a file the last walk left out has no
+  // record, so a recorded one was captured then and is now.
+  const kept = ctx.guide && !at.whole ? ctx.prev.get(path) : undefined;
+  const keptMode = kept && modeOfBits(kept.mode);
+  if (kept && keptMode)
+    return { entry: { name: path.slice(path.lastIndexOf('/') + 1), mode: keptMode, oid: kept.oid }, same: true };
   const isTracked = ctx.tracked?.files.has(path) === true;
   if (forcedOnly && !isTracked) return undefined; // inside an ignored folder, already left out as a whole
   if (!isTracked && !ctx.rules.empty && ctx.rules.ignored(path, false)) {
     ctx.leftOut.push(path);
     return undefined;
   }
-  const kept = ctx.guide && !walkedWhole(ctx.guide, path) ? ctx.prev.get(path) : undefined;
-  const keptMode = kept && modeOfBits(kept.mode);
-  if (kept && keptMode)
-    return { entry: { name: path.slice(path.lastIndexOf('/') + 1), mode: keptMode, oid: kept.oid }, same: true };
   ctx.progress?.tick(1, 0);
   const e = fileEntry(ctx, `${ctx.root}/${path}`, path, isTracked);
-  if (e === 'dir') return subdir(ctx, path, forcedOnly); // became a folder since it was listed
+  if (e === 'dir') return subdir(ctx, path, forcedOnly, at); // became a folder since it was listed
   if (!e) return { entry: undefined, same: false };
   return { entry: { name: path.slice(path.lastIndexOf('/') + 1), mode: e.mode, oid: e.oid }, same: e.same };
 }
