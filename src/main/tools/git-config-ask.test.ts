@@ -4,22 +4,11 @@
  * file git reported changed (also with its size and mtime kept), when a file of the caller's chain appears or
  * changes, when a symlinked config's target changes, and never kept while a file changed moments ago (racy).
  */
-import { execFileSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { askGitConfig, forgetGitConfigAnswers, gitConfigAsks, RACY_MS } from './git-config-ask';
+import { gitSandbox } from './git-test-env';
 
 let base: string;
 let root: string;
@@ -28,16 +17,7 @@ let home: string;
 const later = (): number => Date.now() + 10 * RACY_MS;
 
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-config-ask-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(home);
-  execFileSync('git', ['init', '-q', '-b', 'main', root]);
-  vi.stubEnv('HOME', home);
-  vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
-  vi.stubEnv('GIT_CONFIG_SYSTEM', path.join(base, 'system-gitconfig'));
-  vi.stubEnv('GIT_CONFIG_GLOBAL', undefined);
-  vi.stubEnv('GIT_CONFIG_NOSYSTEM', undefined);
+  ({ base, root, home } = gitSandbox('config-ask'));
   forgetGitConfigAnswers();
 });
 afterEach(() => {

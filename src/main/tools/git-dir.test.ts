@@ -9,29 +9,17 @@
  * HOME, XDG_CONFIG_HOME and the system config point at temp files, so the machine's own git settings play no part.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { gitControlled, hooksFolders } from './git-dir';
+import { gitSandbox } from './git-test-env';
 
 let base: string;
 let root: string;
 let home: string;
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-hookspath-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(home);
-  mkdirSync(path.join(home, '.config'));
-  execFileSync('git', ['init', '-q', '-b', 'main', root]);
-  vi.stubEnv('HOME', home);
-  vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
-  vi.stubEnv('GIT_CONFIG_SYSTEM', path.join(base, 'system-gitconfig'));
-  vi.stubEnv('GIT_CONFIG_GLOBAL', undefined);
-  vi.stubEnv('GIT_CONFIG_NOSYSTEM', undefined);
-  vi.stubEnv('GIT_CONFIG_COUNT', undefined);
-  vi.stubEnv('GIT_CONFIG_PARAMETERS', undefined);
+  ({ base, root, home } = gitSandbox('hookspath'));
 });
 afterEach(() => {
   vi.unstubAllEnvs();

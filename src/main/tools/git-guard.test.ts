@@ -9,29 +9,18 @@
  * `git_dir` write and an ordinary file is not. HOME, XDG_CONFIG_HOME and the system config point at temp files.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseGitConfig } from './git-config-chain';
 import { gitControlled, guardedPlaces } from './git-dir';
+import { gitSandbox } from './git-test-env';
 
 let base: string;
 let root: string;
 let home: string;
 beforeEach(() => {
-  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'landfall-gitguard-')));
-  root = path.join(base, 'project');
-  home = path.join(base, 'home');
-  mkdirSync(path.join(home, '.config'), { recursive: true });
-  execFileSync('git', ['init', '-q', '-b', 'main', root]);
-  vi.stubEnv('HOME', home);
-  vi.stubEnv('XDG_CONFIG_HOME', path.join(home, '.config'));
-  vi.stubEnv('GIT_CONFIG_SYSTEM', path.join(base, 'system-gitconfig'));
-  vi.stubEnv('GIT_CONFIG_GLOBAL', undefined);
-  vi.stubEnv('GIT_CONFIG_NOSYSTEM', undefined);
-  vi.stubEnv('GIT_CONFIG_COUNT', undefined);
-  vi.stubEnv('GIT_CONFIG_PARAMETERS', undefined);
+  ({ base, root, home } = gitSandbox('gitguard'));
 });
 afterEach(() => {
   vi.unstubAllEnvs();
