@@ -91,3 +91,36 @@ it('the environment is part of the key: another global config is asked about, no
   expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual(['from-global']);
   expect(gitConfigAsks() - asks).toBe(2);
 });
+
+it("an include git lists but the caller's reading misses (a header git accepts and the parser does not) is watched", async () => {
+  // `[includeIf\r"…"]`: git takes the carriage return as the space before the subsection; its target appears later
+  const config = path.join(root, '.git', 'config');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}[includeIf\r"gitdir:**"]\n\tpath = ../shared.cfg\n`);
+  const asks = gitConfigAsks();
+  expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual([]);
+  expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual([]);
+  expect(gitConfigAsks() - asks).toBe(1);
+  writeFileSync(path.join(root, 'shared.cfg'), '[core]\n\thooksPath = .evil\n');
+  expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual(['.evil']);
+  expect(gitConfigAsks() - asks).toBe(2);
+});
+
+it('a relative GIT_CONFIG_GLOBAL is watched where git opens it: from the folder git runs in', async () => {
+  vi.stubEnv('GIT_CONFIG_GLOBAL', 'g.cfg');
+  const asks = gitConfigAsks();
+  await askGitConfig(root, home, [], later());
+  await askGitConfig(root, home, [], later());
+  expect(gitConfigAsks() - asks).toBe(1);
+  writeFileSync(path.join(root, 'g.cfg'), '[core]\n\thooksPath = from-relative-global\n');
+  expect((await askGitConfig(root, home, [], later()))?.hooksPaths).toEqual(['from-relative-global']);
+  expect(gitConfigAsks() - asks).toBe(2);
+});
+
+it('an include that cannot be resolved here (another user’s home) keeps no answer', async () => {
+  const config = path.join(root, '.git', 'config');
+  writeFileSync(config, `${readFileSync(config, 'utf8')}[include]\n\tpath = ~no-such-user-7f3a/x.cfg\n`);
+  const asks = gitConfigAsks();
+  await askGitConfig(root, home, [], later());
+  await askGitConfig(root, home, [], later());
+  expect(gitConfigAsks() - asks).toBe(2);
+});

@@ -13,8 +13,10 @@
  */
 import { execFile } from 'node:child_process';
 import { lstatSync, statSync, type BigIntStats } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { childEnv } from '../proc/child-env';
-import { expandHome, joinRaw } from './git-config-chain';
+import { expandHome, isIncludeKey, joinRaw } from './git-config-chain';
 
 /** What git reported: the files it read (absolute, in its order) and the `core.hooksPath` values (`~` expanded). */
 export interface GitConfigAnswer {
@@ -95,8 +97,10 @@ function quiet(call: () => BigIntStats): BigIntStats | undefined {
  * reads its configuration from and the `core.hooksPath` values, with the scrubbed environment (proc/child-env.ts,
  * which still carries HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL / _SYSTEM / _NOSYSTEM). `chain` lists the files
  * git-dir.ts found by reading the chain itself, missing ones included: a kept answer is reused only while every
- * one of them and every file git reported is as it was (module docstring) — so a file git would read that is in
- * neither list (it did not exist when git was asked, and the caller does not name its place) is not watched. `git config` only reads: no hook, pager or alias runs for it,
+ * one of them, every file git reported, every file git listed an include of (whatever its condition; resolved as
+ * git does, `~user` from the user database) and the global file (a relative GIT_CONFIG_GLOBAL from `top`) is as
+ * it was (module docstring) — so a file the caller's own reading misses but git would read once it exists is
+ * watched too. An include that cannot be resolved here (another user's home, `%(prefix)/`) keeps nothing. `git config` only reads: no hook, pager or alias runs for it,
  * stdout is a pipe. Undefined when git cannot answer (not installed, a repository git refuses to read, a 10 s
  * timeout, more than 4 MiB of configuration): the caller then relies on its own reading. Never rejects. `now`
  * (ms since the epoch) is the clock the racy rule reads (tests pass a later one).
@@ -129,18 +133,62 @@ export async function askGitConfig(
   };
   chain.forEach(stamp);
   asks++;
-  const answer = await listConfig(top, home, env);
-  if (!answer) return undefined;
+  const listed = await listConfig(top, home, env);
+  if (!listed) return undefined;
+  const { answer, includes } = listed;
   answer.files.forEach(stamp);
-  if (!racy) {
+  // What git would read once it exists: every include it listed, whatever its condition (one that cannot be
+  // resolved here is not watched: then the answer is not kept), and the global file, a relative one from `top`.
+  includes?.forEach(stamp);
+  const global = env['GIT_CONFIG_GLOBAL'];
+  if (global) stamp(joinRaw(top, expandHome(global, home)));
+  if (!racy && includes) {
     kept.set(key, { answer, stamps });
     if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value as string);
   }
   return answer;
 }
 
-/** Runs `git -C top config --list --show-origin -z` with `env` and parses its records. */
-function listConfig(top: string, home: string, env: NodeJS.ProcessEnv): Promise<GitConfigAnswer | undefined> {
+/**
+ * The file an include value `value` of a config entry from `origin` (git's `--show-origin` text) names, resolved
+ * as git resolves it: `~` and `~/…` from `home`, `~user/…` from the current user's home in the user database
+ * (git asks getpwnam, not HOME), a relative path from the including file's folder. Undefined when it cannot be
+ * resolved here: another user's `~user`, a `%(prefix)/` path, a relative path from a non-file origin.
+ */
+function includeTarget(origin: string, value: string, top: string, home: string): string | undefined {
+  if (value.startsWith('%(')) return undefined;
+  const m = /^~([^/]*)(?=\/|$)/.exec(value);
+  let abs = value;
+  if (m) {
+    const user = m[1] ?? '';
+    const me = user === '' ? undefined : currentUser();
+    const own = user === '' ? home : me?.username === user ? me.homedir : undefined;
+    if (!own) return undefined;
+    abs = own + value.slice(m[0].length);
+  }
+  if (path.isAbsolute(abs)) return abs;
+  if (!origin.startsWith('file:')) return undefined;
+  return joinRaw(path.dirname(joinRaw(top, origin.slice(5))), abs);
+}
+
+/** The current user's name and home from the user database, undefined when it cannot be read. */
+function currentUser(): { username: string; homedir: string } | undefined {
+  try {
+    return os.userInfo();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `git -C top config --list --show-origin -z` with `env` and parses its records: the answer, and the files
+ * its include entries name (includeTarget; undefined when one of them cannot be resolved).
+ */
+function listConfig(
+  top: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ answer: GitConfigAnswer; includes: string[] | undefined } | undefined> {
   return new Promise((resolve) => {
     execFile(
       'git',
@@ -152,6 +200,7 @@ function listConfig(top: string, home: string, env: NodeJS.ProcessEnv): Promise<
         const records = stdout.split('\0');
         const files: string[] = [];
         const hooksPaths: string[] = [];
+        let includes: string[] | undefined = [];
         for (let i = 0; i + 1 < records.length; i += 2) {
           const origin = records[i] ?? '';
           const entry = records[i + 1] ?? '';
@@ -160,10 +209,15 @@ function listConfig(top: string, home: string, env: NodeJS.ProcessEnv): Promise<
             if (!files.includes(file)) files.push(file);
           }
           const nl = entry.indexOf('\n');
-          if (nl > 0 && entry.slice(0, nl).toLowerCase() === 'core.hookspath' && nl + 1 < entry.length)
-            hooksPaths.push(expandHome(entry.slice(nl + 1), home));
+          const key = nl > 0 ? entry.slice(0, nl).toLowerCase() : '';
+          if (key === 'core.hookspath' && nl + 1 < entry.length) hooksPaths.push(expandHome(entry.slice(nl + 1), home));
+          if (isIncludeKey(key) && nl + 1 < entry.length && includes) {
+            const target = includeTarget(origin, entry.slice(nl + 1), top, home);
+            if (target === undefined) includes = undefined;
+            else includes.push(target);
+          }
         }
-        resolve({ files, hooksPaths });
+        resolve({ answer: { files, hooksPaths }, includes });
       },
     );
   });
