@@ -9,7 +9,7 @@ export default defineConfig({
     include: ['e2e/**/*.e2e.ts'],
     pool: 'forks',
     fileParallelism: false,
-    testTimeout: 90_000,
+    testTimeout: 180_000, // a guard against a hang: beside the vitest suite (npm test) a file takes twice as long
     hookTimeout: 120_000,
     reporters: ['default'],
   },

@@ -184,34 +184,34 @@ describe('a folder swapped for an outward symlink while the tool runs', () => {
     const ctx = context();
     const read = (): Promise<ToolOutcome> => run(readTool, { filePath: 'dir/f.txt' }, ctx);
     expect(await race('read', () => resetInside(ctx), read, shows)).toBe(TRIES);
-  }, 60_000);
+  }, 180_000);
 
   it('grep never searches the outside file', async () => {
     const ctx = context();
     const grep = (): Promise<ToolOutcome> => run(grepTool, { pattern: 'SECRET|inside' }, ctx);
     expect(await race('grep', () => resetInside(ctx), grep, shows)).toBe(TRIES);
-  }, 60_000);
+  }, 180_000);
 
   it('write never writes outside', async () => {
     const ctx = context();
     const write = (i: number): Promise<ToolOutcome> =>
       run(writeTool, { filePath: 'dir/f.txt', content: `written ${i}\n` }, ctx);
     expect(await race('write', () => resetInside(ctx), write, never)).toBe(TRIES);
-  }, 60_000);
+  }, 180_000);
 
   it('edit never writes outside', async () => {
     const ctx = context();
     const edit = (): Promise<ToolOutcome> =>
       run(editTool, { filePath: 'dir/f.txt', oldString: 'inside line', newString: 'edited line' }, ctx);
     expect(await race('edit', () => resetInside(ctx), edit, never)).toBe(TRIES);
-  }, 60_000);
+  }, 180_000);
 
   it('apply_patch never writes outside', async () => {
     const ctx = context();
     const patchText = '*** Begin Patch\n*** Update File: dir/f.txt\n@@\n-inside line\n+patched line\n*** End Patch';
     const apply = (): Promise<ToolOutcome> => run(applyPatchTool, { patchText }, ctx);
     expect(await race('apply_patch', () => resetInside(ctx), apply, never)).toBe(TRIES);
-  }, 60_000);
+  }, 180_000);
 
   it('snapshot revert never writes outside (20 files of the swapped folder per revert)', async () => {
     const files = Array.from({ length: 20 }, (_, i) => `dir/g${i}.txt`);
