@@ -5,9 +5,9 @@
  * git-dir.ts reads the configuration chain itself (git-config-chain.ts) on every call and asks git on top, for
  * what its own reading can miss (a system config where this git was built to look, a parser difference). Asking
  * spawns a process — tens of milliseconds of the app's main thread, on every write and every bash line — so the
- * answer is kept per (top folder, home, environment) and reused only while every file of the chain, the ones git
- * reported and the ones read here, has the same lstat data (inode, size, mtime and ctime in nanoseconds) as when
- * git was asked. A file changed within RACY_MS before the ask is "racy" (git's own rule for its index: file times
+ * answer is kept per (top folder, home, environment) and reused only while every file it depends on — the ones
+ * git reported, the ones read here, every include git listed (whatever its condition) and the global file — has
+ * the same lstat and stat data (inode, size, mtime and ctime in nanoseconds) as when git was asked. A file changed within RACY_MS before the ask is "racy" (git's own rule for its index: file times
  * tick in coarse steps, so a change in the same tick keeps them): such an answer is not kept, and the next call
  * asks again.
  */
@@ -49,7 +49,7 @@ const MAX_KEPT = 64;
 
 interface Kept {
   answer: GitConfigAnswer;
-  /** lstat signature of every file the answer depends on, by path. */
+  /** lstat and stat signature (stampOf) of every file the answer depends on, by path. */
   stamps: Map<string, string>;
 }
 
