@@ -13,13 +13,31 @@ const root = path.resolve(import.meta.dirname, '..');
 const log = path.join(root, 'test-results', 'e2e.log');
 mkdirSync(path.dirname(log), { recursive: true });
 
+const children = new Set();
+// Stopped from outside (a CI timeout, kill, Ctrl-C): each suite runs in its own process group, and the whole
+// group gets the same signal — npm does not pass it on to the vitest processes under it.
+for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'])
+  process.on(sig, () => {
+    for (const c of children) {
+      try {
+        process.kill(-c.pid, sig);
+      } catch {
+        // the group is gone already
+      }
+    }
+    process.exit(1);
+  });
+
 /** Runs `npm run <script>`; resolves with its exit code (1 when it was ended by a signal). */
 function run(script, output) {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], {
       cwd: root,
       stdio: ['ignore', output ?? 'inherit', output ?? 'inherit'],
+      detached: true,
     });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
     child.on('exit', (code) => resolve(code ?? 1));
     child.on('error', () => resolve(1));
   });

@@ -47,13 +47,17 @@ export function writeLogs(root: string, count: number, lines: number, tag = 'ste
   mkdirSync(path.join(root, 'logs'), { recursive: true });
   return Array.from({ length: count }, (_, k) => {
     const name = `logs/${tag}-${k}.log`;
-    const text = Array.from(
-      { length: lines },
-      (_, i) => `[step ${k}] test_case_${i + 1} ... PASSED (0.0${i + 1} s) tests/unit/test_mod_${k}.py\n`,
-    ).join('');
-    writeFileSync(path.join(root, name), text);
+    writeFileSync(path.join(root, name), logText(k, lines));
     return name;
   });
+}
+
+/** The `lines` lines (~75 bytes each, newline-ended) that logCommand(step, lines) prints. */
+export function logText(step: number, lines: number): string {
+  return Array.from(
+    { length: lines },
+    (_, i) => `[step ${step}] test_case_${i + 1} ... PASSED (0.0${i + 1} s) tests/unit/test_mod_${step}.py\n`,
+  ).join('');
 }
 
 export interface SessionScript {

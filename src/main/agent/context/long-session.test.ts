@@ -4,11 +4,11 @@
  * the AGENTS.md sentinel line are in the last request word for word (the sentinel in every step request);
  * compactions roll (each summary request carries the previous summary).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { harness, type Harness } from '../testing/fixtures';
-import { allowBash, isSummary, requestTokens, sessionModel } from './compaction-kit';
+import { allowBash, isSummary, logText, requestTokens, sessionModel, writeLogs } from './compaction-kit';
 import type { WindowSpec } from './windows';
 import { DEFAULT_LOOP_LIMITS } from '../loop-guard';
 
@@ -22,24 +22,15 @@ const WINDOW: WindowSpec = { window: 100_000, outputReserve: 8_000, source: 'set
 const TASK = 'Fix the flaky retry test in tests/unit/test_retry.py; keep the public API unchanged.';
 const SENTINEL = 'SENTINEL-LONG-9c1e: run `make lint` before you say a change is done.';
 
-/** One log file of `lines` lines (~70 bytes each). */
-function logText(run: number, lines: number): string {
-  return Array.from(
-    { length: lines },
-    (_, i) => `[run ${run}] tests/unit/test_mod_${i % 40}.py::test_case_${i} PASSED in 0.0${i % 97} s\n`,
-  ).join('');
-}
-
 it('300 steps, ~6 MB of logs: never over the window, the task and the AGENTS.md sentinel in the last request', async () => {
   h = await harness();
   await allowBash(h);
   writeFileSync(path.join(h.root, 'AGENTS.md'), `# Rules\n${SENTINEL}\n`);
-  mkdirSync(path.join(h.root, 'logs'));
   let bytes = 0;
-  const logs = Array.from({ length: 60 }, (_, i) => logText(i, 150));
-  logs.forEach((t, i) => writeFileSync(path.join(h!.root, 'logs', `run-${i}.log`), t));
+  const names = writeLogs(h.root, 60, 150, 'run');
+  const logs = names.map((_, i) => logText(i, 150));
   // 294 reads of a ~10 KB log, and 6 bash runs printing 6,000 lines (~460 KB each, cut by the output cap)
-  const steps = Array.from({ length: 300 }, (_, k) => (k % 50 === 49 ? 6_000 : `logs/run-${k % 60}.log`));
+  const steps = Array.from({ length: 300 }, (_, k) => (k % 50 === 49 ? 6_000 : (names[k % 60] as string)));
   for (const [k, step] of steps.entries()) bytes += typeof step === 'string' ? (logs[k % 60]?.length ?? 0) : 0;
   bytes += 6 * 6_000 * 77;
   const model = sessionModel({ steps });
