@@ -1,16 +1,18 @@
 #!/usr/bin/env node
-// Runs the vitest suite and the end-to-end suite side by side (`npm run test:suites`, the last part of `npm test`)
-// and exits non-zero when either fails. The end-to-end suite spends most of its time waiting on its browser and
-// the web host (about 0.75 of one core over a run) while the vitest suite keeps two forks busy: run one after
-// the other they took ~9 + ~7 minutes on a 2-core machine, side by side the end-to-end suite fits in what the
-// vitest suite leaves idle. The vitest suite's output streams as it comes; the end-to-end suite's is written to
-// test-results/e2e.log and printed whole when both have ended, so the two never interleave.
+// `npm test`: every check, in two lanes side by side, exiting non-zero when any check fails.
+//   lane 1: the vitest suite (two forks), then the typecheck; their output streams as it comes;
+//   lane 2: the formatter check, lint, then the end-to-end suite; their output goes to test-results/checks.log,
+//           printed whole when both lanes have ended, so the two never interleave.
+// Why two lanes: the end-to-end suite spends much of its time waiting on its browser and the web host, and the
+// checks are one process each, while the vitest suite keeps two forks busy; one after the other they took ~1.5 +
+// ~6 + ~4.5 minutes on a 2-core machine, side by side ~11. The checks are split so both lanes end about together.
+// A failing check does not stop the others: one run reports every failure.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const log = path.join(root, 'test-results', 'e2e.log');
+const log = path.join(root, 'test-results', 'checks.log');
 mkdirSync(path.dirname(log), { recursive: true });
 
 const children = new Set();
@@ -43,12 +45,24 @@ function run(script, output) {
   });
 }
 
+/** Runs the scripts one after another, each to the end; resolves with [script, exit code] per script. */
+async function lane(scripts, output) {
+  const codes = [];
+  for (const script of scripts) {
+    if (output === undefined) console.log(`\n> npm run ${script}`);
+    else writeSync(output, `\n> npm run ${script}\n`);
+    codes.push([script, await run(script, output)]);
+  }
+  return codes;
+}
+
 const fd = openSync(log, 'w');
-const [unit, e2e] = await Promise.all([run('test:unit'), run('test:e2e', fd)]);
+const results = (
+  await Promise.all([lane(['test:unit', 'typecheck']), lane(['format:check', 'lint', 'test:e2e'], fd)])
+).flat();
 closeSync(fd);
-console.log(`\n---- end-to-end suite (${path.relative(root, log)}) ----`);
+console.log(`\n---- checks and end-to-end suite (${path.relative(root, log)}) ----`);
 process.stdout.write(readFileSync(log));
-console.log(
-  `\nvitest suite: ${unit === 0 ? 'passed' : `failed (${unit})`}; end-to-end suite: ${e2e === 0 ? 'passed' : `failed (${e2e})`}`,
-);
-process.exit(unit === 0 && e2e === 0 ? 0 : 1);
+console.log('');
+for (const [script, code] of results) console.log(`${script}: ${code === 0 ? 'passed' : `failed (${code})`}`);
+process.exit(results.every(([, code]) => code === 0) ? 0 : 1);

@@ -93,7 +93,12 @@ async function otherLocalServer(): Promise<{
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     seen,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    // close() waits for every open connection; the browser may hold a kept-alive or preconnected one for minutes
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 

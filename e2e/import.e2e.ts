@@ -46,9 +46,14 @@ function exportOfLength(base: { messages: unknown[] } & Record<string, unknown>,
   };
   const doc = { ...base, messages: [...base.messages] };
   outputs.length = 0;
-  while (JSON.stringify(doc, null, 2).length < length - 5_000_000) {
+  // The document's length grows by about each message's compact JSON (indentation adds a few hundred characters
+  // per message, far inside the 5 M-character margin): measured once per message, not by re-serialising the whole.
+  let approx = JSON.stringify(doc, null, 2).length;
+  while (approx < length - 5_000_000) {
     outputs.push(codeChunk(outputs.length, 2_000_000));
-    doc.messages.push(message(outputs.length - 1, outputs[outputs.length - 1] as string));
+    const added = message(outputs.length - 1, outputs[outputs.length - 1] as string);
+    doc.messages.push(added);
+    approx += JSON.stringify(added).length + 1_000;
   }
   doc.messages.push(message(outputs.length, ''));
   const pad = length - JSON.stringify(doc, null, 2).length;

@@ -28,7 +28,8 @@ const INSIDE = 'inside line\n';
 /**
  * The swapper: renames <root>/dir away, puts a symlink to <outside> in its place, and back, in a loop. Control
  * word 0: 0 run, 1 pause (the worker puts the real folder back, sets word 1 to 1 and waits), 2 stop; word 2
- * counts swaps (a resumed worker is only trusted to run once it has swapped again).
+ * counts swaps (a resumed worker is only trusted to run once it has swapped again); word 3 stays 0 (long holds wait
+ * on it).
  */
 const SWAPPER = `
 const { workerData } = require('node:worker_threads');
@@ -50,8 +51,14 @@ const restore = () => {
 const tryRestore = () => { try { restore(); return true; } catch { return false; } };
 const settle = () => { while (!tryRestore()); };
 settle();
-// Hold a state for 1 µs to 2 ms (log-uniform), so windows of every length in the tools are met.
-const hold = () => { for (const until = performance.now() + Math.exp(Math.random() * 7.6) / 1000; performance.now() < until; ); };
+// Hold a state for 1 µs to 2 ms (log-uniform), so windows of every length in the tools are met. Holds under
+// 0.2 ms spin (a timed wait is not that fine); longer ones sleep on word 3 (never notified), leaving the core to
+// the tool and the rest of the machine.
+const hold = () => {
+  const ms = Math.exp(Math.random() * 7.6) / 1000;
+  if (ms >= 0.2) return void Atomics.wait(ctl, 3, 0, ms);
+  for (const until = performance.now() + ms; performance.now() < until; );
+};
 for (;;) {
   const c = Atomics.load(ctl, 0);
   if (c === 2) { settle(); try { fs.unlinkSync(link); } catch {} Atomics.store(ctl, 1, 1); break; }
@@ -65,7 +72,7 @@ for (;;) {
 `;
 
 class Swapper {
-  private readonly ctl = new Int32Array(new SharedArrayBuffer(12));
+  private readonly ctl = new Int32Array(new SharedArrayBuffer(16));
   private readonly worker: Worker;
   constructor(dir: string, moved: string, outside: string) {
     this.ctl[0] = 1; // start paused

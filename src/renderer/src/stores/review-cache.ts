@@ -12,6 +12,11 @@ export const CACHE_MAX = 40;
 
 export class DiffCache {
   private readonly diffs = new Map<string, ReviewDiff>();
+  /**
+   * Counts `clear()` calls. A load started before a clear must not put its answer after it: the clear means
+   * "what was asked before may be stale" (a pushed change), so the load compares the generation it started in.
+   */
+  generation = 0;
 
   get(key: string): ReviewDiff | undefined {
     return this.diffs.get(key);
@@ -25,6 +30,7 @@ export class DiffCache {
 
   clear(): void {
     this.diffs.clear();
+    this.generation += 1;
   }
 
   /** Puts the hunks' new states into every cached diff that holds them (ids are unique to their diff's scope). */

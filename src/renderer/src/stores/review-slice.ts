@@ -99,8 +99,11 @@ export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
     const hit = force ? undefined : cache.get(key);
     if (hit) return show(hit, key);
     patch({ loading: true });
+    const generation = cache.generation;
     const r = await call('review.diff', { sessionId: v.sessionId, target: targetOf(entry, v.against) });
     if (keyOf(view()) !== key) return; // the user scrubbed on meanwhile
+    // a pushed change cleared the cache meanwhile: this answer may predate it, and the refresh loads its own
+    if (cache.generation !== generation) return;
     if (!r.ok) return patch({ loading: false, notice: errorNotice(r.error) });
     cache.put(key, r.value);
     show(r.value, key);
@@ -133,7 +136,7 @@ export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
     if (!sessionId) return;
     const r = await call('review.timeline', { sessionId });
     if (view().sessionId !== sessionId) return;
-    if (!r.ok) return patch({ notice: errorNotice(r.error) });
+    if (!r.ok) return patch({ notice: errorNotice(r.error), loading: false });
     takeTimeline(r.value);
   };
 

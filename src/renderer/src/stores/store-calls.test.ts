@@ -14,7 +14,8 @@ import type { ReviewDiff, ReviewHunk, TimelineEntry } from '../../../shared/revi
 import { createAppStore } from './index';
 import { REFRESH_MS, SETTLE_MS } from './review-slice';
 
-type Script = { [N in CallName]?: (input: unknown) => CallOutput<N> | Result<CallOutput<N>> };
+type Answer<T> = T | Result<T>;
+type Script = { [N in CallName]?: (input: unknown) => Answer<CallOutput<N>> | Promise<Answer<CallOutput<N>>> };
 
 /**
  * A transport that records every call (name and input) and answers from `script()` (validated by the contract).
@@ -26,7 +27,7 @@ function recording(script: () => Script): { sent: { name: string; input: unknown
     sent.push({ name, input });
     const run = script()[name];
     if (!run) return fail('unavailable', `${name} is not scripted`, 'Script it in the test.');
-    const out = run(input) as unknown;
+    const out = (await run(input)) as unknown;
     const r = (typeof out === 'object' && out !== null && 'ok' in out ? out : ok(out)) as Result<unknown>;
     return r.ok ? ok(contract[name].output.parse(r.value)) : r;
   };
@@ -216,6 +217,28 @@ describe('review slice: one call per click', () => {
     expect(names()).toEqual(['review.decide']);
     expect(store.getState().review.notice).toMatchObject({ kind: 'conflict', conflicts: [{ hunkId: 'h1' }] });
     expect(store.getState().review.diff?.files[0]?.hunks[0]?.state).toBe('pending');
+  });
+
+  test('a diff asked before a pushed change and answered after the refresh cleared the cache is not kept: the refresh asks again', async () => {
+    const held: (() => void)[] = [];
+    const later = <T>(value: T): Promise<T> => new Promise((resolve) => held.push(() => resolve(value)));
+    await opened({});
+    script['review.diff'] = () => later(DIFF);
+    store.getState().selectPoint(1);
+    await vi.advanceTimersByTimeAsync(SETTLE_MS);
+    expect(names()).toEqual(['review.diff']);
+    script['review.timeline'] = () => later([step('prt_a', 0), step('prt_b', 1)]);
+    store.getState().reviewChanged(S);
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(names()).toEqual(['review.diff', 'review.timeline']);
+    held.shift()?.(); // the old diff answers after the clear …
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().review).toMatchObject({ loading: true, diffKey: null });
+    script['review.diff'] = () => DIFF;
+    held.shift()?.(); // … then the timeline: the point's diff is asked again, not taken from the old answer
+    await vi.runAllTimersAsync();
+    expect(names()).toEqual(['review.diff', 'review.timeline', 'review.diff']);
+    expect(store.getState().review).toMatchObject({ loading: false, diffKey: `${S}|prt_b|t1..t2|previous` });
   });
 
   test('pushed changes in a burst are one reload; another session’s are ignored', async () => {
