@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check, in two lanes side by side, exiting non-zero when any check fails.
-//   lane 1: the vitest suite (two forks), then the typecheck; their output streams as it comes;
-//   lane 2: the formatter check, lint, then the end-to-end suite; their output goes to test-results/checks.log,
+//   lane 1: the vitest suite (two forks), then the typecheck and lint; their output streams as it comes;
+//   lane 2: the formatter check, then the end-to-end suite; their output goes to test-results/checks.log,
 //           printed whole when both lanes have ended, so the two never interleave.
 // Why two lanes: the end-to-end suite spends much of its time waiting on its browser and the web host, and the
 // checks are one process each, while the vitest suite keeps two forks busy; one after the other they took ~1.5 +
@@ -58,7 +58,7 @@ async function lane(scripts, output) {
 
 const fd = openSync(log, 'w');
 const results = (
-  await Promise.all([lane(['test:unit', 'typecheck']), lane(['format:check', 'lint', 'test:e2e'], fd)])
+  await Promise.all([lane(['test:unit', 'typecheck', 'lint']), lane(['format:check', 'test:e2e'], fd)])
 ).flat();
 closeSync(fd);
 console.log(`\n---- checks and end-to-end suite (${path.relative(root, log)}) ----`);

@@ -3,40 +3,12 @@
  * step. On restart: the running tool part is `error: interrupted` (never re-run), streamed text saved so far is
  * kept, foreign keys hold, the event log's sequence has no gaps, and the snapshot store opens and tracks.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionStore } from '../session/store';
 import { SnapshotStore } from '../snapshot/store';
-import { childArgs } from '../proc/test-child';
+import { runAndKill } from './testing/run-and-kill';
 import { cleanupTemp, tempDir } from './testing/fixtures';
-
-const CHILD = path.resolve(process.cwd(), 'src/main/agent/testing/crash-child.ts');
-
-async function runAndKill(dataDir: string, root: string, mode: 'tool' | 'step'): Promise<void> {
-  const args = await childArgs(CHILD, [dataDir, root, mode]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`child never got ready: ${err}`));
-    }, 30_000);
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.stdout.on('data', (d: Buffer) => {
-      if (d.toString().includes('READY')) child.kill('SIGKILL');
-    });
-    child.on('exit', (_code, signal) => {
-      clearTimeout(timer);
-      if (signal === 'SIGKILL') resolve();
-      else reject(new Error(`child exited by itself: ${err}`));
-    });
-  });
-}
 
 function checkStore(dataDir: string): SessionStore {
   const store = SessionStore.open(path.join(dataDir, 'landfall.db'));
@@ -62,7 +34,7 @@ describe('crash recovery (SIGKILL)', () => {
     const dataDir = tempDir('crash-data');
     const root = tempDir('crash-proj');
     try {
-      await runAndKill(dataDir, root, 'tool');
+      await runAndKill([dataDir, root, 'tool']);
       const store = checkStore(dataDir);
       const session = store.listProjects().flatMap((p) => store.listSessions(p.id))[0];
       const parts = store.messages(session?.id as string).flatMap((m) => m.parts);
@@ -90,7 +62,7 @@ describe('crash recovery (SIGKILL)', () => {
     const dataDir = tempDir('crash-data');
     const root = tempDir('crash-proj');
     try {
-      await runAndKill(dataDir, root, 'step');
+      await runAndKill([dataDir, root, 'step']);
       const store = checkStore(dataDir);
       const session = store.listProjects().flatMap((p) => store.listSessions(p.id))[0];
       const parts = store.messages(session?.id as string).flatMap((m) => m.parts);

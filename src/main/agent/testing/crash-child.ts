@@ -34,15 +34,18 @@ function hangingModel(): LanguageModelV3 {
 }
 
 async function main(): Promise<void> {
+  stage('loaded');
   const opened = await AgentService.open({ dataDir });
   if (!opened.ok) throw new Error(opened.error.message);
   const svc = opened.value;
+  stage('service open');
   await svc.saveSettings({
     ...svc.getSettings(),
     permissions: [{ permission: 'bash', pattern: '*', action: 'allow' }],
   });
   const project = await svc.openProject(root);
   if (!project.ok) throw new Error(project.error.message);
+  stage('project open');
   const session = svc.createSession(project.value.id);
   if (!session.ok) throw new Error(session.error.message);
   svc.on((e) => {
@@ -76,7 +79,17 @@ async function main(): Promise<void> {
             ],
           ])
         : hangingModel();
-  await svc.runWithModel(session.value.id, model, 'crash me');
+  stage('turn started');
+  const r = await svc.runWithModel(session.value.id, model, 'crash me');
+  // The turn was to be killed before it ended: say how it ended and exit, so the test fails at once with the reason
+  // (an idle process with open handles would otherwise wait for the parent's guard, saying nothing).
+  stage(`the turn ended before READY: ${JSON.stringify(r)}`);
+  process.exit(3);
+}
+
+/** A milestone on stderr, with the time since the child started (the parent shows stderr when the child fails). */
+function stage(what: string): void {
+  process.stderr.write(`[crash-child ${mode} +${Math.round(performance.now())} ms] ${what}\n`);
 }
 
 void main();

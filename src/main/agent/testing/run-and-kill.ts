@@ -17,13 +17,15 @@ export async function runAndKill(args: string[], script = CRASH_CHILD): Promise<
     // a guard against a child that hangs before READY (a broken test), not a wait on timing
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`child never got ready: ${err}`));
+      reject(new Error(`child never got ready in 60 s; its stderr:\n${err}`));
     }, 60_000);
     child.stderr.on('data', (d: Buffer) => {
       err += d.toString();
     });
+    let out = '';
     child.stdout.on('data', (d: Buffer) => {
-      if (d.toString().includes('READY')) child.kill('SIGKILL');
+      out += d.toString();
+      if (out.includes('READY')) child.kill('SIGKILL');
     });
     child.on('exit', (_code, signal) => {
       clearTimeout(timer);
