@@ -73,17 +73,19 @@ export function spawnServer(cmd: ResolvedCommand, cwd: string): ServerProcess {
   };
 }
 
-/** Signal the process group (falls back to the single process when the group is gone). Never throws. */
+/**
+ * Signals process group `pid` (the server was spawned detached: it leads a group of that id). Never throws. When
+ * the group is gone, nothing is signalled: the kernel keeps an id in use while a process or a group holds it, so a
+ * negative pid can only reach this server's own leftovers — whereas the bare pid, once the leader has exited and
+ * been reaped, may already name an unrelated process (the id reused: on a busy machine within seconds), and
+ * signalling it would kill someone else's program.
+ */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   if (pid <= 0) return;
   try {
     process.kill(-pid, signal);
   } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
+    // the group is gone: no process of this server is left
   }
 }
 
@@ -116,7 +118,7 @@ export async function sweepGroup(pid: number, ms: number): Promise<void> {
   for (;;) {
     const left = processesInGroups([pid]);
     if (left.length === 0 || Date.now() > deadline) return;
-    for (const p of left) signalGroup(p.pid, 'SIGKILL');
+    signalGroup(pid, 'SIGKILL'); // every process listed is in group `pid`
     await new Promise((r) => setTimeout(r, 20));
   }
 }

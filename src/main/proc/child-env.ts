@@ -81,6 +81,14 @@ export function registerSecretSource(source: Source): () => void {
   return () => void sources.delete(source);
 }
 
+/**
+ * Forgets every remembered name (tests only: the test files of one vitest fork share this module, and a file that
+ * registered hundreds of random names must not scrub them from a later file's children). The app never calls it.
+ */
+export function forgetRememberedNames(): void {
+  rememberedNames.clear();
+}
+
 function remember(source: Source): Set<string> {
   const values = new Set<string>();
   let hints: SecretHints;

@@ -211,14 +211,6 @@ const FULL: Looked = { whole: true, inside: true };
 
 /** A folder entry: ignored (undefined), or walked. Falls back to `file` when it is no longer a folder. */
 function subdir(ctx: WalkContext, path: string, forcedOnly: boolean, at: Looked): ItemResult | undefined {
-  // Guided, a folder off the reported paths' way keeps its record — and its ignore decision, as `file` does: the
-  // rules and the user's index are as they were, and a folder the last walk left out whole has no record.
-  const kept = ctx.guide && !at.whole && !ctx.guide.dirs.has(path) && ctx.prevDirs.get(path);
-  if (kept) {
-    if (kept.oid) ctx.trees.add(kept.oid);
-    const name = path.slice(path.lastIndexOf('/') + 1);
-    return { entry: kept.oid ? { name, mode: '40000', oid: kept.oid } : undefined, same: true };
-  }
   const holdsTracked = ctx.tracked?.dirs.has(path) === true;
   let only = forcedOnly;
   if (forcedOnly) {
@@ -227,6 +219,12 @@ function subdir(ctx: WalkContext, path: string, forcedOnly: boolean, at: Looked)
     ctx.leftOut.push(`${path}/`); // even when the index tracks some files in it: the others are not captured
     if (!holdsTracked) return undefined;
     only = true; // git: inside an ignored folder only what the index tracks counts
+  }
+  const kept = ctx.guide && !at.whole && !ctx.guide.dirs.has(path) && ctx.prevDirs.get(path);
+  if (kept) {
+    if (kept.oid) ctx.trees.add(kept.oid);
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    return { entry: kept.oid ? { name, mode: '40000', oid: kept.oid } : undefined, same: true };
   }
   // A folder above reported paths whose own listing nothing reported: entered without a system call.
   const unlisted =

@@ -156,9 +156,11 @@ export function commandProcesses(leader: number, tag: RunTag): number[] {
   const marker = `${RUN_MARKER}=${tag.run}\0`;
   const all = processes().filter((p) => p.pid !== process.pid);
   const mine = new Set<number>();
+  // Never by the leader's bare pid: the leader leads its session for life (it cannot leave it), so while it lives its
+  // session id names it; once it has exited and been reaped its pid may be reused by any program of the user. A
+  // session or group id is not reused while a process still holds it.
   for (const p of all)
-    if (p.sid === leader || p.pgid === leader || p.pid === leader || holdsTag(p.pid, tag.file) || marked(p.pid, marker))
-      mine.add(p.pid);
+    if (p.sid === leader || p.pgid === leader || holdsTag(p.pid, tag.file) || marked(p.pid, marker)) mine.add(p.pid);
   // Descendants of what was found (re-scanned until nothing new: a chain may be listed in any order).
   for (let grew = true; grew;) {
     grew = false;

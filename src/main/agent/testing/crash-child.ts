@@ -56,16 +56,16 @@ async function main(): Promise<void> {
       e.part.tool === 'bash' &&
       e.part.state === 'running'
     ) {
-      setTimeout(() => process.stdout.write('READY\n'), 200);
+      setTimeout(() => ready(), 200);
     }
     if (mode === 'queued' && e.type === 'part.updated' && e.part.type === 'text' && e.part.text.includes('the file')) {
       const sent = svc.send(session.value.id, 'second message');
-      if (sent.ok && !sent.value.started) process.stdout.write('READY\n');
+      if (sent.ok && !sent.value.started) ready();
     }
     if (mode === 'step' && e.type === 'part.updated' && e.part.type === 'text' && e.part.text.includes('the file'))
-      process.stdout.write('READY\n');
+      ready();
     if (mode === 'question' && e.type === 'part.updated' && e.part.type === 'tool' && e.part.state === 'running')
-      process.stdout.write('READY\n');
+      ready();
   });
   const question = { question: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres' }] };
   const model =
@@ -83,8 +83,16 @@ async function main(): Promise<void> {
   const r = await svc.runWithModel(session.value.id, model, 'crash me');
   // The turn was to be killed before it ended: say how it ended and exit, so the test fails at once with the reason
   // (an idle process with open handles would otherwise wait for the parent's guard, saying nothing).
+  if (readySaid) return; // the parent kills it now (a tool-mode turn may end before the kill lands)
   stage(`the turn ended before READY: ${JSON.stringify(r)}`);
   process.exit(3);
+}
+
+let readySaid = false;
+/** Tells the parent to kill now. */
+function ready(): void {
+  readySaid = true;
+  process.stdout.write('READY\n');
 }
 
 /** A milestone on stderr, with the time since the child started (the parent shows stderr when the child fails). */

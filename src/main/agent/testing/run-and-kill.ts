@@ -27,10 +27,11 @@ export async function runAndKill(args: string[], script = CRASH_CHILD): Promise<
       out += d.toString();
       if (out.includes('READY')) child.kill('SIGKILL');
     });
-    child.on('exit', (_code, signal) => {
+    // 'close', not 'exit': it comes after stderr is drained, so a child's last words are in `err`
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (signal === 'SIGKILL') resolve();
-      else reject(new Error(`child exited by itself: ${err}`));
+      else reject(new Error(`child exited by itself (code ${code}, signal ${signal}); its stdout: ${out}; its stderr:\n${err}`));
     });
   });
 }
