@@ -31,7 +31,10 @@ export async function runAndKill(args: string[], script = CRASH_CHILD): Promise<
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (signal === 'SIGKILL') resolve();
-      else reject(new Error(`child exited by itself (code ${code}, signal ${signal}); its stdout: ${out}; its stderr:\n${err}`));
+      else
+        reject(
+          new Error(`child exited by itself (code ${code}, signal ${signal}); its stdout: ${out}; its stderr:\n${err}`),
+        );
     });
   });
 }
