@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,8 +63,11 @@ beforeAll(async () => {
   third = await startServer('127.0.0.3', { '/pinned': { body: 'pinned ok' } });
 });
 
+const scratchDirs: string[] = [];
+
 afterAll(async () => {
   log.print();
+  for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
   await Promise.all([main, second, v6, third].map((s) => s.close()));
 });
 
@@ -89,13 +92,20 @@ const deps = (allowHosts: string[], extra: Partial<WebfetchDeps> = {}): Webfetch
   ...extra,
 });
 
+/** A fresh scratch folder, removed after the file. */
+function scratch(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'webfetch-scratch-'));
+  scratchDirs.push(dir);
+  return dir;
+}
+
 function ctx(extra: Partial<ToolContext> = {}): ToolContext {
   const forget = (): void => undefined;
   return {
     root: os.tmpdir(),
     sessionId: 'ses_test',
     observed: { record: forget, get: () => undefined, forget },
-    scratchDir: mkdtempSync(path.join(os.tmpdir(), 'webfetch-scratch-')),
+    scratchDir: scratch(),
     ...extra,
   };
 }
