@@ -77,8 +77,8 @@ export function spawnServer(cmd: ResolvedCommand, cwd: string): ServerProcess {
  * Signals process group `pid` (the server was spawned detached: it leads a group of that id). Never throws. When
  * the group is gone, nothing is signalled: the kernel keeps an id in use while a process or a group holds it, so a
  * negative pid can only reach this server's own leftovers — whereas the bare pid, once the leader has exited and
- * been reaped, may already name an unrelated process (the id reused: on a busy machine within seconds), and
- * signalling it would kill someone else's program.
+ * been reaped, may already name an unrelated process (ids are handed out in turn and wrap at pid_max — 32,768 on
+ * many Linux systems, reached by a busy machine's process churn), and signalling it would kill someone else's program.
  */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   if (pid <= 0) return;
