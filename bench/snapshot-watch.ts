@@ -23,7 +23,7 @@ import { defaultBackend, startWatcher } from '../src/main/snapshot/watch';
 import { absolute, codeLine, median, nativeTrack, pair, report, results, rng } from './snapshot-common';
 
 /** Steps measured for the step-overhead row. */
-const STEPS = 15;
+const STEPS = 25;
 
 /** Writes `files` source-like files under `root` (deterministic). Returns the number of folders made. */
 export function genBigTree(root: string, files = 100_000): number {
@@ -115,6 +115,7 @@ export async function benchWatched(
   const overhead: number[] = [];
   const settle: number[] = [];
   const cpu: number[] = [];
+  const spliced: number[] = [];
   for (let step = 0; step < STEPS; step++) {
     await sleep(600);
     const s0 = performance.now();
@@ -128,6 +129,7 @@ export async function benchWatched(
     const c2 = process.cpuUsage();
     const after = await w.track();
     waited += w.lastSettleMs;
+    spliced.push(w.lastSpliced);
     const changed = await w.changed(before, after);
     if (changed.length !== 10) throw new Error(`step changed ${changed.length} files, expected 10`);
     overhead.push(s1 - s0 + (performance.now() - s2));
@@ -141,5 +143,6 @@ export async function benchWatched(
   absolute(`step snapshot overhead (10 files) [${spread(overhead)}]`, median(overhead), 5);
   report(`  of which cpu time [${spread(cpu)}]`, median(cpu), undefined, undefined);
   report('  of which waiting for the watcher', median(settle), undefined, undefined);
+  report('  folders spliced (walk.ts splicedDir)', median(spliced), undefined, undefined, 'folders');
   await w.close();
 }

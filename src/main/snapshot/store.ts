@@ -117,12 +117,19 @@ export class SnapshotStore implements Snapshots {
   private fullWalks = 0;
   /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
   lastTrackKind: 'full' | 'guided' | 'none' = 'full';
+  /** Folders the last track spliced (walk.ts `splicedDir`: taken from their last tree, only paths below them walked). */
+  lastSpliced = 0;
   /** True when the stat cache's journal has grown enough that the idle task rewrites the cache whole. */
   private compactionDue = false;
   /** Merges small packs and rewrites the stat cache when the store is idle (idle-task.ts). */
   private readonly idle = new IdleTask(() => void this.run(() => this.tidy()).catch(() => undefined));
   /** How long (ms) the last track waited for the watcher to report everything (watch.ts settle); 0 without. */
   lastSettleMs = 0;
+  /**
+   * The trees the last track wrote, by id, as their bytes (a guided track's only: a handful): the next step's
+   * spliced folders (walk.ts `splicedDir`) are made from them without reading the pack.
+   */
+  private stepTrees = new Map<string, Uint8Array>();
   /** Progress of long operations (progress.ts), to SnapshotOptions.progress. */
   private readonly meter: ProgressMeter;
 
@@ -319,9 +326,11 @@ export class SnapshotStore implements Snapshots {
     const guide = watched && report && !report.full ? this.guideNow(cache, report, rulesKey) : undefined;
     if (guide && guide.touched.size + guide.fresh.size === 0 && cache.tree) {
       this.lastTrackKind = 'none';
+      this.lastSpliced = 0;
       return cache.tree;
     }
     const last = guide && this.lastWalk;
+    const known = (path: string): boolean => cache.dirs.has(path);
     const sink = new ObjectSink(this.db, cache.entries.size === 0, memory);
     // A step's new trees are read back by its `changed`: once stored, keep them parsed (a first track's are too
     // many to keep).
@@ -340,14 +349,17 @@ export class SnapshotStore implements Snapshots {
       sink,
       prefetch: undefined,
       guide,
+      treeEntries: guide && ((oid) => this.reader.read(oid)),
+      treeBytes: guide && ((oid) => this.stepTrees.get(oid) ?? this.db.read(oid)?.content),
       gen: guide ? undefined : ++this.fullWalks,
       startedAt: Date.now(),
       entries: new Map(),
       dirs: new Map(),
       trees: new Set(),
-      skipped: last ? last.skipped.filter((f) => untouched([f.path], guide).length === 1) : [],
-      leftOut: last ? untouched(last.leftOut, guide) : [],
+      skipped: last ? last.skipped.filter((f) => untouched([f.path], guide, known).length === 1) : [],
+      leftOut: last ? untouched(last.leftOut, guide, known) : [],
       hashed: 0,
+      spliced: 0,
       progress: this.meter,
     };
     let tree: string;
@@ -359,6 +371,7 @@ export class SnapshotStore implements Snapshots {
       if (tree === EMPTY_TREE) sink.put('tree', Buffer.alloc(0), EMPTY_TREE);
       sink.finish();
       for (const [oid, content] of newTrees) this.reader.prime(oid, content);
+      if (!memory) this.stepTrees = new Map(newTrees);
     } catch (e) {
       sink.abort();
       throw e;
@@ -377,6 +390,7 @@ export class SnapshotStore implements Snapshots {
       reported: report?.events ?? new Set(),
     });
     this.lastTrackKind = guide ? 'guided' : 'full';
+    this.lastSpliced = ctx.spliced;
     const clocks = { wall: Date.now(), mono: performance.now() };
     this.lastWalk = { leftOut: ctx.leftOut, skipped: ctx.skipped, rulesKey, ...clocks };
     this.lastSkipped = ctx.skipped;
@@ -423,6 +437,7 @@ export class SnapshotStore implements Snapshots {
     const nothing = { events: new Set<string>(), pending: new Set<string>(), full: false };
     if (!this.guideNow(cache, nothing, this.rulesKey(userGitDir(this.worktree)))) return undefined;
     this.lastTrackKind = 'none';
+    this.lastSpliced = 0;
     return cache.tree;
   }
 
@@ -676,6 +691,7 @@ export class SnapshotStore implements Snapshots {
         const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS, this.meter);
         this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
         this.reader.clear();
+        this.stepTrees.clear();
         return report;
       }),
     );
@@ -695,5 +711,6 @@ export class SnapshotStore implements Snapshots {
     this.lastWalk = undefined;
     this.walkLeftOut = [];
     this.reader.clear();
+    this.stepTrees.clear();
   }
 }

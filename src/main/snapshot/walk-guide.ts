@@ -37,15 +37,25 @@ export interface WalkGuide {
    * in its parent (then it is walked whole).
    */
   parents: Set<string>;
+  /** The names of each folder's subfolders that are in `dirs` ('' = root): where a spliced folder's walk goes. */
+  below: Map<string, string[]>;
+}
+
+/** Adds folder `d` to `dirs` and its name to its parent's `below`; false when it was there already. */
+function addDir(dirs: Set<string>, below: Map<string, string[]>, d: string): boolean {
+  if (d === '' || dirs.has(d)) return false;
+  dirs.add(d);
+  const s = d.lastIndexOf('/');
+  const parent = s < 0 ? '' : d.slice(0, s);
+  const names = below.get(parent);
+  if (names) names.push(d.slice(s + 1));
+  else below.set(parent, [d.slice(s + 1)]);
+  return true;
 }
 
 /** Adds the folders holding `p` to `dirs`. */
-function addParents(dirs: Set<string>, p: string): void {
-  for (let s = p.lastIndexOf('/'); s > 0; s = p.lastIndexOf('/', s - 1)) {
-    const d = p.slice(0, s);
-    if (dirs.has(d)) break;
-    dirs.add(d);
-  }
+function addParents(dirs: Set<string>, below: Map<string, string[]>, p: string): void {
+  for (let s = p.lastIndexOf('/'); s > 0; s = p.lastIndexOf('/', s - 1)) if (!addDir(dirs, below, p.slice(0, s))) break;
 }
 
 /**
@@ -60,18 +70,36 @@ export function guideFor(
   keepListings = true,
 ): WalkGuide | undefined {
   const dirs = new Set<string>(['']);
+  const below = new Map<string, string[]>();
   const parents = new Set<string>();
   for (const p of events) {
     const s = p.lastIndexOf('/');
     if (p.slice(s + 1) === '.gitignore') return undefined;
     parents.add(s < 0 ? '' : p.slice(0, s));
-    addParents(dirs, p);
+    addParents(dirs, below, p);
   }
   for (const p of pending) {
-    dirs.add(p);
-    addParents(dirs, p);
+    addDir(dirs, below, p);
+    addParents(dirs, below, p);
   }
-  return { dirs, touched: events, fresh: pending, parents: keepListings ? parents : new Set(dirs) };
+  return { dirs, touched: events, fresh: pending, parents: keepListings ? parents : new Set(dirs), below };
+}
+
+/**
+ * True when a guided walk splices folder `path` (walk.ts `splicedDir`): it is on the way to a reported path but
+ * nothing was reported directly in it, it is not pending, not walked whole, not the root, and the last track
+ * recorded it (`known`). Its listing is then as last time, so its last tree is taken as it is and only its
+ * subfolders in `dirs` are entered — the store keeps what the last walk left out in it (`untouched`).
+ */
+export function spliced(guide: WalkGuide, path: string, known: (path: string) => boolean): boolean {
+  return (
+    path !== '' &&
+    guide.dirs.has(path) &&
+    !guide.parents.has(path) &&
+    !guide.fresh.has(path) &&
+    known(path) &&
+    !walkedWhole(guide, path)
+  );
 }
 
 /**
@@ -158,13 +186,18 @@ function dropStale(cache: StatCacheData, walked: GuidedResult, path: string, cha
 
 /**
  * Of last walk's `paths` (left-out paths, folders ending in '/', or skipped files), those a guided walk does not
- * look at again: not in a folder it lists again (it records those afresh), not inside a reported path.
+ * look at again, so the walk's own list starts with them: not in a folder it lists again (a folder of `dirs` that
+ * is not spliced: it records those afresh), not a folder it enters (in `dirs`), not inside a reported path.
+ * `known`: the folders the last track recorded (as for `spliced`).
  */
-export function untouched(paths: string[], guide: WalkGuide): string[] {
+export function untouched(paths: string[], guide: WalkGuide, known: (path: string) => boolean): string[] {
   return paths.filter((p) => {
     const path = p.endsWith('/') ? p.slice(0, -1) : p;
+    if (guide.dirs.has(path)) return false;
     const s = path.lastIndexOf('/');
-    return !guide.dirs.has(s < 0 ? '' : path.slice(0, s)) && !walkedWhole(guide, path);
+    const folder = s < 0 ? '' : path.slice(0, s);
+    if (guide.dirs.has(folder) && !spliced(guide, folder, known)) return false;
+    return !walkedWhole(guide, path);
   });
 }
 

@@ -27,7 +27,7 @@ import { hashObject } from './git/object-id';
 import type { IgnoreRules } from './ignore-rules';
 import type { ObjectSink } from './git/object-db';
 import { dirMatches, RACY_MS, sameDir, statMatches, type DirRecord, type StatEntry } from './stat-entries';
-import { encodeTree, type EntryMode, type TreeEntry } from './git/tree';
+import { encodeTree, replaceIds, type EntryMode, type TreeEntry } from './git/tree';
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 import type { Prefetch } from './stat-prefetch';
@@ -49,6 +49,13 @@ export interface WalkContext {
    * then start as copies of the last track's, and an untouched folder or file keeps its record without a syscall.
    */
   guide?: WalkGuide;
+  /**
+   * Entries of a stored tree (TreeReader.read; throws when the store lacks it): a guided walk's spliced folder
+   * starts from its last tree's entries. Unset: every folder is walked entry by entry.
+   */
+  treeEntries?: (oid: string) => readonly TreeEntry[];
+  /** The stored bytes of a tree (undefined when not at hand): a spliced folder's new tree is made from them. */
+  treeBytes?: (oid: string) => Uint8Array | undefined;
   /** lstat results from the helper thread (stat-prefetch.ts) for files of the last track, when it runs. */
   prefetch: Prefetch | undefined;
   /**
@@ -72,6 +79,8 @@ export interface WalkContext {
   leftOut: string[];
   /** Files read and hashed (not served from the stat cache). */
   hashed: number;
+  /** Folders a guided walk spliced (`splicedDir`): entered through their last tree, not their listing. */
+  spliced: number;
   /** Told once per file or link looked at, and of the bytes read to hash it (progress.ts). */
   progress?: ProgressTicker;
 }
@@ -137,6 +146,10 @@ export function walkDir(
 ): DirResult {
   const abs = rel === '' ? ctx.root : `${ctx.root}/${rel}`;
   const rec = ctx.prevDirs.get(rel);
+  if (!st && rec) {
+    const r = splicedDir(ctx, rel, abs, rec, forcedOnly);
+    if (r) return r;
+  }
   const list = st ? listing(abs, rec, st) : rec && cachedListing(rec);
   const stamp: DirStamp | undefined = st
     ? { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, racy: st.mtimeMs >= ctx.startedAt - RACY_MS }
@@ -167,22 +180,42 @@ export function walkDir(
     if (r.entry) entries.push(r.entry);
   }
   if (pushed) ctx.rules.pop();
+  return finishDir(ctx, rel, rec, stamp, list.names, entries.length, allSame, () => encodeTree(entries));
+}
+
+/**
+ * A folder's tree from its `count` entries: its last tree id when `allSame` and the count is as recorded, else
+ * `content()` (the tree's bytes) hashed and, when new, stored; then its record.
+ */
+function finishDir(
+  ctx: WalkContext,
+  rel: string,
+  rec: DirRecord | undefined,
+  stamp: DirStamp,
+  names: string,
+  count: number,
+  allSame: boolean,
+  content: () => Buffer,
+): DirResult {
   let oid: string | undefined;
-  if (allSame && rec && rec.count === entries.length) {
+  if (allSame && rec && rec.count === count) {
     oid = rec.oid; // every entry is as it was: the tree is as it was
-  } else if (entries.length > 0) {
-    const content = encodeTree(entries);
-    oid = hashObject('tree', content);
-    if (!ctx.prevTrees.has(oid) && !ctx.trees.has(oid)) ctx.sink.put('tree', content, oid);
+  } else if (count > 0) {
+    const bytes = content();
+    oid = hashObject('tree', bytes);
+    // Guided, a tree not in the last track's set is put without asking the store whether an older snapshot holds
+    // it (a lookup in every big pack per tree): a step's folders on the way are almost always new, and a tree
+    // stored twice is harmless (readers take either copy; merging packs and gc keep one).
+    if (!ctx.prevTrees.has(oid) && !ctx.trees.has(oid)) ctx.sink.put('tree', bytes, oid, ctx.guide !== undefined);
   }
   if (oid) ctx.trees.add(oid);
   const next: DirRecord = {
     mtimeMs: stamp.mtimeMs,
     ctimeMs: stamp.ctimeMs,
     ino: stamp.ino,
-    names: list.names,
+    names,
     oid,
-    count: entries.length,
+    count,
     racy: stamp.racy,
     seen: ctx.gen ?? 0,
   };
@@ -191,6 +224,81 @@ export function walkDir(
   if (kept && ctx.gen !== undefined) kept.seen = ctx.gen;
   else ctx.dirs.set(rel, kept ?? next);
   return { oid, same: rec !== undefined && oid === rec.oid };
+}
+
+/** replaceIds on the stored bytes of tree `oid` (whose entries are `base`); undefined when they are not at hand. */
+function quickTree(
+  ctx: WalkContext,
+  oid: string,
+  base: readonly TreeEntry[],
+  changed: ReadonlyMap<number, TreeEntry>,
+): Buffer | undefined {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = ctx.treeBytes?.(oid);
+  } catch {
+    return undefined; // unreadable here: the caller encodes the entries instead
+  }
+  return bytes && replaceIds(bytes, base, changed);
+}
+
+/** True when listing `names` (a folder record's: 'd' or 'f' and the name, joined by '/') holds `kind` + `name`. */
+function lists(names: string, kind: 'd' | 'f', name: string): boolean {
+  const item = kind + name;
+  for (let at = names.indexOf(item); at >= 0; at = names.indexOf(item, at + 1))
+    if ((at === 0 || names[at - 1] === '/') && (at + item.length === names.length || names[at + item.length] === '/'))
+      return true;
+  return false;
+}
+
+/**
+ * A spliced folder (walk-guide.ts `spliced`: on the way to reported paths, nothing reported directly in it, its
+ * listing as last time): its last tree's entries are taken as they are and only its subfolders on the way
+ * (`guide.below`) are entered and put in — a folder of 40 entries above one changed file costs one entry, not 40.
+ * Its other entries are unreported, so they are as last time, and what the last walk left out in it the store
+ * keeps (walk-guide.ts `untouched`). Undefined (walk it entry by entry instead) when it is not spliced, its last
+ * tree cannot be read, or a subfolder on the way is not in its listing as a folder.
+ */
+function splicedDir(
+  ctx: WalkContext,
+  rel: string,
+  abs: string,
+  rec: DirRecord,
+  forcedOnly: boolean,
+): DirResult | undefined {
+  const guide = ctx.guide;
+  if (!guide || !ctx.treeEntries || rel === '' || guide.fresh.has(rel) || guide.parents.has(rel)) return undefined;
+  const on = guide.below.get(rel) ?? [];
+  if (!on.every((name) => lists(rec.names, 'd', name))) return undefined;
+  let base: readonly TreeEntry[];
+  try {
+    base = rec.oid ? ctx.treeEntries(rec.oid) : [];
+  } catch {
+    return undefined;
+  }
+  const pushed = !forcedOnly && lists(rec.names, 'f', '.gitignore') && pushGitignore(ctx, rel, abs, GITIGNORE);
+  ctx.spliced++;
+  const changed = new Map<number, TreeEntry>();
+  const added: TreeEntry[] = [];
+  const removed = new Set<number>();
+  let allSame = true;
+  for (const name of on) {
+    const r = subdir(ctx, `${rel}/${name}`, forcedOnly, NOT_WHOLE);
+    const i = base.findIndex((e) => e.name === name);
+    if (r?.entry && i >= 0) changed.set(i, r.entry);
+    else if (r?.entry) added.push(r.entry);
+    else if (i >= 0) removed.add(i);
+    if (r ? !r.same : i >= 0) allSame = false;
+  }
+  if (pushed) ctx.rules.pop();
+  const count = base.length + added.length - removed.size;
+  return finishDir(ctx, rel, rec, rec, rec.names, count, allSame, () => {
+    // Only ids changed (a step's usual case): the last tree's bytes with the new ids written in.
+    const quick = added.length + removed.size === 0 && rec.oid ? quickTree(ctx, rec.oid, base, changed) : undefined;
+    if (quick) return quick;
+    const kept = base.flatMap((e, i) => (removed.has(i) ? [] : [changed.get(i) ?? e]));
+    return encodeTree([...kept, ...added]);
+  });
 }
 
 interface ItemResult {
@@ -208,6 +316,10 @@ interface Looked {
   inside: boolean;
 }
 const FULL: Looked = { whole: true, inside: true };
+/** A spliced folder's subfolder on the way: neither reported nor inside a reported path. */
+const NOT_WHOLE: Looked = { whole: false, inside: false };
+/** The one item pushGitignore needs to see to read a folder's `.gitignore`. */
+const GITIGNORE: Item[] = [{ name: '.gitignore', isDir: false }];
 
 /** A folder entry: ignored (undefined), or walked. Falls back to `file` when it is no longer a folder. */
 function subdir(ctx: WalkContext, path: string, forcedOnly: boolean, at: Looked): ItemResult | undefined {

@@ -5,7 +5,8 @@
  * in turns of a few steps, on a store with the watcher and one without. A second store that always walks the
  * whole tree is the truth. Promise checked: every track equals the full walk's tree when no event was dropped; when
  * events were dropped on purpose (after they arrived, as a lost event would be), the next turn's first track (a
- * verifying one) equals it again. The run also counts guided tracks, so the watcher path is shown to be taken.
+ * verifying one) equals it again, and so does what each track left out (the paths a revert may not remove). The run
+ * also counts guided tracks, so the watcher path is shown to be taken.
  */
 import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SnapshotStore } from './index';
 import { cleanup, tempDir } from './test-support';
 
-const PATHS = ['a', 'b.txt', 'd/e', 'd/f.sh', 'd/g/h', 'x/y/z', 'x/w', 'd/.gitignore', '.gitignore', 'x/y/q.log'];
+const PATHS = [
+  'a',
+  'b.txt',
+  'd/e',
+  'd/f.sh',
+  'd/g/h',
+  'x/y/z',
+  'x/w',
+  'd/.gitignore',
+  '.gitignore',
+  'x/y/q.log',
+  // Ignored files in folders above others: a step that changes only x/y or d/g splices x or d (walk.ts
+  // `splicedDir`), whose left-out files must stay left out.
+  'x/w.log',
+  'd/k.log',
+];
 
 type Op =
   | { k: 'write'; p: string; data: string }
@@ -146,7 +162,8 @@ describe.each([
         const wt = join(base, 'wt');
         mkdirSync(join(wt, 'd/g'), { recursive: true });
         mkdirSync(join(wt, 'x/y'), { recursive: true });
-        for (const p of ['a', 'd/e', 'd/g/h', 'x/y/z', 'x/y/q.log']) writeFileSync(join(wt, p), p);
+        for (const p of ['a', 'd/e', 'd/g/h', 'x/y/z', 'x/y/q.log', 'x/w.log', 'd/k.log'])
+          writeFileSync(join(wt, p), p);
         writeFileSync(join(wt, '.gitignore'), '*.log\n');
         const watched = await SnapshotStore.open({
           worktree: wt,
@@ -172,6 +189,9 @@ describe.each([
               if (i === 0) dropped = false;
               if (!dropped) {
                 expect(got).toBe(await truth.track());
+                // And the same paths count as not captured (left out by the walk): a revert judges by them.
+                const items = PATHS.map((p) => ({ path: p, tree: got }));
+                expect(await watched.notCaptured(items)).toEqual(await truth.notCaptured(items));
                 counts.compared++;
               }
             }

@@ -14,7 +14,7 @@
  * Crash safety: both files are written under temporary names and renamed `.pack` first, `.idx` last; readers only
  * open packs that have an `.idx`, so a crash leaves at most an orphan temporary file.
  */
-import { closeSync, openSync, readSync, renameSync, writeFileSync, writeSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, writeFileSync, writeSync, writevSync, unlinkSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -321,21 +321,34 @@ export class PackWriter {
   private finishInMemory(): string {
     const head = Buffer.from([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2, 0, 0, 0, 0]);
     head.writeUInt32BE(this.entries.length, 8);
-    const body = Buffer.concat([head, ...this.chunks]);
+    const parts = [head, ...this.chunks];
+    const size = head.length + this.chunkBytes;
     this.chunks = [];
     this.chunkBytes = 0;
-    const packSum = createHash('sha1').update(body).digest();
+    const sum = createHash('sha1');
+    for (const c of parts) sum.update(c);
+    const packSum = sum.digest();
+    parts.push(packSum);
     const base = join(this.packDir, `pack-${packSum.toString('hex')}`);
+    let fd = -1;
     try {
-      writeFileSync(`${base}.pack`, Buffer.concat([body, packSum]), { flag: 'wx' });
+      fd = openSync(`${base}.pack`, 'wx');
+      // One gathered write, no joined copy of the pack (a step's pack is its changed files' bytes).
+      for (let done = 0, total = size + 20; done < total;) {
+        const n = writevSync(fd, done === 0 ? parts : remaining(parts, done));
+        if (n <= 0) throw new Error(`short write to ${base}.pack`);
+        done += n;
+      }
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; // the same bytes are there already
+    } finally {
+      if (fd >= 0) closeSync(fd);
     }
     const idxTmp = `${this.tmp}.idx`;
     const idx = buildIdx(this.entries, packSum);
     writeFileSync(idxTmp, idx);
     renameSync(idxTmp, `${base}.idx`);
-    this.written = { idx, packSize: body.length + 20 };
+    this.written = { idx, packSize: size + 20 };
     return base;
   }
 
@@ -359,6 +372,19 @@ export class PackWriter {
       // already gone
     }
   }
+}
+
+/** What is left of `parts` after its first `done` bytes (a gathered write may write less than asked). */
+function remaining(parts: Buffer[], done: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (const p of parts) {
+    if (done >= p.length) done -= p.length;
+    else {
+      out.push(done > 0 ? p.subarray(done) : p);
+      done = 0;
+    }
+  }
+  return out;
 }
 
 /** Pack entry header: 3-bit type and the size as a little-endian base-128 varint (4 bits in the first byte). */

@@ -70,6 +70,46 @@ export function encodeTree(entries: TreeEntry[]): Buffer {
   return out;
 }
 
+/** Bytes entry `e` takes in tree content: mode, space, name (UTF-8), NUL, 20-byte id. */
+function entryBytes(e: TreeEntry): number {
+  return e.mode.length + (NON_ASCII.test(e.name) ? Buffer.byteLength(e.name) : e.name.length) + 22;
+}
+
+/**
+ * Tree content for `entries` with the entries at the indices of `changed` replaced by theirs, made from `content`
+ * (the tree's bytes, whose entries in order are `entries`) by copying it and writing the new ids in place — what
+ * `encodeTree` would return, without sorting or encoding a name. Each new entry must have the name and mode of
+ * the one it replaces (only its id differs); undefined when one does not, or `content` is not `entries`' bytes
+ * (the caller then encodes). Like encodeTree, remembers the new entries for `encodedEntries`.
+ */
+export function replaceIds(
+  content: Uint8Array,
+  entries: readonly TreeEntry[],
+  changed: ReadonlyMap<number, TreeEntry>,
+): Buffer | undefined {
+  const at = new Map<number, number>();
+  let size = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as TreeEntry;
+    size += entryBytes(e);
+    const next = changed.get(i);
+    if (next) {
+      if (next.name !== e.name || next.mode !== e.mode) return undefined;
+      at.set(i, size - 20);
+    }
+  }
+  if (size !== content.length || at.size !== changed.size) return undefined;
+  const out = Buffer.allocUnsafe(size);
+  out.set(content);
+  const next = entries.slice();
+  for (const [i, e] of changed) {
+    out.write(e.oid, at.get(i) as number, 'hex');
+    next[i] = e;
+  }
+  encoded.set(out, next);
+  return out;
+}
+
 /** The modes a tree entry has, each as one shared string ('040000', as some tools write it, is '40000'). */
 const MODE_NAMES = new Map<string, EntryMode>([
   ['40000', '40000'],
