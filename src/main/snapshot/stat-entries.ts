@@ -65,6 +65,46 @@ export function emptyChange(tree: string | undefined): StatCacheChange {
   return { tree, entries: new Map(), dirs: new Map(), trees: new Set(), goneEntries: [], goneDirs: [], goneTrees: [] };
 }
 
+/**
+ * `a` followed by `b` as one change — what applying `a`, then `b`, to a cache does: `b`'s puts and removals win
+ * over `a`'s, and no key is both put and removed (a journal record applies its puts before its removals). Changes
+ * `a`'s maps and sets in place, gives it new `gone…` arrays (arrays handed out before stay as they were), returns it.
+ */
+export function composeChange(a: StatCacheChange, b: StatCacheChange): StatCacheChange {
+  const goneEntries = new Set(a.goneEntries);
+  const goneDirs = new Set(a.goneDirs);
+  const goneTrees = new Set(a.goneTrees);
+  for (const [k, v] of b.entries) {
+    a.entries.set(k, v);
+    goneEntries.delete(k);
+  }
+  for (const k of b.goneEntries) {
+    a.entries.delete(k);
+    goneEntries.add(k);
+  }
+  for (const [k, v] of b.dirs) {
+    a.dirs.set(k, v);
+    goneDirs.delete(k);
+  }
+  for (const k of b.goneDirs) {
+    a.dirs.delete(k);
+    goneDirs.add(k);
+  }
+  for (const t of b.trees) {
+    a.trees.add(t);
+    goneTrees.delete(t);
+  }
+  for (const t of b.goneTrees) {
+    a.trees.delete(t);
+    goneTrees.add(t);
+  }
+  a.goneEntries = [...goneEntries];
+  a.goneDirs = [...goneDirs];
+  a.goneTrees = [...goneTrees];
+  a.tree = b.tree;
+  return a;
+}
+
 /** True when `change` puts or removes nothing (the root tree aside). */
 export function changesNothing(c: StatCacheChange): boolean {
   return (

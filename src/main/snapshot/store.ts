@@ -25,7 +25,7 @@ import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
 import { rootRules, storeDir, UserIndexCache, userGitDir } from './project';
 import { cacheStamp, loadStatCache, persistChange, saveStatCache } from './stat-cache';
 import { mergeFull } from './stat-merge';
-import { changesNothing, type StatCacheChange, type StatCacheData } from './stat-entries';
+import { changesNothing, composeChange, emptyChange, type StatCacheChange, type StatCacheData } from './stat-entries';
 import { changeStatus, TreeReader, type ChangedPath, type TreeChange, type TreeFile } from './git/tree-read';
 import {
   DEFAULT_IGNORES,
@@ -58,6 +58,9 @@ import { ProgressMeter, transactionProgress } from './progress';
  * next track walks everything.
  */
 export const SUSPEND_GAP_MS = 2000;
+
+/** Guided tracks whose stat-cache changes wait for the store to be idle before they are written at once. */
+const MAX_UNSAVED_TRACKS = 16;
 
 /** What the last walk that produced the stat cache left out, and what a guided walk must find unchanged. */
 interface LastWalk {
@@ -98,8 +101,14 @@ export class SnapshotStore implements Snapshots {
   private walkLeftOut: string[] = [];
   private readonly records: LeftOutRecords;
   private cache: StatCacheData | undefined;
-  /** True while the cache files on disk hold exactly `cache` (so a journal record of the difference suffices). */
+  /**
+   * True while the cache files on disk hold exactly `cache` but `unsaved` (so a journal record of the difference
+   * suffices).
+   */
   private diskInSync = false;
+  /** Guided tracks' changes to `cache` not on disk yet, as one change (persistLater), and how many tracks made it. */
+  private unsaved: StatCacheChange | undefined;
+  private unsavedTracks = 0;
   /** Stat stamp of the cache files as this store last read or wrote them. */
   private diskStamp = '';
   private closed = false;
@@ -269,18 +278,45 @@ export class SnapshotStore implements Snapshots {
    */
   private persist(change?: () => StatCacheChange): void {
     if (!this.cache) return;
-    if (change && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp)
-      this.compactionDue = persistChange(this.cacheFile, this.cache, change(), true);
-    else {
-      saveStatCache(this.cacheFile, this.cache);
-      this.compactionDue = false;
+    const unsaved = this.unsaved;
+    this.unsaved = undefined; // written now, with `change` or within the whole cache
+    this.unsavedTracks = 0;
+    try {
+      if (change && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp) {
+        const c = unsaved ? composeChange(unsaved, change()) : change();
+        this.compactionDue = persistChange(this.cacheFile, this.cache, c, true);
+      } else {
+        saveStatCache(this.cacheFile, this.cache);
+        this.compactionDue = false;
+      }
+    } catch (e) {
+      this.diskInSync = false; // what the files hold is not known now: the next write is whole
+      throw e;
     }
     this.diskInSync = true;
     this.diskStamp = cacheStamp(this.cacheFile);
   }
 
+  /**
+   * A guided track's change to the stat cache, kept to be written when the store is idle (`tidy`), before gc, on
+   * close, with the next full walk's — or at once after MAX_UNSAVED_TRACKS tracks without a pause. Not on a step's
+   * path: a cache on disk that lags behind is always safe (its entries for files changed since simply no longer
+   * match, and a store opened on it walks the whole tree first).
+   */
+  private persistLater(change: StatCacheChange): void {
+    this.unsaved = this.unsaved ? composeChange(this.unsaved, change) : change;
+    if (++this.unsavedTracks >= MAX_UNSAVED_TRACKS) this.saveUnsaved();
+  }
+
+  /** Writes the guided tracks' changes not yet on disk (persistLater). */
+  private saveUnsaved(): void {
+    const tree = this.cache?.tree;
+    if (this.unsaved) this.persist(() => emptyChange(tree));
+  }
+
   /** The put-off work (idle-task.ts), under the lock: merge small packs, rewrite a grown stat cache whole. */
   private tidy(): void {
+    this.saveUnsaved();
     this.db.mergePacks();
     if (this.compactionDue && this.cache && this.diskInSync && cacheStamp(this.cacheFile) === this.diskStamp) {
       saveStatCache(this.cacheFile, this.cache);
@@ -380,7 +416,6 @@ export class SnapshotStore implements Snapshots {
     }
     this.walkLeftOut = ctx.leftOut;
     if (memory) return tree;
-    this.idle.poke();
     this.records.record(tree, ctx.leftOut);
     const gone = guide ? this.mergeWalk(cache, ctx, guide, tree) : this.replaceCache(cache, ctx, tree);
     this.watcher?.afterWalk({
@@ -396,6 +431,7 @@ export class SnapshotStore implements Snapshots {
     this.lastSkipped = ctx.skipped;
     for (const s of ctx.skipped)
       this.opts.log(`snapshot: skipped ${s.path} (${s.reason}${s.size === undefined ? '' : `, ${s.size} bytes`})`);
+    this.idle.poke(); // the put-off work waits for a pause after this track
     return tree;
   }
 
@@ -403,7 +439,7 @@ export class SnapshotStore implements Snapshots {
   private mergeWalk(cache: StatCacheData, ctx: WalkContext, guide: WalkGuide, tree: string): string[] {
     const before = cache.tree;
     const change = mergeGuided(cache, ctx, guide, tree);
-    if (tree !== before || !changesNothing(change)) this.persist(() => change);
+    if (tree !== before || !changesNothing(change)) this.persistLater(change);
     this.treesApprox = true;
     return change.goneDirs;
   }
@@ -686,6 +722,7 @@ export class SnapshotStore implements Snapshots {
           this.diskInSync = false;
         }
         // The cache file must name only objects gc keeps: bring it in line with the last track first.
+        this.saveUnsaved();
         if (!this.diskInSync) this.persist();
         const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
         const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS, this.meter);
@@ -700,7 +737,14 @@ export class SnapshotStore implements Snapshots {
   /** Waits for running operations, then releases file handles. Later calls fail with `unavailable`. */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.lock.run(() => undefined);
+    await this.lock.run(() => {
+      try {
+        this.saveUnsaved();
+      } catch (e) {
+        // An older cache on disk is safe (see persistLater): the store closes all the same.
+        this.opts.log(`snapshot: stat cache not saved on close: ${(e as Error).message}`);
+      }
+    });
     this.closed = true;
     this.idle.cancel();
     await this.watcher?.close();
