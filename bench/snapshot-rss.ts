@@ -5,10 +5,12 @@
  *   first    fresh store at <dir>/data, first track (removes an old store first);
  *   list     open the store, no-change track, listFiles of that tree;
  *   tracks   open the store, no-change track PROBE_TRACKS times (default 8);
- *   restore  open the store, empty the tree, full restore (the tree is the same afterwards).
+ *   restore  open the store, empty the tree, full restore (the tree is the same afterwards);
+ *   watch    open the store with the watcher (default backend), verifying track, then PROBE_TRACKS steps (default 8)
+ *            of 10 changed files each (a store as a session holds it).
  * Prints, after each step and after a GC: RSS, heapUsed, arrayBuffers, external (MB) and the peak RSS so far.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { performance } from 'node:perf_hooks';
@@ -127,6 +129,18 @@ if (phase === 'gen') {
   console.log(`restored ${r.restored.length} failed ${r.failed.length}`);
   const again = await step('track after restore', () => s.track());
   console.log(again === t ? 'same tree' : `DIFFERENT tree ${again} vs ${t}`);
+  await s.close();
+} else if (phase === 'watch') {
+  const s = await step('open watched', () =>
+    SnapshotStore.open({ worktree: tree, dataDir: data, ignoreDefaults: [], log: () => undefined, watch: true }),
+  );
+  const t = await step('verifying track', () => s.track({ verify: true }));
+  const files = (await s.listFiles(t)).filter((f) => f.mode === '100644').map((f) => f.path);
+  const picked = files.filter((_, i) => i % Math.floor(files.length / 10) === 0).slice(0, 10);
+  for (let i = 0; i < Number(process.env.PROBE_TRACKS ?? 8); i++) {
+    for (const f of picked) appendFileSync(path.join(tree, f), `// probe ${i}\n`);
+    await step(`step track ${i}`, () => s.track());
+  }
   await s.close();
 }
 show('end');

@@ -22,7 +22,7 @@ import type { ObjectType } from './object-id';
 import { encodeDelta, looksSimilar } from './delta';
 import { DeltaBases, keysOf, MIN_DELTA_BYTES, type DeltaBase, type Placed } from './delta-bases';
 import { sharedDeflater } from './deflate-helper';
-import { zlibStored } from './zlib-stored';
+import { zlibStoredParts } from './zlib-stored';
 
 const TYPE_NUM: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 const FLUSH_AT = 1 << 20;
@@ -109,9 +109,10 @@ interface Queued {
   size: number;
   /** For a delta: where its base went (always written before it). */
   base?: Placed;
-  /** The deflate helper's ticket for the body, or -1 when `body` was compressed inline. */
+  /** The deflate helper's ticket for the body, or -1 when `body` was made inline. */
   ticket: number;
-  body?: Buffer;
+  /** The zlib stream, in parts written one after another (zlibStoredParts), when made inline or copied. */
+  body?: Buffer[];
   placed: Placed;
 }
 
@@ -185,7 +186,7 @@ export class PackWriter {
     const best = keys ? this.bestDelta(keys, content) : undefined;
     const bytes = best ? best.delta : content;
     const placed: Placed = { offset: -1 };
-    const body = this.inline ? zlibStored(bytes) : undefined;
+    const body = this.inline ? zlibStoredParts(bytes) : undefined;
     const ticket = body ? -1 : sharedDeflater.submit(bytes, this.level);
     this.queue.push({
       oid,
@@ -214,7 +215,7 @@ export class PackWriter {
       kind: TYPE_NUM[type],
       size,
       ticket: -1,
-      body,
+      body: [body],
       placed: { offset: -1 },
     });
     this.writeQueued(false);
@@ -228,17 +229,19 @@ export class PackWriter {
     while (this.head < this.queue.length) {
       const q = this.queue[this.head] as Queued;
       if (!all && this.pending <= PENDING_CAP && !q.body && !sharedDeflater.ready(q.ticket)) break;
-      const body = q.body ?? sharedDeflater.take(q.ticket);
+      const body = q.body ?? [sharedDeflater.take(q.ticket)];
       const offset = this.offset;
       let header = entryHeader(q.kind, q.size);
       if (q.base) {
         if (q.base.offset < 0) throw new Error('pack writer: delta base not written before its delta');
         header = Buffer.concat([header, ofsDistance(offset - q.base.offset)]);
       }
-      this.entries.push(q.oid, offset, crc32(body, crc32(header)));
+      let crc = crc32(header);
+      for (const part of body) crc = crc32(part, crc);
+      this.entries.push(q.oid, offset, crc);
       q.placed.offset = offset;
       this.push(header);
-      this.push(body);
+      for (const part of body) this.push(part);
       this.pending -= q.size;
       this.head++;
     }
