@@ -12,8 +12,9 @@
  * and adding 2, diffFull/patch/diff/revert of those 12 (patch and diff ≤ 100 ms; on gen100k, where they begin
  * with a walk of the whole tree, against native git's `add -A`, `write-tree` and `diff-tree -p`), restore of 10
  * modified files, full restore into an emptied folder (3 runs on the large trees: writing every file dominates),
- * store size on disk (allocated blocks), peak RSS of this process (our store runs in-process; git runs in
- * children), and whether tree ids are identical. Figures are taken on a shared, busy 2-core machine. `--quick` runs
+ * store size on disk (allocated blocks), whether tree ids are identical, and on gen100k the peak RSS of each store
+ * operation in a process of its own (snapshot-rss-rows.ts; target ≤ 500 MB) — this process's own peak is shown
+ * too, for information: it has also generated the trees and held several stores. Figures are taken on a shared, busy 2-core machine. `--quick` runs
  * only the large tree's track cases; `--restore` the track and restore rows; `--watch` only the watched rows;
  * `--big` only the 100,000-file tree.
  */
@@ -40,6 +41,7 @@ import {
   time,
 } from './snapshot-common';
 import { benchWatched, genBigTree } from './snapshot-watch';
+import { rssRows } from './snapshot-rss-rows';
 
 /** `--quick`: only the large tree's first track, store size and no-change tracks (plain and after reopening). */
 const QUICK = process.argv.includes('--quick');
@@ -227,13 +229,14 @@ async function main(): Promise<void> {
     const folders = genBigTree(big);
     console.log(`generated 100,000 files in ${folders} folders (${((performance.now() - t) / 1000).toFixed(0)} s)`);
     await benchTree('gen100k', big, base);
+    if (!QUICK) rssRows(big, base);
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
   const peakMb = process.resourceUsage().maxRSS / 1024;
-  const line = `peak RSS of this process ${peakMb.toFixed(0)} MB (target ≤ 500 MB) ${peakMb <= 500 ? 'OK' : 'MISS'}`;
+  // For information: the store's own peaks are the rows above (each operation in a process of its own).
+  const line = `peak RSS of this benchmark process ${peakMb.toFixed(0)} MB (generator, native git's reads and several stores in one process)`;
   results.push(line);
-  if (peakMb > 500) tally.failures++;
   console.log(`\n== summary (medians of ${REPS}, alternating; machine shared and under load) ==`);
   for (const r of results) console.log(r);
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s; targets missed: ${tally.failures}`);
