@@ -7,7 +7,9 @@
  * out — ignored files, ignored folders (with a trailing `/`: everything below them), skipped files — and a deletion
  * goes ahead only for a path the tree's record does not cover (see `covers`).
  *
- * Records live in `<gitdir>/landfall-left-out/<tree>`: the sorted paths, one a line. The same tree can come from
+ * Records live in `<gitdir>/landfall-left-out/<tree>`: a first line `RECORD_HEADER`, then the sorted paths, one a
+ * line, each as a JSON string (a file name may hold a newline; the first records, written before the header, are
+ * plain lines and are still read). The same tree can come from
  * walks that left out different files (an ignored file created, then removed); a record is therefore the UNION of
  * every walk that produced the tree, which can only keep more. A tree without a record (taken before records
  * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync —
@@ -26,6 +28,31 @@ import {
 import { join } from 'node:path';
 
 const CACHE = 64;
+
+/** First line of a record whose paths are JSON strings. */
+const RECORD_HEADER = '#landfall-left-out 2';
+
+/**
+ * The paths of a record's text. With RECORD_HEADER: one JSON string a line; a line that does not parse makes the
+ * record unreadable (undefined: the tree then counts as leaving everything out). Without it: a first-version
+ * record, plain paths one a line.
+ */
+export function parseRecord(text: string): Set<string> | undefined {
+  if (text === '') return new Set();
+  const lines = text.split('\n');
+  if (lines[0] !== RECORD_HEADER) return new Set(lines);
+  const out = new Set<string>();
+  for (const line of lines.slice(1)) {
+    try {
+      const p: unknown = JSON.parse(line);
+      if (typeof p !== 'string') return undefined;
+      out.add(p);
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
+}
 
 /** Per-tree records of left-out paths (see the module docstring). */
 export class LeftOutRecords {
@@ -56,8 +83,8 @@ export class LeftOutRecords {
     } catch {
       return undefined;
     }
-    const set = new Set(text === '' ? [] : text.split('\n'));
-    this.remember(tree, set);
+    const set = parseRecord(text);
+    if (set) this.remember(tree, set);
     return set;
   }
 
@@ -73,7 +100,7 @@ export class LeftOutRecords {
     const set = new Set(old ?? []);
     for (const p of paths) set.add(p);
     const tmp = `${this.file(tree)}.tmp-${process.pid}`;
-    const text = [...set].sort().join('\n');
+    const text = [RECORD_HEADER, ...[...set].sort().map((p) => JSON.stringify(p))].join('\n');
     if (!this.dirMade) mkdirSync(this.dir, { recursive: true });
     this.dirMade = true;
     try {

@@ -118,8 +118,12 @@ export class SnapshotStore implements Snapshots {
   /** The work-tree watcher (watch.ts) when the store was opened with `watch` and it could start. */
   private watcher: TreeWatcher | undefined;
   private lastWalk: LastWalk | undefined;
-  /** True after a guided walk: `cache.trees` may name trees no longer in the last track (gc recomputes it). */
-  private treesApprox = false;
+  /**
+   * True when `cache.trees` may name trees no longer in the last track (gc recomputes it first, or it would prune
+   * trees a later track takes for stored): after a guided walk, and from opening until a full walk replaces the set
+   * — the cache on disk may come from guided walks of an earlier process.
+   */
+  private treesApprox = true;
   /** Counters of the watchers this store replaced (watchStats adds them). */
   private readonly retiredStats = { delivered: 0, settleTimeouts: 0 };
   /** Full walks taken so far: the walk number that stamps records found as they were (walk.ts `gen`). */
@@ -454,7 +458,7 @@ export class SnapshotStore implements Snapshots {
     );
     const changed = tree !== before || !changesNothing(change);
     if (changed) this.persist(() => change);
-    this.treesApprox = this.treesApprox && !changed;
+    this.treesApprox = false; // a full walk's tree set is exactly the last track's (stat-merge.ts)
     return [];
   }
 

@@ -74,6 +74,9 @@ export class ObjectDb {
    * and pack size when this process wrote it (PackWriter.written), so the idx is not read back.
    */
   addPack(base: string, written?: { idx: Buffer; packSize: number }): void {
+    // A step can write a pack byte-identical to one already open (its trees are put without a lookup): one
+    // PackFile per pack, or gc and merging would remove it twice.
+    if (this.packs.some((p) => p.base === base)) return;
     const p = new PackFile(base, this.readCache, written);
     this.packs.push(p);
     if (p.bytes < SMALL_PACK_BYTES) for (const id of p.ids()) this.smallIds.add(id);

@@ -14,7 +14,17 @@
  * Crash safety: both files are written under temporary names and renamed `.pack` first, `.idx` last; readers only
  * open packs that have an `.idx`, so a crash leaves at most an orphan temporary file.
  */
-import { closeSync, openSync, readSync, renameSync, writeFileSync, writeSync, writevSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  writevSync,
+  unlinkSync,
+} from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -317,9 +327,10 @@ export class PackWriter {
   }
 
   /**
-   * `finish` of a pack that never left memory: the `.pack` is written once under its final name (readers open
-   * only packs that have an `.idx`, and an orphan `.pack` is removed when a store opens), then the `.idx` through
-   * a temporary name.
+   * `finish` of a pack that never left memory: the `.pack` and then the `.idx` are each written to a temporary name
+   * and renamed into place, so neither is ever seen half-written — also when a step writes a pack byte-identical to
+   * one already there (the same objects in the same order give the same name; the rename puts the same bytes in its
+   * place), and after an earlier write of it failed midway (a full disk) and left nothing under that name.
    */
   private finishInMemory(): string {
     const head = Buffer.from([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2, 0, 0, 0, 0]);
@@ -333,24 +344,27 @@ export class PackWriter {
     const packSum = sum.digest();
     parts.push(packSum);
     const base = join(this.packDir, `pack-${packSum.toString('hex')}`);
-    let fd = -1;
-    try {
-      fd = openSync(`${base}.pack`, 'wx');
-      // One gathered write, no joined copy of the pack (a step's pack is its changed files' bytes).
-      for (let done = 0, total = size + 20; done < total;) {
-        const n = writevSync(fd, done === 0 ? parts : remaining(parts, done));
-        if (n <= 0) throw new Error(`short write to ${base}.pack`);
-        done += n;
-      }
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; // the same bytes are there already
-    } finally {
-      if (fd >= 0) closeSync(fd);
-    }
     const idxTmp = `${this.tmp}.idx`;
     const idx = buildIdx(this.entries, packSum);
-    writeFileSync(idxTmp, idx);
-    renameSync(idxTmp, `${base}.idx`);
+    try {
+      const fd = openSync(this.tmp, 'w');
+      try {
+        // One gathered write, no joined copy of the pack (a step's pack is its changed files' bytes).
+        for (let done = 0, total = size + 20; done < total;) {
+          const n = writevSync(fd, done === 0 ? parts : remaining(parts, done));
+          if (n <= 0) throw new Error(`short write to ${this.tmp}`);
+          done += n;
+        }
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(this.tmp, `${base}.pack`);
+      writeFileSync(idxTmp, idx);
+      renameSync(idxTmp, `${base}.idx`);
+    } catch (e) {
+      for (const f of [this.tmp, idxTmp]) rmSync(f, { force: true });
+      throw e;
+    }
     this.written = { idx, packSize: size + 20 };
     return base;
   }
