@@ -71,25 +71,9 @@ export function emptyChange(tree: string | undefined): StatCacheChange {
  * `a`'s maps and sets in place, gives it new `gone…` arrays (arrays handed out before stay as they were), returns it.
  */
 export function composeChange(a: StatCacheChange, b: StatCacheChange): StatCacheChange {
-  const goneEntries = new Set(a.goneEntries);
-  const goneDirs = new Set(a.goneDirs);
+  a.goneEntries = followedBy(a.entries, a.goneEntries, b.entries, b.goneEntries);
+  a.goneDirs = followedBy(a.dirs, a.goneDirs, b.dirs, b.goneDirs);
   const goneTrees = new Set(a.goneTrees);
-  for (const [k, v] of b.entries) {
-    a.entries.set(k, v);
-    goneEntries.delete(k);
-  }
-  for (const k of b.goneEntries) {
-    a.entries.delete(k);
-    goneEntries.add(k);
-  }
-  for (const [k, v] of b.dirs) {
-    a.dirs.set(k, v);
-    goneDirs.delete(k);
-  }
-  for (const k of b.goneDirs) {
-    a.dirs.delete(k);
-    goneDirs.add(k);
-  }
   for (const t of b.trees) {
     a.trees.add(t);
     goneTrees.delete(t);
@@ -98,11 +82,23 @@ export function composeChange(a: StatCacheChange, b: StatCacheChange): StatCache
     a.trees.delete(t);
     goneTrees.add(t);
   }
-  a.goneEntries = [...goneEntries];
-  a.goneDirs = [...goneDirs];
   a.goneTrees = [...goneTrees];
   a.tree = b.tree;
   return a;
+}
+
+/** `put` / `gone` followed by `nextPut` / `nextGone` (composeChange): updates `put`, answers the new removals. */
+function followedBy<V>(put: Map<string, V>, gone: string[], nextPut: Map<string, V>, nextGone: string[]): string[] {
+  const out = new Set(gone);
+  for (const [k, v] of nextPut) {
+    put.set(k, v);
+    out.delete(k);
+  }
+  for (const k of nextGone) {
+    put.delete(k);
+    out.add(k);
+  }
+  return [...out];
 }
 
 /** True when `change` puts or removes nothing (the root tree aside). */
