@@ -17,7 +17,14 @@ import { performance } from 'node:perf_hooks';
 import { SnapshotStore } from '../src/main/snapshot';
 import { genBigTree } from './snapshot-watch';
 
-const [dir, phase] = process.argv.slice(2) as [string, string];
+const PHASES = ['gen', 'first', 'list', 'tracks', 'restore', 'watch'];
+const [dir, phase] = process.argv.slice(2) as [string | undefined, string | undefined];
+if (!dir || !phase || !PHASES.includes(phase)) {
+  console.error(
+    `usage: npx tsx --expose-gc bench/snapshot-rss.ts <dir> ${PHASES.join('|')} (gen first: it makes <dir>/tree)`,
+  );
+  process.exit(2);
+}
 const tree = path.join(dir, 'tree');
 const data = path.join(dir, 'data');
 const mb = (n: number): string => (n / 1e6).toFixed(0).padStart(5);
@@ -103,7 +110,7 @@ const open = (): Promise<SnapshotStore> =>
 show('start');
 if (phase === 'gen') {
   rmSync(tree, { recursive: true, force: true });
-  console.log(`${genBigTree(tree)} folders`);
+  console.log(`${genBigTree(tree)} folders holding files`);
 } else if (phase === 'first') {
   rmSync(data, { recursive: true, force: true });
   const s = await step('open', open);

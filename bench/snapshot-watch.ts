@@ -25,7 +25,7 @@ import { absolute, codeLine, median, nativeTrack, pair, report, results, rng } f
 /** Steps measured for the step-overhead row. */
 const STEPS = 25;
 
-/** Writes `files` source-like files under `root` (deterministic). Returns the number of folders made. */
+/** Writes `files` source-like files under `root` (deterministic). Returns the number of folders holding files. */
 export function genBigTree(root: string, files = 100_000): number {
   const r = rng(7);
   const dirs = new Set<string>();
@@ -78,7 +78,7 @@ export async function benchWatched(
   const watched = probe?.stats.watched ?? 0;
   await probe?.close();
   results.push(
-    `${name}: ${BACKEND} watcher start ${startMs.toFixed(0)} ms (cpu ${startCpu.toFixed(0)} ms), +${rssMb.toFixed(0)} MB resident` +
+    `${name}: ${BACKEND} watcher start ${startMs.toFixed(0)} ms (cpu ${startCpu.toFixed(0)} ms), ${rssMb >= 0 ? '+' : '−'}${Math.abs(rssMb).toFixed(0)} MB resident` +
       (BACKEND === 'native' ? `, ${watched} folders watched` : ''),
   );
   console.log(results[results.length - 1]);
