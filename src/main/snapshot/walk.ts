@@ -31,7 +31,7 @@ import { encodeTree, replaceIds, type EntryMode, type TreeEntry } from './git/tr
 import type { TrackedPaths } from './user-index';
 import type { SkippedFile } from './types';
 import type { Prefetch } from './stat-prefetch';
-import type { WalkGuide } from './walk-guide';
+import { spliced, type WalkGuide } from './walk-guide';
 import type { ProgressTicker } from './progress';
 
 /** Everything one walk needs. `entries`, `dirs`, `trees`, `skipped` are filled in. */
@@ -267,7 +267,8 @@ function splicedDir(
   forcedOnly: boolean,
 ): DirResult | undefined {
   const guide = ctx.guide;
-  if (!guide || !ctx.treeEntries || rel === '' || guide.fresh.has(rel) || guide.parents.has(rel)) return undefined;
+  // The same rule the store keeps left-out paths by (walk-guide.ts `untouched`): the two must agree.
+  if (!guide || !ctx.treeEntries || !spliced(guide, rel, (p) => ctx.prevDirs.has(p))) return undefined;
   const on = guide.below.get(rel) ?? [];
   if (!on.every((name) => lists(rec.names, 'd', name))) return undefined;
   let base: readonly TreeEntry[];

@@ -6,7 +6,10 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adler32, zlibStored, zlibStoredParts } from './zlib-stored';
+import { adler32, zlibStoredParts } from './zlib-stored';
+
+/** The parts joined: the stream as written. */
+const zlibStored = (data: Uint8Array): Buffer => Buffer.concat(zlibStoredParts(data));
 
 describe('zlib stored blocks', () => {
   it('inflates back to the bytes for edge sizes', () => {
@@ -22,10 +25,8 @@ describe('zlib stored blocks', () => {
       fc.property(fc.uint8Array({ maxLength: 140_000 }), (bytes) => {
         const data = Buffer.from(bytes);
         expect(inflateSync(zlibStored(data)).equals(data)).toBe(true);
-        // The parts are views of the data (no copy) and join into the same stream.
-        const parts = zlibStoredParts(data);
-        expect(Buffer.concat(parts).equals(zlibStored(data))).toBe(true);
-        if (data.length > 0) expect(parts[1]?.buffer).toBe(data.buffer);
+        // The data parts are views of the data (no copy).
+        if (data.length > 0) expect(zlibStoredParts(data)[1]?.buffer).toBe(data.buffer);
         const real = deflateSync(data);
         expect(adler32(data)).toBe(real.readUInt32BE(real.length - 4));
       }),

@@ -57,8 +57,3 @@ export function zlibStoredParts(data: Uint8Array): Buffer[] {
   parts.push(sum);
   return parts;
 }
-
-/** `data` as one zlib stream of stored blocks (zlibStoredParts joined). Pure. */
-export function zlibStored(data: Uint8Array): Buffer {
-  return Buffer.concat(zlibStoredParts(data));
-}
