@@ -12,8 +12,10 @@
  * plain lines and are still read). The same tree can come from
  * walks that left out different files (an ignored file created, then removed); a record is therefore the UNION of
  * every walk that produced the tree, which can only keep more. A tree without a record (taken before records
- * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync —
- * a lost record also means "covers everything". gc removes the records of trees it no longer keeps.
+ * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync,
+ * and a track's record is written later (`save`, which the store calls when it is idle, before gc and on close),
+ * not on a step's path: a lost record also means "covers everything", and until then this object answers from
+ * memory. gc removes the records of trees it no longer keeps.
  */
 import {
   existsSync,
@@ -58,6 +60,11 @@ export function parseRecord(text: string): Set<string> | undefined {
 export class LeftOutRecords {
   /** Parsed records, most recently used last. */
   private readonly sets = new Map<string, Set<string>>();
+  /**
+   * Records grown since the last `save`, not on disk yet (never dropped from memory before they are written);
+   * `joined` once what was on disk for the tree is in `set` (a track adds without reading: `load` or `save` joins).
+   */
+  private readonly unsaved = new Map<string, { set: Set<string>; joined: boolean }>();
   /** True once this object made sure the records folder exists. */
   private dirMade = false;
 
@@ -69,23 +76,32 @@ export class LeftOutRecords {
 
   /** The record of `tree`, or undefined when there is none. */
   private load(tree: string): Set<string> | undefined {
+    const held = this.unsaved.get(tree);
+    if (held && !held.joined) {
+      for (const p of this.read(tree) ?? []) held.set.add(p);
+      held.joined = true;
+    }
+    if (held) return held.set;
     const have = this.sets.get(tree);
     if (have) {
       this.sets.delete(tree);
       this.sets.set(tree, have);
       return have;
     }
+    const set = this.read(tree);
+    if (set) this.remember(tree, set);
+    return set;
+  }
+
+  /** The record of `tree` on disk, or undefined when there is none (or it cannot be read). */
+  private read(tree: string): Set<string> | undefined {
     // Most trees a track produces are new: look before reading, so a missing record costs no thrown error.
     if (!existsSync(this.file(tree))) return undefined;
-    let text: string;
     try {
-      text = readFileSync(this.file(tree), 'utf8');
+      return parseRecord(readFileSync(this.file(tree), 'utf8'));
     } catch {
       return undefined;
     }
-    const set = parseRecord(text);
-    if (set) this.remember(tree, set);
-    return set;
   }
 
   private remember(tree: string, set: Set<string>): void {
@@ -93,25 +109,51 @@ export class LeftOutRecords {
     while (this.sets.size > CACHE) this.sets.delete(this.sets.keys().next().value as string);
   }
 
-  /** Add `paths` (files, and folders ending in `/`) to the record of `tree`; writes only when it grows. */
+  /**
+   * Adds `paths` (files, and folders ending in `/`) to the record of `tree`, in memory and without reading the
+   * disk: `save` writes it, joined with what is on disk then.
+   */
   record(tree: string, paths: readonly string[]): void {
-    const old = this.load(tree);
-    if (old && paths.every((p) => old.has(p))) return;
-    const set = new Set(old ?? []);
-    for (const p of paths) set.add(p);
-    const tmp = `${this.file(tree)}.tmp-${process.pid}`;
-    const text = [RECORD_HEADER, ...[...set].sort().map((p) => JSON.stringify(p))].join('\n');
-    if (!this.dirMade) mkdirSync(this.dir, { recursive: true });
-    this.dirMade = true;
-    try {
-      writeFileSync(tmp, text);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      mkdirSync(this.dir, { recursive: true }); // the folder was removed since: make it again
-      writeFileSync(tmp, text);
+    const held = this.unsaved.get(tree);
+    if (held) {
+      for (const p of paths) held.set.add(p);
+      return;
     }
-    renameSync(tmp, this.file(tree));
-    this.remember(tree, set);
+    const old = this.sets.get(tree);
+    if (old && paths.every((p) => old.has(p))) return; // read from disk or written, and holding them all
+    this.unsaved.set(tree, { set: new Set([...(old ?? []), ...paths]), joined: old !== undefined });
+    this.sets.delete(tree);
+  }
+
+  /** True when records are waiting for `save`. */
+  get dirty(): boolean {
+    return this.unsaved.size > 0;
+  }
+
+  /**
+   * Writes every record grown since the last call (temp file, rename), each joined with what is on disk for its
+   * tree now (another process may have added to it meanwhile: a record only ever grows). Throws on a write error;
+   * the records not written stay in memory for the next call.
+   */
+  save(): void {
+    for (const [tree, { set }] of this.unsaved) {
+      for (const p of this.read(tree) ?? []) set.add(p);
+      const file = this.file(tree);
+      const tmp = `${file}.tmp-${process.pid}`;
+      const text = [RECORD_HEADER, ...[...set].sort().map((p) => JSON.stringify(p))].join('\n');
+      if (!this.dirMade) mkdirSync(this.dir, { recursive: true });
+      this.dirMade = true;
+      try {
+        writeFileSync(tmp, text);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        mkdirSync(this.dir, { recursive: true }); // the folder was removed since: make it again
+        writeFileSync(tmp, text);
+      }
+      renameSync(tmp, file);
+      this.unsaved.delete(tree);
+      this.remember(tree, set);
+    }
   }
 
   /**

@@ -11,7 +11,17 @@
  * - Every operation runs under StoreLock (in-process chain + lock file). Expected failures are thrown as
  *   LandfallFailure (`not_found` unknown hash, `busy` lock timeout, `unavailable` after close, `invalid_input`).
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import * as git from 'isomorphic-git';
 import * as nodeFs from 'node:fs';
@@ -48,7 +58,7 @@ import type { Snapshots } from './snapshots';
 import { startWatcher, type TreeWatcher, type WatchBackend, type WatchReport } from './watch';
 import { folderMoved } from './watch-parcel';
 import { IdleTask } from './idle-task';
-import { guideFor, mergeGuided, treeIds, untouched, type WalkGuide } from './walk-guide';
+import { guideFor, inParents, mergeGuided, treeIds, untouched, type WalkGuide } from './walk-guide';
 import type { TrackOptions } from './types';
 import { ProgressMeter, transactionProgress } from './progress';
 
@@ -124,14 +134,20 @@ export class SnapshotStore implements Snapshots {
    * — the cache on disk may come from guided walks of an earlier process.
    */
   private treesApprox = true;
+  /** Stat stamp of `gcFile` as this store last saw it (a gc elsewhere changes it: `distrust`). */
+  private gcStamp: string;
   /** Counters of the watchers this store replaced (watchStats adds them). */
   private readonly retiredStats = { delivered: 0, settleTimeouts: 0 };
   /** Full walks taken so far: the walk number that stamps records found as they were (walk.ts `gen`). */
   private fullWalks = 0;
   /** How the last track ran: 'full' walk, 'guided' by the watcher, or 'none' (nothing reported). */
   lastTrackKind: 'full' | 'guided' | 'none' = 'full';
-  /** Folders the last track spliced (walk.ts `splicedDir`: taken from their last tree, only paths below them walked). */
+  /**
+   * Folders the last track spliced (walk.ts `splicedDir`: taken from their last tree, only the paths on the way and
+   * the reported names in them looked at), and of those the ones holding reported names (listed as before).
+   */
   lastSpliced = 0;
+  lastSplicedListed = 0;
   /** True when the stat cache's journal has grown enough that the idle task rewrites the cache whole. */
   private compactionDue = false;
   /** Merges small packs and rewrites the stat cache when the store is idle (idle-task.ts). */
@@ -166,6 +182,7 @@ export class SnapshotStore implements Snapshots {
     this.meter = new ProgressMeter(progress);
     this.reader = new TreeReader(db);
     this.records = new LeftOutRecords(join(gitdir, 'landfall-left-out'));
+    this.gcStamp = statKey(this.gcFile);
   }
 
   /**
@@ -223,7 +240,51 @@ export class SnapshotStore implements Snapshots {
 
   private run<T>(fn: () => T | Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(closedFailure());
-    return this.lock.run(fn);
+    return this.lock.run(() => {
+      if (this.gcElsewhere()) this.distrust();
+      return fn();
+    });
+  }
+
+  /** Replaced (a new inode) by a gc that removed objects: its stamp tells other stores to trust nothing they hold. */
+  private get gcFile(): string {
+    return join(this.gitdir, 'landfall-gc');
+  }
+
+  /** True when a gc this store did not run removed objects since it last looked (its stamp of `gcFile` differs). */
+  private gcElsewhere(): boolean {
+    return statKey(this.gcFile) !== this.gcStamp;
+  }
+
+  /**
+   * After another process's gc removed objects: what this store took for stored may be gone — the packs it has open
+   * (deleted files it still reads through their descriptors), the trees of its tree set, the trees and blobs its
+   * stat cache names (a young tree may survive while an old blob under it goes). So the packs are read afresh, the
+   * folder records and the tree set dropped, the file entries whose blob is gone dropped, and the next track walks
+   * everything: every folder's tree is encoded and stored again when missing. Called under the lock.
+   */
+  private distrust(): void {
+    this.gcStamp = statKey(this.gcFile);
+    this.db.reloadPacks();
+    this.reader.clear();
+    this.stepTrees.clear();
+    this.lastWalk = undefined; // only a full walk is exact now
+    const cache = this.cache;
+    if (!cache) return; // loaded later from the files, which the gc brought in line with what it kept
+    for (const [path, e] of cache.entries) if (!this.db.has(e.oid)) cache.entries.delete(path);
+    cache.dirs.clear();
+    cache.trees = new Set();
+    this.treesApprox = false; // empty: nothing is taken for stored
+    this.diskInSync = false; // the next write is whole
+    this.opts.log('snapshot: another process removed objects (gc); the next track walks the whole tree');
+  }
+
+  /** After this store's own gc removed objects: a new stamp, which every other store sees. */
+  private stampGc(): void {
+    const tmp = `${this.gcFile}.tmp-${process.pid}`;
+    writeFileSync(tmp, `${process.pid} ${Date.now()}\n`);
+    renameSync(tmp, this.gcFile);
+    this.gcStamp = statKey(this.gcFile);
   }
 
   /**
@@ -312,13 +373,17 @@ export class SnapshotStore implements Snapshots {
     if (++this.unsavedTracks >= MAX_UNSAVED_TRACKS) this.saveUnsaved();
   }
 
-  /** Writes the guided tracks' changes not yet on disk (persistLater). */
+  /** Writes what tracks put off: the guided tracks' stat-cache changes (persistLater) and left-out records. */
   private saveUnsaved(): void {
+    this.records.save();
     const tree = this.cache?.tree;
     if (this.unsaved) this.persist(() => emptyChange(tree));
   }
 
-  /** The put-off work (idle-task.ts), under the lock: merge small packs, rewrite a grown stat cache whole. */
+  /**
+   * The put-off work (idle-task.ts), under the lock: write what tracks put off, merge small packs, rewrite a grown
+   * stat cache whole.
+   */
   private tidy(): void {
     this.saveUnsaved();
     this.db.mergePacks();
@@ -367,6 +432,7 @@ export class SnapshotStore implements Snapshots {
     if (guide && guide.touched.size + guide.fresh.size === 0 && cache.tree) {
       this.lastTrackKind = 'none';
       this.lastSpliced = 0;
+      this.lastSplicedListed = 0;
       return cache.tree;
     }
     const last = guide && this.lastWalk;
@@ -398,8 +464,12 @@ export class SnapshotStore implements Snapshots {
       trees: new Set(),
       skipped: last ? last.skipped.filter((f) => untouched([f.path], guide, known).length === 1) : [],
       leftOut: last ? untouched(last.leftOut, guide, known) : [],
+      carry: last
+        ? { leftOut: inParents(last.leftOut, (p) => p, guide), skipped: inParents(last.skipped, (f) => f.path, guide) }
+        : undefined,
       hashed: 0,
       spliced: 0,
+      splicedListed: 0,
       progress: this.meter,
     };
     let tree: string;
@@ -430,6 +500,7 @@ export class SnapshotStore implements Snapshots {
     });
     this.lastTrackKind = guide ? 'guided' : 'full';
     this.lastSpliced = ctx.spliced;
+    this.lastSplicedListed = ctx.splicedListed;
     const clocks = { wall: Date.now(), mono: performance.now() };
     this.lastWalk = { leftOut: ctx.leftOut, skipped: ctx.skipped, rulesKey, ...clocks };
     this.lastSkipped = ctx.skipped;
@@ -474,10 +545,12 @@ export class SnapshotStore implements Snapshots {
   private unchangedTree(): string | undefined {
     const cache = this.cache; // loaded already (loading may repair the journal: a write, done under the lock)
     if (!cache?.tree || !this.watcher?.quiet()) return undefined;
+    if (this.gcElsewhere()) return undefined; // the last tree may be gone: a locked track looks (`distrust`)
     const nothing = { events: new Set<string>(), pending: new Set<string>(), full: false };
     if (!this.guideNow(cache, nothing, this.rulesKey(userGitDir(this.worktree)))) return undefined;
     this.lastTrackKind = 'none';
     this.lastSpliced = 0;
+    this.lastSplicedListed = 0;
     return cache.tree;
   }
 
@@ -730,6 +803,7 @@ export class SnapshotStore implements Snapshots {
         if (!this.diskInSync) this.persist();
         const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
         const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS, this.meter);
+        if (report.removedObjects > 0) this.stampGc();
         this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
         this.reader.clear();
         this.stepTrees.clear();
@@ -751,6 +825,7 @@ export class SnapshotStore implements Snapshots {
     });
     this.closed = true;
     this.idle.cancel();
+    this.lock.dispose();
     await this.watcher?.close();
     this.db.close();
     // Nothing reads them any more: the stat cache (~60 MB of heap for 100,000 files) and the parsed trees go now,

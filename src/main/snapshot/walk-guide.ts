@@ -1,7 +1,8 @@
 /**
  * The guided track walk: what the watcher reported (watch.ts) turned into which folders the walk enters. A
  * reported path's folders are entered ('' = the work-tree root included): the one holding it is lstat'ed and
- * listed again (from its record when its stat data is unchanged), the ones above keep their record's names and
+ * listed again (from its record when its stat data is unchanged — then, below the root, only the reported names in
+ * it are looked at: walk.ts `listedAsBefore`), the ones above keep their record's names and
  * stat data without a system call unless a path directly in them was reported too; a reported path is lstat'ed (and
  * hashed when its stat data changed), and walked whole when it is or was a folder (a folder created or moved in
  * may hold files created before the watcher saw the folder). A pending folder (its watch is newer than the walk
@@ -39,6 +40,8 @@ export interface WalkGuide {
   parents: Set<string>;
   /** The names of each folder's subfolders that are in `dirs` ('' = root): where a spliced folder's walk goes. */
   below: Map<string, string[]>;
+  /** The names reported directly in each folder of `parents`: what a listed-as-before folder looks at again. */
+  named: Map<string, string[]>;
 }
 
 /** Adds folder `d` to `dirs` and its name to its parent's `below`; false when it was there already. */
@@ -72,17 +75,23 @@ export function guideFor(
   const dirs = new Set<string>(['']);
   const below = new Map<string, string[]>();
   const parents = new Set<string>();
+  const named = new Map<string, string[]>();
   for (const p of events) {
     const s = p.lastIndexOf('/');
-    if (p.slice(s + 1) === '.gitignore') return undefined;
-    parents.add(s < 0 ? '' : p.slice(0, s));
+    const name = p.slice(s + 1);
+    if (name === '.gitignore') return undefined;
+    const folder = s < 0 ? '' : p.slice(0, s);
+    parents.add(folder);
+    const names = named.get(folder);
+    if (names) names.push(name);
+    else named.set(folder, [name]);
     addParents(dirs, below, p);
   }
   for (const p of pending) {
     addDir(dirs, below, p);
     addParents(dirs, below, p);
   }
-  return { dirs, touched: events, fresh: pending, parents: keepListings ? parents : new Set(dirs), below };
+  return { dirs, touched: events, fresh: pending, parents: keepListings ? parents : new Set(dirs), below, named };
 }
 
 /**
@@ -199,6 +208,27 @@ export function untouched(paths: string[], guide: WalkGuide, known: (path: strin
     if (guide.dirs.has(folder) && !spliced(guide, folder, known)) return false;
     return !walkedWhole(guide, path);
   });
+}
+
+/**
+ * Of last walk's `items` (left-out paths, folders ending in '/', or skipped files; `path` gives each one's path),
+ * those directly in a folder of `guide.parents` that the walk does not look at again (not a folder it enters, not
+ * walked whole), grouped by that folder: what a folder listed as before takes over from the last walk (walk.ts
+ * `splicedDir`, `listedAsBefore`) — `untouched` leaves them out, as a folder listed again records them afresh.
+ */
+export function inParents<T>(items: readonly T[], path: (item: T) => string, guide: WalkGuide): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const p = path(item);
+    const rel = p.endsWith('/') ? p.slice(0, -1) : p;
+    const s = rel.lastIndexOf('/');
+    const folder = s < 0 ? '' : rel.slice(0, s);
+    if (!guide.parents.has(folder) || guide.dirs.has(rel) || walkedWhole(guide, rel)) continue;
+    const list = out.get(folder);
+    if (list) list.push(item);
+    else out.set(folder, [item]);
+  }
+  return out;
 }
 
 /** Every tree id reachable from tree `root` (itself included): the exact tree set after guided walks. */

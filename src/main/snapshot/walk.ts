@@ -79,10 +79,17 @@ export interface WalkContext {
   leftOut: string[];
   /** Files read and hashed (not served from the stat cache). */
   hashed: number;
-  /** Folders a guided walk spliced (`splicedDir`): entered through their last tree, not their listing. */
+  /** Folders a guided walk spliced (`splicedDir`): entered through their last tree, not entry by entry. */
   spliced: number;
+  /** Of those, the ones listed as before (`listedAsBefore`: names reported directly in them). */
+  splicedListed: number;
   /** Told once per file or link looked at, and of the bytes read to hash it (progress.ts). */
   progress?: ProgressTicker;
+  /**
+   * Guided: the last walk's left-out paths and skipped files directly in each folder of `guide.parents` that this
+   * walk does not look at again (walk-guide.ts `inParents`): a folder listed as before takes them over.
+   */
+  carry?: { leftOut: Map<string, string[]>; skipped: Map<string, SkippedFile[]> };
 }
 
 /** A folder's result: its tree id (undefined when nothing in it is kept) and whether it equals last time's. */
@@ -147,7 +154,10 @@ export function walkDir(
   const abs = rel === '' ? ctx.root : `${ctx.root}/${rel}`;
   const rec = ctx.prevDirs.get(rel);
   if (!st && rec) {
-    const r = splicedDir(ctx, rel, abs, rec, forcedOnly);
+    const r = splicedDir(ctx, rel, abs, rec, forcedOnly, false);
+    if (r) return r;
+  } else if (st && rec && !whole && listedAsBefore(ctx.guide, rel, rec, st)) {
+    const r = splicedDir(ctx, rel, abs, rec, forcedOnly, true);
     if (r) return r;
   }
   const list = st ? listing(abs, rec, st) : rec && cachedListing(rec);
@@ -252,12 +262,33 @@ function lists(names: string, kind: 'd' | 'f', name: string): boolean {
 }
 
 /**
- * A spliced folder (walk-guide.ts `spliced`: on the way to reported paths, nothing reported directly in it, its
- * listing as last time): its last tree's entries are taken as they are and only its subfolders on the way
- * (`guide.below`) are entered and put in — a folder of 40 entries above one changed file costs one entry, not 40.
- * Its other entries are unreported, so they are as last time, and what the last walk left out in it the store
- * keeps (walk-guide.ts `untouched`). Undefined (walk it entry by entry instead) when it is not spliced, its last
- * tree cannot be read, or a subfolder on the way is not in its listing as a folder.
+ * True when a guided walk takes folder `rel` (not walked whole: the caller checks) through its last tree although
+ * paths directly in it were reported: it holds reported paths (walk-guide.ts `parents`), it is not itself reported
+ * or pending, not the root, and its lstat `st` matches its record — so its listing is as last time and only the
+ * reported names in it can have changed (a file's content: a name added or removed changes the folder's mtime).
+ */
+function listedAsBefore(guide: WalkGuide | undefined, rel: string, rec: DirRecord, st: Stats): boolean {
+  return (
+    guide !== undefined &&
+    rel !== '' &&
+    guide.parents.has(rel) &&
+    !guide.touched.has(rel) &&
+    !guide.fresh.has(rel) &&
+    dirMatches(rec, st)
+  );
+}
+
+/**
+ * A spliced folder: its last tree's entries are taken as they are and only some names are looked at again and put
+ * in — a folder of 40 entries above one changed file costs one entry, not 40. Two kinds:
+ * - on the way (`listed` false; walk-guide.ts `spliced`: nothing reported directly in it, its listing as last
+ *   time): only its subfolders on the way (`guide.below`) are entered. What the last walk left out in it the store
+ *   keeps (walk-guide.ts `untouched`).
+ * - listed as before (`listed`; `listedAsBefore`): its subfolders on the way are entered and the names reported
+ *   directly in it (`guide.named`) are looked at as in a full walk; what the last walk left out or skipped directly
+ *   in it, unreported, is taken over (`ctx.carry`).
+ * Every other entry is unreported, so it is as last time. Undefined (walk it entry by entry instead) when it is
+ * not spliced, its last tree cannot be read, or a subfolder on the way is not in its listing as a folder.
  */
 function splicedDir(
   ctx: WalkContext,
@@ -265,12 +296,14 @@ function splicedDir(
   abs: string,
   rec: DirRecord,
   forcedOnly: boolean,
+  listed: boolean,
 ): DirResult | undefined {
   const guide = ctx.guide;
+  if (!guide || !ctx.treeEntries) return undefined;
   // The same rule the store keeps left-out paths by (walk-guide.ts `untouched`): the two must agree.
-  if (!guide || !ctx.treeEntries || !spliced(guide, rel, (p) => ctx.prevDirs.has(p))) return undefined;
-  const on = guide.below.get(rel) ?? [];
-  if (!on.every((name) => lists(rec.names, 'd', name))) return undefined;
+  if (!listed && !spliced(guide, rel, (p) => ctx.prevDirs.has(p))) return undefined;
+  const below = guide.below.get(rel) ?? [];
+  if (!below.every((name) => lists(rec.names, 'd', name))) return undefined;
   let base: readonly TreeEntry[];
   try {
     base = rec.oid ? ctx.treeEntries(rec.oid) : [];
@@ -279,17 +312,32 @@ function splicedDir(
   }
   const pushed = !forcedOnly && lists(rec.names, 'f', '.gitignore') && pushGitignore(ctx, rel, abs, GITIGNORE);
   ctx.spliced++;
+  if (listed) ctx.splicedListed++;
   const changed = new Map<number, TreeEntry>();
   const added: TreeEntry[] = [];
   const removed = new Set<number>();
   let allSame = true;
-  for (const name of on) {
-    const r = subdir(ctx, `${rel}/${name}`, forcedOnly, NOT_WHOLE);
+  const look = (name: string, isDir: boolean): void => {
+    const path = `${rel}/${name}`;
+    const reported = guide.touched.has(path);
+    const at: Looked = reported ? FULL : NOT_WHOLE;
+    const r = isDir ? subdir(ctx, path, forcedOnly, at) : file(ctx, path, forcedOnly, at);
     const i = base.findIndex((e) => e.name === name);
     if (r?.entry && i >= 0) changed.set(i, r.entry);
     else if (r?.entry) added.push(r.entry);
     else if (i >= 0) removed.add(i);
     if (r ? !r.same : i >= 0) allSame = false;
+  };
+  for (const name of below) look(name, true);
+  if (listed) {
+    for (const name of guide.named.get(rel) ?? []) {
+      if (below.includes(name)) continue; // entered above
+      // A name not in the listing is not there now (the listing is the folder's): nothing to look at.
+      if (lists(rec.names, 'd', name)) look(name, true);
+      else if (lists(rec.names, 'f', name)) look(name, false);
+    }
+    for (const p of ctx.carry?.leftOut.get(rel) ?? []) ctx.leftOut.push(p);
+    for (const f of ctx.carry?.skipped.get(rel) ?? []) ctx.skipped.push(f);
   }
   if (pushed) ctx.rules.pop();
   const count = base.length + added.length - removed.size;
@@ -463,7 +511,10 @@ function fileEntry(
   }
   const finalMode = modeOf(got.st) ?? mode;
   const oid = hashObject('blob', got.bytes);
-  ctx.sink.put('blob', got.bytes, oid, false, path);
+  // The stat cache names only stored objects: a file read again (racy) and found unchanged is not put. Guided, a
+  // new blob is put without asking every big pack first (as its trees, finishDir): a changed file's content is
+  // almost always new, and one stored twice is harmless (merging packs and gc keep one).
+  if (cached?.oid !== oid) ctx.sink.put('blob', got.bytes, oid, ctx.guide !== undefined, path);
   ctx.hashed++;
   ctx.progress?.tick(0, got.bytes.length);
   const s = got.st;

@@ -20,6 +20,14 @@ describe('zlib stored blocks', () => {
     }
   });
 
+  it('checksums as zlib does at the largest sums (all 0xff) around every reduction edge', () => {
+    for (const n of [1, 3, 4, 5, 5551, 5552, 5553, 5555, 11_104, 11_107, 100_003]) {
+      const data = Buffer.alloc(n, 0xff);
+      const real = deflateSync(data, { level: 0 });
+      expect([n, adler32(data)]).toEqual([n, real.readUInt32BE(real.length - 4)]);
+    }
+  });
+
   it('inflates back and checksums as zlib does for random bytes (property)', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 140_000 }), (bytes) => {
