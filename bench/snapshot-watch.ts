@@ -116,6 +116,7 @@ export async function benchWatched(
   const settle: number[] = [];
   const cpu: number[] = [];
   const spliced: number[] = [];
+  const listed: number[] = [];
   for (let step = 0; step < STEPS; step++) {
     await sleep(600);
     const s0 = performance.now();
@@ -130,6 +131,7 @@ export async function benchWatched(
     const after = await w.track();
     waited += w.lastSettleMs;
     spliced.push(w.lastSpliced);
+    listed.push(w.lastSplicedListed);
     const changed = await w.changed(before, after);
     if (changed.length !== 10) throw new Error(`step changed ${changed.length} files, expected 10`);
     overhead.push(s1 - s0 + (performance.now() - s2));
@@ -144,5 +146,6 @@ export async function benchWatched(
   report(`  of which cpu time [${spread(cpu)}]`, median(cpu), undefined, undefined);
   report('  of which waiting for the watcher', median(settle), undefined, undefined);
   report('  folders spliced (walk.ts splicedDir)', median(spliced), undefined, undefined, 'folders');
+  report('  of which listed as before', median(listed), undefined, undefined, 'folders');
   await w.close();
 }
