@@ -4,10 +4,13 @@
  * the blobs and trees its stat cache names, its last tree — may be gone after that gc, and a track that trusted
  * them gave trees whose objects were missing (a hostile review). The gc stamps `landfall-gc`; a store that sees the
  * stamp change trusts nothing it holds and walks the whole tree once. Checked through a third store opened afterwards
- * and `git fsck`, for a plain store and a watched one (whose no-change track answers without the lock).
+ * and `git fsck`, for a plain store and a watched one (whose no-change track answers without the lock). Also from
+ * that review: gc rewrites a stat-cache file another store wrote since (it named objects this gc removed), a
+ * store closing after a gc elsewhere saves nothing naming removed objects, and a store's own gc after such a gc
+ * keeps the blobs its stat cache names (its last tree may be gone).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnapshotStore } from './index';
@@ -56,4 +59,90 @@ describe('gc by another store on the same data folder', () => {
       await c.close();
     });
   }
+
+  /** `git fsck --full` of the store with refs to `trees` (skipped without git). */
+  const fsck = (gitdir: string, trees: string[]): void => {
+    if (!hasGit()) return;
+    trees.forEach((t, i) => execFileSync('git', ['--git-dir', gitdir, 'update-ref', `refs/tags/t${i}`, t]));
+    execFileSync('git', ['--git-dir', gitdir, 'fsck', '--full', '--strict'], { stdio: 'pipe' });
+  };
+  const text = async (s: SnapshotStore, t: string, path: string): Promise<string> =>
+    Buffer.from((await s.readFile(t, path)) ?? []).toString();
+
+  it('rewrites a stat-cache file another store wrote since, before it prunes', async () => {
+    const base = tempDir('gcstale');
+    made.push(base);
+    const wt = join(base, 'wt');
+    const opts = { worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [] };
+    mkdirSync(join(wt, 'a'), { recursive: true });
+    writeFileSync(join(wt, 'a/f'), 'one');
+    const b = await SnapshotStore.open(opts);
+    await b.track();
+    writeFileSync(join(wt, 'a/f'), 'two');
+    const a = await SnapshotStore.open(opts);
+    const t2 = await a.track(); // the shared stat-cache file now names t2's objects
+    await a.close();
+    await b.listFiles(t2); // b reads the pack list again
+    expect((await b.gc({ keep: [], olderThanMs: 0 })).removedObjects).toBeGreaterThan(0); // t2's objects go
+    await b.close();
+    const c = await SnapshotStore.open(opts);
+    const t = await c.track({ verify: true });
+    expect(t).toBe(t2);
+    expect(await text(c, t, 'a/f')).toBe('two');
+    await c.close();
+    fsck(c.gitdir, [t]);
+  });
+
+  it('a store closing after a gc elsewhere saves nothing that names removed objects', async () => {
+    const base = tempDir('gcclose');
+    made.push(base);
+    const wt = join(base, 'wt');
+    const opts = { worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [], log: () => undefined };
+    mkdirSync(join(wt, 'a'), { recursive: true });
+    writeFileSync(join(wt, 'a/f'), '0');
+    const old = new Date(Date.now() - 3600_000);
+    utimesSync(join(wt, 'a'), old, old);
+    const a = await SnapshotStore.open({ ...opts, watch: true, watchBackend: 'native' });
+    await a.track({ verify: true });
+    await a.track();
+    writeFileSync(join(wt, 'a/f'), '1');
+    const t1 = await a.track(); // guided: its stat-cache change waits for the idle save
+    expect(a.lastTrackKind).toBe('guided');
+    const b = await SnapshotStore.open(opts);
+    await b.gc({ keep: [], olderThanMs: 0 }); // keeps the tree the file names (the first), removes t1's objects
+    await b.close();
+    await a.close(); // before the idle save
+    const c = await SnapshotStore.open(opts);
+    const t = await c.track({ verify: true });
+    expect(t).toBe(t1);
+    expect(await text(c, t, 'a/f')).toBe('1');
+    await c.close();
+    fsck(c.gitdir, [t]);
+  });
+
+  it("a store's own gc after a gc elsewhere keeps the blobs its stat cache names", async () => {
+    const base = tempDir('gcown');
+    made.push(base);
+    const wt = join(base, 'wt');
+    const opts = { worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [], log: () => undefined };
+    mkdirSync(join(wt, 'a'), { recursive: true });
+    writeFileSync(join(wt, 'a/f'), '0');
+    writeFileSync(join(wt, 'a/g'), 'g');
+    const old = new Date(Date.now() - 3600_000);
+    utimesSync(join(wt, 'a'), old, old);
+    const a = await SnapshotStore.open({ ...opts, watch: true, watchBackend: 'native' });
+    await a.track({ verify: true });
+    await a.track();
+    writeFileSync(join(wt, 'a/f'), '1');
+    await a.track(); // guided; the file on disk still names the first tree
+    const b = await SnapshotStore.open(opts);
+    await b.gc({ keep: [], olderThanMs: 0 }); // keeps the first tree, removes a's last one
+    await b.close();
+    await a.gc({ keep: [], olderThanMs: 0 }); // a's last tree is gone: a/g's blob is kept all the same
+    const t = await a.track({ verify: true });
+    expect(await text(a, t, 'a/g')).toBe('g');
+    expect(await text(a, t, 'a/f')).toBe('1');
+    await a.close();
+    fsck(a.gitdir, [t]);
+  });
 });

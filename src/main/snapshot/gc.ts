@@ -23,7 +23,12 @@ type GcMeter = Pick<ProgressMeter, 'phase' | 'tick'>;
  * Ids reachable from `roots` (trees and their blobs), each blob with the first path it was met at (so a
  * rewritten pack can store it as a delta against similar files again). Unknown roots are skipped.
  */
-function mark(reader: TreeReader, roots: string[], meter?: GcMeter): Map<string, string | undefined> {
+function mark(
+  reader: TreeReader,
+  roots: string[],
+  alsoKeep: Iterable<string>,
+  meter?: GcMeter,
+): Map<string, string | undefined> {
   const seen = new Map<string, string | undefined>();
   const visit = (t: string, prefix: string): void => {
     if (seen.has(t)) return;
@@ -44,6 +49,7 @@ function mark(reader: TreeReader, roots: string[], meter?: GcMeter): Map<string,
       seen.delete(r); // a kept hash the store never had: nothing to keep under it
     }
   }
+  for (const id of alsoKeep) if (!seen.has(id)) seen.set(id, undefined);
   return seen;
 }
 
@@ -57,16 +63,21 @@ function looseObjects(db: ObjectDb): [string, string][] {
   return found;
 }
 
-/** Runs gc over `db` (see the module docstring for what is kept), reporting its phases to `meter` when given. */
+/**
+ * Runs gc over `db` (see the module docstring for what is kept), reporting its phases to `meter` when given.
+ * `alsoKeep`: object ids kept as they are, whether a kept tree reaches them or not (the blobs the store's stat
+ * cache names: a track reuses them without storing them again).
+ */
 export function runGc(
   db: ObjectDb,
   reader: TreeReader,
   keep: string[],
   olderThanMs: number,
   meter?: GcMeter,
+  alsoKeep: Iterable<string> = [],
 ): GcReport {
   meter?.phase('mark', 'objects');
-  const live = mark(reader, keep, meter);
+  const live = mark(reader, keep, alsoKeep, meter);
   const cutoff = Date.now() - olderThanMs;
   const report: GcReport = { removedObjects: 0, keptObjects: 0, freedBytes: 0 };
   const loose = looseObjects(db);

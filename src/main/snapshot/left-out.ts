@@ -13,9 +13,11 @@
  * walks that left out different files (an ignored file created, then removed); a record is therefore the UNION of
  * every walk that produced the tree, which can only keep more. A tree without a record (taken before records
  * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync,
- * and a track's record is written later (`save`, which the store calls when it is idle, before gc and on close),
- * not on a step's path: a lost record also means "covers everything", and until then this object answers from
- * memory. gc removes the records of trees it no longer keeps.
+ * and the record of a tree new to the store is written later (`save`, which the store calls when it is idle,
+ * before gc and on close), not on a step's path: until then this object answers from memory, and a crash leaves
+ * no record — which covers everything. A tree that has a record on disk gets it rewritten at once when it grows (a
+ * smaller record left standing by a crash would not cover the new paths). gc removes the records of trees it no
+ * longer keeps.
  */
 import {
   existsSync,
@@ -110,8 +112,10 @@ export class LeftOutRecords {
   }
 
   /**
-   * Adds `paths` (files, and folders ending in `/`) to the record of `tree`, in memory and without reading the
-   * disk: `save` writes it, joined with what is on disk then.
+   * Adds `paths` (files, and folders ending in `/`) to the record of `tree`. A tree with no record on disk gets
+   * its record in memory, written by `save` (joined with what is on disk then): a crash before that leaves no
+   * record, which covers every path. A tree that has one on disk (a state met again) gets it rewritten now when it
+   * grows — a crash must not leave the smaller one standing alone. Nothing is written when it does not grow.
    */
   record(tree: string, paths: readonly string[]): void {
     const held = this.unsaved.get(tree);
@@ -120,9 +124,19 @@ export class LeftOutRecords {
       return;
     }
     const old = this.sets.get(tree);
-    if (old && paths.every((p) => old.has(p))) return; // read from disk or written, and holding them all
-    this.unsaved.set(tree, { set: new Set([...(old ?? []), ...paths]), joined: old !== undefined });
-    this.sets.delete(tree);
+    if (old && paths.every((p) => old.has(p))) return;
+    if (!existsSync(this.file(tree))) {
+      this.unsaved.set(tree, { set: new Set([...(old ?? []), ...paths]), joined: true });
+      this.sets.delete(tree);
+      return;
+    }
+    const disk = this.read(tree);
+    const set = new Set([...(disk ?? []), ...(old ?? []), ...paths]);
+    if (disk && set.size === disk.size) {
+      this.remember(tree, disk);
+      return;
+    }
+    this.write(tree, set);
   }
 
   /** True when records are waiting for `save`. */
@@ -138,22 +152,27 @@ export class LeftOutRecords {
   save(): void {
     for (const [tree, { set }] of this.unsaved) {
       for (const p of this.read(tree) ?? []) set.add(p);
-      const file = this.file(tree);
-      const tmp = `${file}.tmp-${process.pid}`;
-      const text = [RECORD_HEADER, ...[...set].sort().map((p) => JSON.stringify(p))].join('\n');
-      if (!this.dirMade) mkdirSync(this.dir, { recursive: true });
-      this.dirMade = true;
-      try {
-        writeFileSync(tmp, text);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-        mkdirSync(this.dir, { recursive: true }); // the folder was removed since: make it again
-        writeFileSync(tmp, text);
-      }
-      renameSync(tmp, file);
+      this.write(tree, set);
       this.unsaved.delete(tree);
-      this.remember(tree, set);
     }
+  }
+
+  /** Writes `set` as the record of `tree` (temp file, rename) and keeps it parsed. */
+  private write(tree: string, set: Set<string>): void {
+    const file = this.file(tree);
+    const tmp = `${file}.tmp-${process.pid}`;
+    const text = [RECORD_HEADER, ...[...set].sort().map((p) => JSON.stringify(p))].join('\n');
+    if (!this.dirMade) mkdirSync(this.dir, { recursive: true });
+    this.dirMade = true;
+    try {
+      writeFileSync(tmp, text);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      mkdirSync(this.dir, { recursive: true }); // the folder was removed since: make it again
+      writeFileSync(tmp, text);
+    }
+    renameSync(tmp, file);
+    this.remember(tree, set);
   }
 
   /**

@@ -270,7 +270,7 @@ export class SnapshotStore implements Snapshots {
     this.stepTrees.clear();
     this.lastWalk = undefined; // only a full walk is exact now
     const cache = this.cache;
-    if (!cache) return; // loaded later from the files, which the gc brought in line with what it kept
+    if (!cache) return; // loaded later from the files, which that gc made name only what it kept (`gc`)
     for (const [path, e] of cache.entries) if (!this.db.has(e.oid)) cache.entries.delete(path);
     cache.dirs.clear();
     cache.trees = new Set();
@@ -798,13 +798,20 @@ export class SnapshotStore implements Snapshots {
           this.treesApprox = false;
           this.diskInSync = false;
         }
-        // The cache file must name only objects gc keeps: bring it in line with the last track first.
+        // The cache file must name only objects gc keeps: bring it in line with this store's cache first — also
+        // when another store wrote it since (its entries would name objects this gc does not know to keep).
         this.saveUnsaved();
-        if (!this.diskInSync) this.persist();
+        if (!this.diskInSync || cacheStamp(this.cacheFile) !== this.diskStamp) this.persist();
         const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
-        const report = runGc(this.db, this.reader, keep, options.olderThanMs ?? DEFAULT_RETENTION_MS, this.meter);
+        // The blobs the stat cache names are kept too: its last tree may be gone (`distrust`), and a track reuses
+        // an entry's blob without storing it again.
+        const named = (function* () {
+          for (const e of cache.entries.values()) yield e.oid;
+        })();
+        const retention = options.olderThanMs ?? DEFAULT_RETENTION_MS;
+        const report = runGc(this.db, this.reader, keep, retention, this.meter, named);
         if (report.removedObjects > 0) this.stampGc();
-        this.records.prune(new Set(keep), options.olderThanMs ?? DEFAULT_RETENTION_MS);
+        this.records.prune(new Set(keep), retention);
         this.reader.clear();
         this.stepTrees.clear();
         return report;
@@ -817,6 +824,7 @@ export class SnapshotStore implements Snapshots {
     if (this.closed) return;
     await this.lock.run(() => {
       try {
+        if (this.gcElsewhere()) this.distrust(); // what is saved must name only objects still stored
         this.saveUnsaved();
       } catch (e) {
         // An older cache on disk is safe (see persistLater): the store closes all the same.

@@ -318,6 +318,7 @@ function splicedDir(
   const removed = new Set<number>();
   let allSame = true;
   const look = (name: string, isDir: boolean): void => {
+    if (name === '.git') return; // never captured (a nested repository's, a submodule's): as walkDir skips it
     const path = `${rel}/${name}`;
     const reported = guide.touched.has(path);
     const at: Looked = reported ? FULL : NOT_WHOLE;
