@@ -13,6 +13,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isFailure } from '../../shared/errors';
+import { ObjectDb } from './git/object-db';
 import { SnapshotStore } from './index';
 import { cleanup, hasGit, tempDir } from './test-support';
 
@@ -144,5 +146,39 @@ describe('gc by another store on the same data folder', () => {
     expect(await text(a, t, 'a/f')).toBe('1');
     await a.close();
     fsck(a.gitdir, [t]);
+  });
+
+  it('marks from and prunes the packs another store wrote since this one read its pack list', async () => {
+    const base = tempDir('gcpacks');
+    made.push(base);
+    const wt = join(base, 'wt');
+    const opts = { worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [], log: () => undefined };
+    mkdirSync(join(wt, 'a'), { recursive: true });
+    mkdirSync(join(wt, 'b'), { recursive: true });
+    writeFileSync(join(wt, 'a/f'), '1');
+    writeFileSync(join(wt, 'b/h'), '1');
+    const a = await SnapshotStore.open(opts);
+    await a.track();
+    const b = await SnapshotStore.open(opts);
+    writeFileSync(join(wt, 'b/h'), '2');
+    const t1 = await b.track(); // b's objects: a pack a has not read
+    writeFileSync(join(wt, 'a/f'), '3');
+    const t2 = await a.track();
+    await a.gc({ keep: [], olderThanMs: 0 });
+    await a.close();
+    // t1 is whole or gone, never a root whose subtrees went.
+    const c = await SnapshotStore.open(opts);
+    const db = new ObjectDb(c.gitdir);
+    const rootKept = db.has(t1);
+    db.close();
+    const files = await c.listFiles(t1).then(
+      (fs) => fs.map((f) => f.path),
+      (e: unknown) => (isFailure(e, 'not_found') ? 'not_found' : String(e)),
+    );
+    expect(files).toEqual(rootKept ? ['a/f', 'b/h'] : 'not_found');
+    fsck(c.gitdir, rootKept ? [t1, t2] : [t2]);
+    expect(await text(c, t2, 'a/f')).toBe('3');
+    await b.close();
+    await c.close();
   });
 });

@@ -1,5 +1,7 @@
 /**
- * Garbage collection (isomorphic-git has none). Marks every object reachable from the kept trees, then:
+ * Garbage collection (isomorphic-git has none). Marks every object reachable from the kept trees and from every
+ * tree younger than the retention (as git keeps what recent objects reach: a young tree is whole or gone, never
+ * left pointing at a removed older blob), then:
  * loose objects that are unmarked and older than the retention are deleted; a pack older than the retention
  * that holds unmarked objects is rewritten with only its marked objects (loose copies when few), then deleted.
  * Objects younger than the retention survive either way, so a track running in another process just before is
@@ -53,6 +55,24 @@ function mark(
   return seen;
 }
 
+/** Trees written after `cutoff` (ms since the epoch): loose ones, and those of packs written since. */
+function youngTrees(db: ObjectDb, loose: [string, string][], cutoff: number): string[] {
+  const out: string[] = [];
+  for (const [dir, rest] of loose) {
+    try {
+      if (statSync(join(db.objectsDir, dir, rest)).mtimeMs > cutoff && db.read(dir + rest)?.type === 'tree')
+        out.push(dir + rest);
+    } catch {
+      // gone meanwhile, or unreadable: nothing to keep under it
+    }
+  }
+  for (const pack of db.packFiles) {
+    if (statSync(`${pack.base}.pack`).mtimeMs <= cutoff) continue;
+    for (const id of pack.ids()) if (pack.typeOf(id) === 'tree') out.push(id);
+  }
+  return out;
+}
+
 /** Every loose object's folder name (2 hex) and file name. */
 function looseObjects(db: ObjectDb): [string, string][] {
   const found: [string, string][] = [];
@@ -63,24 +83,46 @@ function looseObjects(db: ObjectDb): [string, string][] {
   return found;
 }
 
+/** What runGc needs beyond the store and the kept trees. */
+export interface GcHooks {
+  meter?: GcMeter;
+  /**
+   * Object ids kept as they are, whether a kept tree reaches them or not (the blobs the store's stat cache names:
+   * a track reuses them without storing them again).
+   */
+  alsoKeep?: Iterable<string>;
+  /**
+   * Called once, before the first object or pack file is removed (not at all when nothing is): the store stamps
+   * that a gc removes objects, so a kill midway still tells other stores (store.ts `stampGc`).
+   */
+  beforeRemove?: () => void;
+}
+
 /**
- * Runs gc over `db` (see the module docstring for what is kept), reporting its phases to `meter` when given.
- * `alsoKeep`: object ids kept as they are, whether a kept tree reaches them or not (the blobs the store's stat
- * cache names: a track reuses them without storing them again).
+ * Runs gc over `db` (see the module docstring for what is kept). The pack list is read afresh first: a pack
+ * another process wrote since must be marked from and pruned like the others (else its trees survive while the
+ * objects under them, in packs this gc rewrites, go).
  */
 export function runGc(
   db: ObjectDb,
   reader: TreeReader,
   keep: string[],
   olderThanMs: number,
-  meter?: GcMeter,
-  alsoKeep: Iterable<string> = [],
+  hooks: GcHooks = {},
 ): GcReport {
-  meter?.phase('mark', 'objects');
-  const live = mark(reader, keep, alsoKeep, meter);
+  const { meter, alsoKeep = [] } = hooks;
+  let stamped = false;
+  const removing = (): void => {
+    if (!stamped) hooks.beforeRemove?.();
+    stamped = true;
+  };
+  db.reloadPacks();
+  reader.clear();
   const cutoff = Date.now() - olderThanMs;
-  const report: GcReport = { removedObjects: 0, keptObjects: 0, freedBytes: 0 };
   const loose = looseObjects(db);
+  meter?.phase('mark', 'objects');
+  const live = mark(reader, [...keep, ...youngTrees(db, loose, cutoff)], alsoKeep, meter);
+  const report: GcReport = { removedObjects: 0, keptObjects: 0, freedBytes: 0 };
   meter?.phase('prune', 'objects', { items: loose.length });
   for (const [dir, rest] of loose) {
     const file = join(db.objectsDir, dir, rest);
@@ -90,6 +132,7 @@ export function runGc(
       report.keptObjects++;
       continue;
     }
+    removing();
     unlinkSync(file);
     report.removedObjects++;
     report.freedBytes += st.size;
@@ -107,6 +150,7 @@ export function runGc(
     throw e;
   }
   if (doomed.length > 0) {
+    removing();
     db.close();
     for (const base of doomed) {
       unlinkSync(`${base}.idx`);

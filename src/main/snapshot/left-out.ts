@@ -12,23 +12,11 @@
  * plain lines and are still read). The same tree can come from
  * walks that left out different files (an ignored file created, then removed); a record is therefore the UNION of
  * every walk that produced the tree, which can only keep more. A tree without a record (taken before records
- * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync,
- * and the record of a tree new to the store is written later (`save`, which the store calls when it is idle,
- * before gc and on close), not on a step's path: until then this object answers from memory, and a crash leaves
- * no record — which covers everything. A tree that has a record on disk gets it rewritten at once when it grows (a
- * smaller record left standing by a crash would not cover the new paths). gc removes the records of trees it no
- * longer keeps.
+ * existed, or imported) covers every path: nothing absent from it is deleted. Records are written without fsync —
+ * a lost record also means "covers everything" — and read again when another process changed them. gc removes
+ * the records of trees it no longer keeps.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const CACHE = 64;
@@ -58,15 +46,23 @@ export function parseRecord(text: string): Set<string> | undefined {
   return out;
 }
 
+/** A record file's stat data (size, mtime, ctime, inode), '' when it does not exist. */
+function stampOf(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+  } catch {
+    return '';
+  }
+}
+
 /** Per-tree records of left-out paths (see the module docstring). */
 export class LeftOutRecords {
-  /** Parsed records, most recently used last. */
-  private readonly sets = new Map<string, Set<string>>();
   /**
-   * Records grown since the last `save`, not on disk yet (never dropped from memory before they are written);
-   * `joined` once what was on disk for the tree is in `set` (a track adds without reading: `load` or `save` joins).
+   * Parsed records, most recently used last, each with the stat data of its file when read or written: another
+   * process may add to a record, so a record is read again when its file's stat data changed.
    */
-  private readonly unsaved = new Map<string, { set: Set<string>; joined: boolean }>();
+  private readonly sets = new Map<string, { set: Set<string>; stamp: string }>();
   /** True once this object made sure the records folder exists. */
   private dirMade = false;
 
@@ -76,89 +72,42 @@ export class LeftOutRecords {
     return join(this.dir, tree);
   }
 
-  /** The record of `tree`, or undefined when there is none. */
+  /** The record of `tree` as on disk now, or undefined when there is none (or it cannot be read). */
   private load(tree: string): Set<string> | undefined {
-    const held = this.unsaved.get(tree);
-    if (held && !held.joined) {
-      for (const p of this.read(tree) ?? []) held.set.add(p);
-      held.joined = true;
-    }
-    if (held) return held.set;
+    const stamp = stampOf(this.file(tree)); // most trees a track produces are new: one stat, no thrown error
     const have = this.sets.get(tree);
-    if (have) {
-      this.sets.delete(tree);
+    this.sets.delete(tree);
+    if (stamp === '') return undefined;
+    if (have && have.stamp === stamp) {
       this.sets.set(tree, have);
-      return have;
+      return have.set;
     }
-    const set = this.read(tree);
-    if (set) this.remember(tree, set);
-    return set;
-  }
-
-  /** The record of `tree` on disk, or undefined when there is none (or it cannot be read). */
-  private read(tree: string): Set<string> | undefined {
-    // Most trees a track produces are new: look before reading, so a missing record costs no thrown error.
-    if (!existsSync(this.file(tree))) return undefined;
+    let set: Set<string> | undefined;
     try {
-      return parseRecord(readFileSync(this.file(tree), 'utf8'));
+      set = parseRecord(readFileSync(this.file(tree), 'utf8'));
     } catch {
       return undefined;
     }
+    if (set) this.remember(tree, set, stamp);
+    return set;
   }
 
-  private remember(tree: string, set: Set<string>): void {
-    this.sets.set(tree, set);
+  private remember(tree: string, set: Set<string>, stamp: string): void {
+    this.sets.set(tree, { set, stamp });
     while (this.sets.size > CACHE) this.sets.delete(this.sets.keys().next().value as string);
   }
 
   /**
-   * Adds `paths` (files, and folders ending in `/`) to the record of `tree`. A tree with no record on disk gets
-   * its record in memory, written by `save` (joined with what is on disk then): a crash before that leaves no
-   * record, which covers every path. A tree that has one on disk (a state met again) gets it rewritten now when it
-   * grows — a crash must not leave the smaller one standing alone. Nothing is written when it does not grow.
+   * Adds `paths` (files, and folders ending in `/`) to the record of `tree` as it is on disk now, written at once
+   * (temp file, rename) when it grows. Not put off until later: a crash would lose the paths, and a later walk
+   * making the same tree without them would leave a smaller record standing (a hostile review). The store calls
+   * it under its lock, so no other writer is between the read and the rename.
    */
   record(tree: string, paths: readonly string[]): void {
-    const held = this.unsaved.get(tree);
-    if (held) {
-      for (const p of paths) held.set.add(p);
-      return;
-    }
-    const old = this.sets.get(tree);
+    const old = this.load(tree);
     if (old && paths.every((p) => old.has(p))) return;
-    if (!existsSync(this.file(tree))) {
-      this.unsaved.set(tree, { set: new Set([...(old ?? []), ...paths]), joined: true });
-      this.sets.delete(tree);
-      return;
-    }
-    const disk = this.read(tree);
-    const set = new Set([...(disk ?? []), ...(old ?? []), ...paths]);
-    if (disk && set.size === disk.size) {
-      this.remember(tree, disk);
-      return;
-    }
-    this.write(tree, set);
-  }
-
-  /** True when records are waiting for `save`. */
-  get dirty(): boolean {
-    return this.unsaved.size > 0;
-  }
-
-  /**
-   * Writes every record grown since the last call (temp file, rename), each joined with what is on disk for its
-   * tree now (another process may have added to it meanwhile: a record only ever grows). Throws on a write error;
-   * the records not written stay in memory for the next call.
-   */
-  save(): void {
-    for (const [tree, { set }] of this.unsaved) {
-      for (const p of this.read(tree) ?? []) set.add(p);
-      this.write(tree, set);
-      this.unsaved.delete(tree);
-    }
-  }
-
-  /** Writes `set` as the record of `tree` (temp file, rename) and keeps it parsed. */
-  private write(tree: string, set: Set<string>): void {
+    const set = new Set(old ?? []);
+    for (const p of paths) set.add(p);
     const file = this.file(tree);
     const tmp = `${file}.tmp-${process.pid}`;
     const text = [RECORD_HEADER, ...[...set].sort().map((p) => JSON.stringify(p))].join('\n');
@@ -172,7 +121,7 @@ export class LeftOutRecords {
       writeFileSync(tmp, text);
     }
     renameSync(tmp, file);
-    this.remember(tree, set);
+    this.remember(tree, set, stampOf(file));
   }
 
   /**

@@ -373,16 +373,15 @@ export class SnapshotStore implements Snapshots {
     if (++this.unsavedTracks >= MAX_UNSAVED_TRACKS) this.saveUnsaved();
   }
 
-  /** Writes what tracks put off: the guided tracks' stat-cache changes (persistLater) and left-out records. */
+  /** Writes the guided tracks' changes not yet on disk (persistLater). */
   private saveUnsaved(): void {
-    this.records.save();
     const tree = this.cache?.tree;
     if (this.unsaved) this.persist(() => emptyChange(tree));
   }
 
   /**
-   * The put-off work (idle-task.ts), under the lock: write what tracks put off, merge small packs, rewrite a grown
-   * stat cache whole.
+   * The put-off work (idle-task.ts), under the lock: write the stat cache's change, merge small packs, rewrite a
+   * grown stat cache whole.
    */
   private tidy(): void {
     this.saveUnsaved();
@@ -809,8 +808,11 @@ export class SnapshotStore implements Snapshots {
           for (const e of cache.entries.values()) yield e.oid;
         })();
         const retention = options.olderThanMs ?? DEFAULT_RETENTION_MS;
-        const report = runGc(this.db, this.reader, keep, retention, this.meter, named);
-        if (report.removedObjects > 0) this.stampGc();
+        const report = runGc(this.db, this.reader, keep, retention, {
+          meter: this.meter,
+          alsoKeep: named,
+          beforeRemove: () => this.stampGc(),
+        });
         this.records.prune(new Set(keep), retention);
         this.reader.clear();
         this.stepTrees.clear();

@@ -196,8 +196,8 @@ function dropStale(cache: StatCacheData, walked: GuidedResult, path: string, cha
 /**
  * Of last walk's `paths` (left-out paths, folders ending in '/', or skipped files), those a guided walk does not
  * look at again, so the walk's own list starts with them: not in a folder it lists again (a folder of `dirs` that
- * is not spliced: it records those afresh), not a folder it enters (in `dirs`), not inside a reported path.
- * `known`: the folders the last track recorded (as for `spliced`).
+ * is not spliced, or one walked whole — an entry of a pending folder: it records those afresh), not a folder it
+ * enters (in `dirs`), not inside a reported path. `known`: the folders the last track recorded (as for `spliced`).
  */
 export function untouched(paths: string[], guide: WalkGuide, known: (path: string) => boolean): string[] {
   return paths.filter((p) => {
@@ -206,6 +206,7 @@ export function untouched(paths: string[], guide: WalkGuide, known: (path: strin
     const s = path.lastIndexOf('/');
     const folder = s < 0 ? '' : path.slice(0, s);
     if (guide.dirs.has(folder) && !spliced(guide, folder, known)) return false;
+    if (folder !== '' && walkedWhole(guide, folder)) return false;
     return !walkedWhole(guide, path);
   });
 }

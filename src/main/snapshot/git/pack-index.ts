@@ -215,6 +215,44 @@ export class PackFile {
     return type ? { type, size, body: raw.subarray(p) } : undefined;
   }
 
+  /**
+   * The type of `oid` (a delta's is its base's), from entry headers alone — nothing inflated; undefined when the
+   * pack does not hold it. Throws on a damaged pack (as `read`).
+   */
+  typeOf(oid: string): ObjectType | undefined {
+    const i = this.find(Buffer.from(oid, 'hex'));
+    if (i < 0) return undefined;
+    let offset = this.offsetAt(i);
+    const head = Buffer.alloc(32); // type and size (≤ 10 bytes), then a delta's base distance (≤ 10) or id (20)
+    for (let depth = 0; depth <= MAX_CHAIN; depth++) {
+      readSync(this.fd, head, 0, Math.min(head.length, this.endOf(offset) - offset), offset);
+      let p = 0;
+      let byte = head[p++] ?? 0;
+      const typeNum = (byte >> 4) & 7;
+      while (byte & 0x80) byte = head[p++] ?? 0;
+      if (typeNum === 6) {
+        byte = head[p++] ?? 0;
+        let distance = byte & 0x7f;
+        while (byte & 0x80) {
+          byte = head[p++] ?? 0;
+          distance = (distance + 1) * 128 + (byte & 0x7f);
+        }
+        if (distance <= 0 || distance > offset - 12)
+          throw new Error(`${this.base}.pack: bad delta base distance at offset ${offset}`);
+        offset -= distance;
+      } else if (typeNum === 7) {
+        const j = this.find(head.subarray(p, p + 20));
+        if (j < 0) throw new Error(`${this.base}.pack: delta base of ${oid} is not in this pack`);
+        offset = this.offsetAt(j);
+      } else {
+        const type = TYPES[typeNum];
+        if (!type) throw new Error(`${this.base}.pack: unknown entry type ${typeNum} at offset ${offset}`);
+        return type;
+      }
+    }
+    throw new Error(`${this.base}.pack: delta chain longer than ${MAX_CHAIN} for ${oid}`);
+  }
+
   private readAt(offset: number, depth: number): { type: ObjectType; content: Buffer } {
     if (depth > MAX_CHAIN)
       throw new Error(`${this.base}.pack: delta chain longer than ${MAX_CHAIN} at offset ${offset}`);
