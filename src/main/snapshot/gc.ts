@@ -11,7 +11,7 @@
  * at, of all of them), `repack` (objects of the packs being rewritten, of all of them).
  */
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ObjectDb } from './git/object-db';
 import { ObjectSink } from './git/object-db';
 import type { TreeReader } from './git/tree-read';
@@ -92,16 +92,50 @@ export interface GcHooks {
    */
   alsoKeep?: Iterable<string>;
   /**
-   * Called once, before the first object or pack file is removed (not at all when nothing is): the store stamps
-   * that a gc removes objects, so a kill midway still tells other stores (store.ts `stampGc`).
+   * Called once with everything gc is about to remove, before the first removal (not at all when nothing goes):
+   * the store writes it down (store.ts `stampGc`), so a gc killed midway is finished by the next store to take the
+   * lock — never left with a root whose children went and other stores trusting what is half gone.
    */
-  beforeRemove?: () => void;
+  beforeRemove?: (doomed: Doomed) => void;
+}
+
+/** What a gc removes: loose objects (`xx/yyyy…`, under objects/) and packs (`pack-<40 hex>`, under objects/pack/). */
+export interface Doomed {
+  loose: string[];
+  packs: string[];
+}
+
+const LOOSE_NAME = /^[0-9a-f]{2}\/[0-9a-f]{38}$/;
+const PACK_NAME = /^pack-[0-9a-f]{40}$/;
+
+/**
+ * Removes what `doomed` names from `db` (the rest of a gc, or all of it): names that are not an object's or a
+ * pack's are ignored (the list is read back from a file), and what is gone already is skipped. The pack list is
+ * read again afterwards.
+ */
+export function removeDoomed(db: ObjectDb, doomed: Doomed): void {
+  const gone = (f: string): void => {
+    try {
+      unlinkSync(f);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  };
+  for (const name of doomed.loose) if (LOOSE_NAME.test(name)) gone(join(db.objectsDir, name));
+  const packs = doomed.packs.filter((n) => PACK_NAME.test(n));
+  if (packs.length > 0) db.close();
+  for (const name of packs) {
+    gone(join(db.objectsDir, 'pack', `${name}.idx`));
+    gone(join(db.objectsDir, 'pack', `${name}.pack`));
+  }
+  db.reloadPacks();
 }
 
 /**
  * Runs gc over `db` (see the module docstring for what is kept). The pack list is read afresh first: a pack
  * another process wrote since must be marked from and pruned like the others (else its trees survive while the
- * objects under them, in packs this gc rewrites, go).
+ * objects under them, in packs this gc rewrites, go). Nothing is removed until the kept objects of the packs it
+ * rewrites are in their new pack and `beforeRemove` has been told the whole list.
  */
 export function runGc(
   db: ObjectDb,
@@ -111,11 +145,6 @@ export function runGc(
   hooks: GcHooks = {},
 ): GcReport {
   const { meter, alsoKeep = [] } = hooks;
-  let stamped = false;
-  const removing = (): void => {
-    if (!stamped) hooks.beforeRemove?.();
-    stamped = true;
-  };
   db.reloadPacks();
   reader.clear();
   const cutoff = Date.now() - olderThanMs;
@@ -124,39 +153,32 @@ export function runGc(
   const live = mark(reader, [...keep, ...youngTrees(db, loose, cutoff)], alsoKeep, meter);
   const report: GcReport = { removedObjects: 0, keptObjects: 0, freedBytes: 0 };
   meter?.phase('prune', 'objects', { items: loose.length });
+  const doomed: Doomed = { loose: [], packs: [] };
   for (const [dir, rest] of loose) {
-    const file = join(db.objectsDir, dir, rest);
-    const st = statSync(file);
+    const st = statSync(join(db.objectsDir, dir, rest));
     meter?.tick(1, 0);
     if (live.has(dir + rest) || st.mtimeMs > cutoff) {
       report.keptObjects++;
       continue;
     }
-    removing();
-    unlinkSync(file);
+    doomed.loose.push(`${dir}/${rest}`);
     report.removedObjects++;
     report.freedBytes += st.size;
   }
   // One sink for every rewritten pack; finished after the loop, because finishing reloads (closes) the packs.
   // Bulk: compressed on the helper thread at level 6, blobs as deltas against similar ones (paths below).
   const sink = new ObjectSink(db, true);
-  let doomed: string[];
   try {
-    doomed = rewritePacks(db, sink, live, cutoff, report, meter);
+    for (const base of rewritePacks(db, sink, live, cutoff, report, meter)) doomed.packs.push(basename(base));
     sink.finish();
   } catch (e) {
     // A damaged pack (or a full disk): drop the half-written pack, its open file and its queued bodies.
     sink.abort();
     throw e;
   }
-  if (doomed.length > 0) {
-    removing();
-    db.close();
-    for (const base of doomed) {
-      unlinkSync(`${base}.idx`);
-      unlinkSync(`${base}.pack`);
-    }
-    db.reloadPacks();
+  if (doomed.loose.length + doomed.packs.length > 0) {
+    hooks.beforeRemove?.(doomed);
+    removeDoomed(db, doomed);
   }
   return report;
 }

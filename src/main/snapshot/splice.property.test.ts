@@ -119,12 +119,14 @@ describe('property: spliced folders (deep changes) equal a full walk', () => {
             watchBackend: 'native',
             ignoreDefaults: [],
             maxFileBytes: MAX_BYTES,
+            log: () => undefined,
           });
           const truth = await SnapshotStore.open({
             worktree: wt,
             dataDir: join(base, 't'),
             ignoreDefaults: [],
             maxFileBytes: MAX_BYTES,
+            log: () => undefined,
           });
           const paths = [...DEEP, ...STILL, ...BIG];
           const skipped = (s: SnapshotStore): string[] => s.lastSkipped.map((f) => `${f.path} ${f.reason}`).sort();

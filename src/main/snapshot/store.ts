@@ -16,6 +16,7 @@ import {
   lstatSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   renameSync,
   statSync,
@@ -28,7 +29,7 @@ import * as nodeFs from 'node:fs';
 import { LandfallFailure } from '../../shared/errors';
 import type { FileDiff } from '../../shared/model';
 import { fileDiff, unifiedText } from './file-diff';
-import { runGc } from './gc';
+import { removeDoomed, runGc, type Doomed } from './gc';
 import { StoreLock } from './lock';
 import { ObjectDb, ObjectSink } from './git/object-db';
 import { EMPTY_TREE, isObjectId, type ObjectType } from './git/object-id';
@@ -80,6 +81,13 @@ interface LastWalk {
   rulesKey: string;
   wall: number;
   mono: number;
+}
+
+/** The `doomed` lists of a parsed gc file (store.ts `stampGc`), undefined when it holds none. */
+function doomedIn(parsed: unknown): Doomed | undefined {
+  const d = (parsed as { doomed?: unknown } | null)?.doomed as { loose?: unknown; packs?: unknown } | null | undefined;
+  const strings = (x: unknown): x is string[] => Array.isArray(x) && x.every((v) => typeof v === 'string');
+  return d && strings(d.loose) && strings(d.packs) ? { loose: d.loose, packs: d.packs } : undefined;
 }
 
 function statKey(file: string): string {
@@ -225,6 +233,7 @@ export class SnapshotStore implements Snapshots {
     );
     await store.run(() => {
       store.cleanTemporaries();
+      store.finishGc();
       // A restore or revert killed midway (or any journaled write to this work tree) is rolled back first.
       for (const r of recoverJournals(store.journalDir, { root: worktree }))
         store.opts.log(`snapshot: ${describeRecovery(r)}`);
@@ -264,6 +273,7 @@ export class SnapshotStore implements Snapshots {
    * everything: every folder's tree is encoded and stored again when missing. Called under the lock.
    */
   private distrust(): void {
+    this.finishGc();
     this.gcStamp = statKey(this.gcFile);
     this.db.reloadPacks();
     this.reader.clear();
@@ -279,12 +289,34 @@ export class SnapshotStore implements Snapshots {
     this.opts.log('snapshot: another process removed objects (gc); the next track walks the whole tree');
   }
 
-  /** After this store's own gc removed objects: a new stamp, which every other store sees. */
-  private stampGc(): void {
+  /**
+   * Writes the gc file (temp file, rename: a new inode, so every other store's stamp of it differs), JSON
+   * `{ pid, time, doomed }`: `doomed`, what the gc running here is about to remove (gc.ts Doomed) — a store that
+   * finds a list there finishes it (`finishGc`) — or null once it finished.
+   */
+  private stampGc(doomed?: Doomed): void {
     const tmp = `${this.gcFile}.tmp-${process.pid}`;
-    writeFileSync(tmp, `${process.pid} ${Date.now()}\n`);
+    writeFileSync(tmp, `${JSON.stringify({ pid: process.pid, time: Date.now(), doomed: doomed ?? null })}\n`);
     renameSync(tmp, this.gcFile);
     this.gcStamp = statKey(this.gcFile);
+  }
+
+  /**
+   * Finishes a gc cut short (killed, or failed while removing): removes what the gc file still lists (gc.ts
+   * `removeDoomed`, which only takes object and pack names), then marks it finished. Called under the lock, before
+   * this store trusts anything (`distrust`, opening): until then a root whose children went may still be there.
+   */
+  private finishGc(): void {
+    let doomed: Doomed | undefined;
+    try {
+      doomed = doomedIn(JSON.parse(readFileSync(this.gcFile, 'utf8')));
+    } catch {
+      return; // no gc yet, or not written by one
+    }
+    if (!doomed) return;
+    removeDoomed(this.db, doomed);
+    this.stampGc();
+    this.opts.log(`snapshot: finished a gc cut short (${doomed.loose.length} objects, ${doomed.packs.length} packs)`);
   }
 
   /**
@@ -808,11 +840,22 @@ export class SnapshotStore implements Snapshots {
           for (const e of cache.entries.values()) yield e.oid;
         })();
         const retention = options.olderThanMs ?? DEFAULT_RETENTION_MS;
-        const report = runGc(this.db, this.reader, keep, retention, {
-          meter: this.meter,
-          alsoKeep: named,
-          beforeRemove: () => this.stampGc(),
-        });
+        let removing = false;
+        let report: GcReport;
+        try {
+          report = runGc(this.db, this.reader, keep, retention, {
+            meter: this.meter,
+            alsoKeep: named,
+            beforeRemove: (doomed) => {
+              this.stampGc(doomed);
+              removing = true;
+            },
+          });
+        } catch (e) {
+          if (removing) this.gcStamp = ''; // the list is left in the gc file: this store's next operation finishes it
+          throw e;
+        }
+        if (removing) this.stampGc(); // finished
         this.records.prune(new Set(keep), retention);
         this.reader.clear();
         this.stepTrees.clear();
