@@ -27,6 +27,8 @@ export interface ServerProcess {
   /** True when the server runs in its own PID namespace (then Landfall's pid means nothing to it). */
   isolated: boolean;
   exited: Promise<ProcessExit>;
+  /** Resolves once the process exited and its output streams closed (all its stderr read), or it failed to spawn. */
+  closed: Promise<void>;
   hasExited(): boolean;
   stderrTail(): string;
 }
@@ -63,11 +65,16 @@ export function spawnServer(cmd: ResolvedCommand, cwd: string): ServerProcess {
       resolve({ code: null, signal: null });
     });
   });
+  const closed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => resolve());
+  });
   return {
     child,
     pid: child.pid ?? -1,
     isolated: spawned.isolated,
     exited,
+    closed,
     hasExited: () => done,
     stderrTail: () => tail.trim(),
   };

@@ -21,6 +21,8 @@ export type McpState = 'connecting' | 'connected' | 'failed' | 'disabled';
 
 const DEFAULT_START_S = 20;
 const DEFAULT_CALL_S = 60;
+/** Longest wait (ms) for a server that went away while starting to close its output (`readToEnd`). */
+const STDERR_WAIT_MS = 2_000;
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -68,10 +70,26 @@ export class McpConnection {
       this.reason = undefined;
       this.reported = false;
     } catch (e) {
+      await this.readToEnd(e);
       const why = this.explain(e);
       await this.drop();
       this.fail(why);
     }
+  }
+
+  /**
+   * A stdio server gone while starting (it exited, or a write to it failed with EPIPE — the same thing seen first
+   * from the pipe): waits until its output streams closed, so its stderr is read to the end and the reason names
+   * the server's own words, not "write EPIPE" (at most STDERR_WAIT_MS: a child of it may hold stderr open).
+   */
+  private async readToEnd(e: unknown): Promise<void> {
+    const t = this.transport;
+    const proc = t instanceof GroupStdioTransport ? t.proc : undefined;
+    const code = (e as NodeJS.ErrnoException | undefined)?.code;
+    if (!proc || !(proc.hasExited() || code === 'EPIPE' || code === 'ECONNRESET')) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([proc.closed, new Promise<void>((r) => (timer = setTimeout(r, STDERR_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   private explain(e: unknown): string {
