@@ -3,24 +3,16 @@
  * a nested repository's gitfile rewritten in place, or its `.git` folder touched, beside a changed file, gives the
  * tree a full walk gives — without the `.git`.
  */
-import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnapshotStore } from './index';
-import { cleanup, tempDir } from './test-support';
+import { backdateFolders, cleanup, tempDir } from './test-support';
 
 const made: string[] = [];
 afterEach(() => {
   for (const d of made.splice(0)) cleanup(d);
 });
-
-/** Sets every folder's mtime an hour back: listings older than the racy margin are trusted. */
-function backdate(root: string): void {
-  const old = new Date(Date.now() - 3600_000);
-  for (const d of readdirSync(root, { recursive: true, withFileTypes: true }))
-    if (d.isDirectory()) utimesSync(join(d.parentPath, d.name), old, old);
-  utimesSync(root, old, old);
-}
 
 describe('a folder listed as before and a nested .git', () => {
   for (const kind of ['gitfile', 'folder'] as const) {
@@ -35,7 +27,7 @@ describe('a folder listed as before and a nested .git', () => {
         mkdirSync(join(wt, 'sub/.git/objects'), { recursive: true });
         writeFileSync(join(wt, 'sub/.git/HEAD'), 'ref: refs/heads/main\n');
       }
-      backdate(wt);
+      backdateFolders(wt);
       const opts = { worktree: wt, ignoreDefaults: [] };
       const watched = await SnapshotStore.open({
         ...opts,

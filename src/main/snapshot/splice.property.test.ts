@@ -8,12 +8,12 @@
  * The folders start an hour old, so a folder whose files only changed content keeps a trusted listing and is
  * spliced too (walk.ts `listedAsBefore`) — taking over the ignored and too-large files beside the changed one.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SnapshotStore } from './index';
-import { cleanup, tempDir } from './test-support';
+import { backdateFolders, cleanup, tempDir } from './test-support';
 
 /** Files the steps touch: deep ones, and ignored ones (by p/.gitignore `*.log`, by the root's `w.log`). */
 const DEEP = [
@@ -67,14 +67,6 @@ function isFile(abs: string): boolean {
   }
 }
 
-/** Sets every folder's mtime an hour back: listings older than the racy margin are trusted. */
-function backdate(root: string): void {
-  const old = new Date(Date.now() - 3600_000);
-  for (const d of readdirSync(root, { recursive: true, withFileTypes: true }))
-    if (d.isDirectory()) utimesSync(join(d.parentPath, d.name), old, old);
-  utimesSync(root, old, old);
-}
-
 function apply(root: string, o: Op): void {
   const abs = join(root, o.p);
   if (o.k === 'write') {
@@ -111,7 +103,7 @@ describe('property: spliced folders (deep changes) equal a full walk', () => {
           for (const p of BIG) writeFileSync(join(wt, p), 'b'.repeat(MAX_BYTES * 2));
           writeFileSync(join(wt, 'p/.gitignore'), '*.log\n');
           writeFileSync(join(wt, '.gitignore'), 'w.log\n');
-          backdate(wt);
+          backdateFolders(wt);
           const watched = await SnapshotStore.open({
             worktree: wt,
             dataDir: join(base, 'w'),

@@ -6,13 +6,24 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** A fresh temp folder; remove it with `cleanup`. */
 export function tempDir(tag: string): string {
   return mkdtempSync(join(tmpdir(), `landfall-snap-${tag}-`));
+}
+
+/**
+ * Sets the mtime of `root` and every folder under it an hour back: a folder listing older than the racy margin
+ * (stat-entries.ts RACY_MS) is trusted, so a guided track may splice it.
+ */
+export function backdateFolders(root: string): void {
+  const old = new Date(Date.now() - 3600_000);
+  for (const d of readdirSync(root, { recursive: true, withFileTypes: true }))
+    if (d.isDirectory()) utimesSync(join(d.parentPath, d.name), old, old);
+  utimesSync(root, old, old);
 }
 
 /** Removes a temp folder (ignores absence). */

@@ -226,31 +226,52 @@ export class PackFile {
     const head = Buffer.alloc(32); // type and size (≤ 10 bytes), then a delta's base distance (≤ 10) or id (20)
     for (let depth = 0; depth <= MAX_CHAIN; depth++) {
       readSync(this.fd, head, 0, Math.min(head.length, this.endOf(offset) - offset), offset);
-      let p = 0;
-      let byte = head[p++] ?? 0;
-      const typeNum = (byte >> 4) & 7;
-      while (byte & 0x80) byte = head[p++] ?? 0;
-      if (typeNum === 6) {
-        byte = head[p++] ?? 0;
-        let distance = byte & 0x7f;
-        while (byte & 0x80) {
-          byte = head[p++] ?? 0;
-          distance = (distance + 1) * 128 + (byte & 0x7f);
-        }
-        if (distance <= 0 || distance > offset - 12)
-          throw new Error(`${this.base}.pack: bad delta base distance at offset ${offset}`);
-        offset -= distance;
-      } else if (typeNum === 7) {
-        const j = this.find(head.subarray(p, p + 20));
-        if (j < 0) throw new Error(`${this.base}.pack: delta base of ${oid} is not in this pack`);
-        offset = this.offsetAt(j);
-      } else {
-        const type = TYPES[typeNum];
-        if (!type) throw new Error(`${this.base}.pack: unknown entry type ${typeNum} at offset ${offset}`);
-        return type;
-      }
+      const e = this.entryAt(head, offset);
+      if (e.base === undefined) return e.type;
+      offset = e.base;
     }
     throw new Error(`${this.base}.pack: delta chain longer than ${MAX_CHAIN} for ${oid}`);
+  }
+
+  /**
+   * The header of the entry at pack offset `offset`, from `raw` (its bytes from there on; a delta's base id must be
+   * in it): its type (undefined for a delta, whose type is its base's), the size of its data, where its zlib data
+   * starts in `raw`, and a delta's base offset. Throws on an unknown type, a base distance past the pack's start, a
+   * base id not in this pack.
+   */
+  private entryAt(
+    raw: Buffer,
+    offset: number,
+  ): { type: ObjectType; size: number; body: number; base?: undefined } | { size: number; body: number; base: number } {
+    let p = 0;
+    let byte = raw[p++] ?? 0;
+    const typeNum = (byte >> 4) & 7;
+    let size = byte & 15;
+    for (let shift = 4; byte & 0x80; shift += 7) {
+      byte = raw[p++] ?? 0;
+      size += (byte & 0x7f) * 2 ** shift;
+    }
+    if (typeNum === 6) {
+      // Big-endian base-128 distance back to the base, each continuation adding one (git's offset encoding).
+      byte = raw[p++] ?? 0;
+      let distance = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = raw[p++] ?? 0;
+        distance = (distance + 1) * 128 + (byte & 0x7f);
+      }
+      if (distance <= 0 || distance > offset - 12)
+        throw new Error(`${this.base}.pack: bad delta base distance at offset ${offset}`);
+      return { size, body: p, base: offset - distance };
+    }
+    if (typeNum === 7) {
+      const baseId = raw.subarray(p, p + 20);
+      const j = this.find(baseId);
+      if (j < 0) throw new Error(`${this.base}.pack: delta base ${baseId.toString('hex')} is not in this pack`);
+      return { size, body: p + 20, base: this.offsetAt(j) };
+    }
+    const type = TYPES[typeNum];
+    if (!type) throw new Error(`${this.base}.pack: unknown entry type ${typeNum} at offset ${offset}`);
+    return { type, size, body: p };
   }
 
   private readAt(offset: number, depth: number): { type: ObjectType; content: Buffer } {
@@ -260,41 +281,12 @@ export class PackFile {
     if (cached) return cached;
     const raw = Buffer.allocUnsafe(this.endOf(offset) - offset);
     readSync(this.fd, raw, 0, raw.length, offset);
-    let p = 0;
-    let byte = raw[p++] ?? 0;
-    const typeNum = (byte >> 4) & 7;
-    let size = byte & 15;
-    for (let shift = 4; byte & 0x80; shift += 7) {
-      byte = raw[p++] ?? 0;
-      size += (byte & 0x7f) * 2 ** shift;
-    }
+    const e = this.entryAt(raw, offset);
     let got: { type: ObjectType; content: Buffer };
-    if (typeNum === 6 || typeNum === 7) {
-      let base: { type: ObjectType; content: Buffer } | undefined;
-      if (typeNum === 6) {
-        // Big-endian base-128 distance back to the base, each continuation adding one (git's offset encoding).
-        byte = raw[p++] ?? 0;
-        let distance = byte & 0x7f;
-        while (byte & 0x80) {
-          byte = raw[p++] ?? 0;
-          distance = (distance + 1) * 128 + (byte & 0x7f);
-        }
-        if (distance <= 0 || distance > offset - 12)
-          throw new Error(`${this.base}.pack: bad delta base distance at offset ${offset}`);
-        base = this.readAt(offset - distance, depth + 1);
-      } else {
-        const baseId = raw.subarray(p, p + 20);
-        p += 20;
-        const j = this.find(baseId);
-        if (j < 0) throw new Error(`${this.base}.pack: delta base ${baseId.toString('hex')} is not in this pack`);
-        base = this.readAt(this.offsetAt(j), depth + 1);
-      }
-      got = { type: base.type, content: applyDelta(base.content, inflateSized(raw.subarray(p), size)) };
-    } else {
-      const type = TYPES[typeNum];
-      if (!type) throw new Error(`${this.base}.pack: unknown entry type ${typeNum} at offset ${offset}`);
-      got = { type, content: inflateSized(raw.subarray(p), size) };
-    }
+    if (e.base !== undefined) {
+      const base = this.readAt(e.base, depth + 1);
+      got = { type: base.type, content: applyDelta(base.content, inflateSized(raw.subarray(e.body), e.size)) };
+    } else got = { type: e.type, content: inflateSized(raw.subarray(e.body), e.size) };
     // Kept whether read as a base or not: the next object read (tree order is pack order) is often a delta
     // against this one — 20% less CPU reading a 20,500-file tree.
     this.cache.set(`${this.id}:${offset}`, got);
