@@ -95,35 +95,14 @@ describe('gc by another store on the same data folder', () => {
     fsck(c.gitdir, [t]);
   });
 
-  it('a store closing after a gc elsewhere saves nothing that names removed objects', async () => {
-    const base = tempDir('gcclose');
-    made.push(base);
-    const wt = join(base, 'wt');
-    const opts = { worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [], log: () => undefined };
-    mkdirSync(join(wt, 'a'), { recursive: true });
-    writeFileSync(join(wt, 'a/f'), '0');
-    const old = new Date(Date.now() - 3600_000);
-    utimesSync(join(wt, 'a'), old, old);
-    const a = await SnapshotStore.open({ ...opts, watch: true, watchBackend: 'native' });
-    await a.track({ verify: true });
-    await a.track();
-    writeFileSync(join(wt, 'a/f'), '1');
-    const t1 = await a.track(); // guided: its stat-cache change waits for the idle save
-    expect(a.lastTrackKind).toBe('guided');
-    const b = await SnapshotStore.open(opts);
-    await b.gc({ keep: [], olderThanMs: 0 }); // keeps the tree the file names (the first), removes t1's objects
-    await b.close();
-    await a.close(); // before the idle save
-    const c = await SnapshotStore.open(opts);
-    const t = await c.track({ verify: true });
-    expect(t).toBe(t1);
-    expect(await text(c, t, 'a/f')).toBe('1');
-    await c.close();
-    fsck(c.gitdir, [t]);
-  });
-
-  it("a store's own gc after a gc elsewhere keeps the blobs its stat cache names", async () => {
-    const base = tempDir('gcown');
+  /**
+   * A watched store after a guided step (a/f: 0 → 1, a/g stays 'g'; its stat-cache change waits for the idle save,
+   * so the file on disk still names the first tree), then another store's gc keeping nothing but that file's tree.
+   */
+  const guidedThenGcElsewhere = async (
+    tag: string,
+  ): Promise<{ base: string; opts: { worktree: string; dataDir: string }; a: SnapshotStore; t1: string }> => {
+    const base = tempDir(tag);
     made.push(base);
     const wt = join(base, 'wt');
     const opts = { worktree: wt, dataDir: join(base, 'data'), ignoreDefaults: [], log: () => undefined };
@@ -136,10 +115,27 @@ describe('gc by another store on the same data folder', () => {
     await a.track({ verify: true });
     await a.track();
     writeFileSync(join(wt, 'a/f'), '1');
-    await a.track(); // guided; the file on disk still names the first tree
+    const t1 = await a.track();
+    expect(a.lastTrackKind).toBe('guided');
     const b = await SnapshotStore.open(opts);
-    await b.gc({ keep: [], olderThanMs: 0 }); // keeps the first tree, removes a's last one
+    await b.gc({ keep: [], olderThanMs: 0 }); // keeps the first tree, removes t1's objects
     await b.close();
+    return { base, opts, a, t1 };
+  };
+
+  it('a store closing after a gc elsewhere saves nothing that names removed objects', async () => {
+    const { opts, a, t1 } = await guidedThenGcElsewhere('gcclose');
+    await a.close(); // before the idle save
+    const c = await SnapshotStore.open(opts);
+    const t = await c.track({ verify: true });
+    expect(t).toBe(t1);
+    expect(await text(c, t, 'a/f')).toBe('1');
+    await c.close();
+    fsck(c.gitdir, [t]);
+  });
+
+  it("a store's own gc after a gc elsewhere keeps the blobs its stat cache names", async () => {
+    const { a } = await guidedThenGcElsewhere('gcown');
     await a.gc({ keep: [], olderThanMs: 0 }); // a's last tree is gone: a/g's blob is kept all the same
     const t = await a.track({ verify: true });
     expect(await text(a, t, 'a/g')).toBe('g');

@@ -255,12 +255,15 @@ export class SnapshotStore implements Snapshots {
     });
   }
 
-  /** Replaced (a new inode) by a gc that removed objects: its stamp tells other stores to trust nothing they hold. */
+  /**
+   * Written (temp file, rename: a new inode) by a gc before it removes anything and again once it finished
+   * (`stampGc`): a store whose stamp of it differs trusts nothing it holds (`distrust`).
+   */
   private get gcFile(): string {
     return join(this.gitdir, 'landfall-gc');
   }
 
-  /** True when a gc this store did not run removed objects since it last looked (its stamp of `gcFile` differs). */
+  /** True when a gc this store did not run wrote `gcFile` since this store last looked (one stat). */
   private gcElsewhere(): boolean {
     return statKey(this.gcFile) !== this.gcStamp;
   }
@@ -836,9 +839,7 @@ export class SnapshotStore implements Snapshots {
         const keep = cache.tree ? [...options.keep, cache.tree] : options.keep;
         // The blobs the stat cache names are kept too: its last tree may be gone (`distrust`), and a track reuses
         // an entry's blob without storing it again.
-        const named = (function* () {
-          for (const e of cache.entries.values()) yield e.oid;
-        })();
+        const named = Array.from(cache.entries.values(), (e) => e.oid);
         const retention = options.olderThanMs ?? DEFAULT_RETENTION_MS;
         let removing = false;
         let report: GcReport;
